@@ -1,0 +1,3 @@
+module github.com/bfgo/bf/bf-init
+
+go 1.26
