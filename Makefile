@@ -1,0 +1,33 @@
+# bf: build, test and try the brain tools. See README.md.
+SHELL := /bin/bash
+GO ?= go
+BIN := $(CURDIR)/bin
+# Every command module; each builds one binary named after its folder.
+COMMANDS := bf bf-init bf-index
+MODULES := libbf $(COMMANDS) e2e
+PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
+
+.PHONY: all build test unit e2e fuzz-seeds demo lint install clean
+
+all: build
+
+build:
+	@mkdir -p $(BIN)
+	$(GO) build -trimpath -o $(BIN)/ $(addprefix ./,$(COMMANDS))
+
+# Unit tests (fuzz targets run their seed corpora), then end-to-end scripts over the binaries.
+test: lint build
+	$(GO) test -count=1 $(PKGS)
+
+lint:
+	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+demo: build
+	@./examples/demo.sh
+
+install:
+	$(GO) install -trimpath $(addprefix ./,$(COMMANDS))
+
+clean:
+	rm -rf $(BIN)

@@ -1,0 +1,236 @@
+// Package cli is the plumbing every bf binary shares: flag parsing, exit codes, `bf: `
+// diagnostics and the one JSON document a command prints.
+//
+// Exit codes are decided here and nowhere else: 0 success, 1 failure or failed check, 2
+// invalid input, 130 cancelled.
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"unicode"
+
+	"github.com/peterbourgon/ff/v3"
+)
+
+// Exit codes.
+const (
+	ExitOK        = 0
+	ExitFailure   = 1
+	ExitUsage     = 2
+	ExitCancelled = 130
+)
+
+// UsageError marks invalid input: a bad argument, flag or ref. The message names the
+// argument and the fix.
+type UsageError struct{ Err error }
+
+func (e *UsageError) Error() string { return e.Err.Error() }
+func (e *UsageError) Unwrap() error { return e.Err }
+
+// Usagef returns a UsageError.
+func Usagef(format string, args ...any) error {
+	return &UsageError{Err: fmt.Errorf(format, args...)}
+}
+
+// ErrCheckFailed reports a failed check whose document was already printed: the command
+// exits 1 without a further message.
+var ErrCheckFailed = errors.New("check failed")
+
+// Command is one verb: its name as users type it, a usage text and the function that runs it.
+type Command struct {
+	Name  string // e.g. "validate"
+	Usage string // first line "bf validate [--brain B]", then a short description and flags
+	Flags func(fs *flag.FlagSet)
+	Run   func(ctx context.Context, env *Env, args []string) error
+}
+
+// Env is what a command sees of the world; tests replace its fields.
+type Env struct {
+	Stdout, Stderr io.Writer
+	Stdin          io.Reader
+	Getenv         func(string) string
+	Getwd          func() (string, error)
+}
+
+// OSEnv is the process environment.
+func OSEnv() *Env {
+	return &Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, Getwd: os.Getwd}
+}
+
+// Main runs the command named by argv[0] among cmds (the first one is the default) and
+// exits the process with its code.
+func Main(cmds ...*Command) {
+	os.Exit(Run(context.Background(), OSEnv(), os.Args, cmds...))
+}
+
+// Run is Main without exiting: it returns the exit code.
+func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
+	cmd := pick(argv[0], cmds)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	fs := flag.NewFlagSet("bf "+cmd.Name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if cmd.Flags != nil {
+		cmd.Flags(fs)
+	}
+	args, err := parseInterspersed(fs, argv[1:])
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(env.Stdout, helpText(cmd, fs))
+			return ExitOK
+		}
+		return report(env, &UsageError{Err: fmt.Errorf("%s (see bf %s --help)", flagMessage(err), cmd.Name)})
+	}
+	err = cmd.Run(ctx, env, args)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintln(env.Stderr, "bf: cancelled")
+		return ExitCancelled
+	}
+	return report(env, err)
+}
+
+// parseInterspersed lets flags follow positional arguments (`bf search QUERY --limit 5`), as
+// users of other command-line tools expect; `--` ends flag parsing.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := ff.Parse(fs, args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		consumed := len(args) - len(rest)
+		if len(rest) == 0 || (consumed > 0 && args[consumed-1] == "--") {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// Optional is a string flag that remembers whether it was given, so an explicit empty value
+// (`--brain ""`) can be refused instead of read as absent.
+type Optional struct {
+	Value string
+	Given bool
+}
+
+func (o *Optional) String() string { return o.Value }
+
+// Set records the value.
+func (o *Optional) Set(s string) error { o.Value, o.Given = s, true; return nil }
+
+func pick(argv0 string, cmds []*Command) *Command {
+	base := argv0
+	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
+		base = base[i+1:]
+	}
+	base = strings.TrimPrefix(base, "bf-")
+	for _, c := range cmds {
+		if c.Name == base {
+			return c
+		}
+	}
+	return cmds[0]
+}
+
+func report(env *Env, err error) int {
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, ErrCheckFailed) {
+		return ExitFailure
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(env.Stderr, "bf: cancelled")
+		return ExitCancelled
+	}
+	fmt.Fprintln(env.Stderr, "bf: "+Escape(err.Error()))
+	var u *UsageError
+	if errors.As(err, &u) {
+		return ExitUsage
+	}
+	return ExitFailure
+}
+
+// flagMessage turns the flag package's wording into bf's.
+func flagMessage(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "error parsing commandline arguments: ")
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return "unknown flag --" + name
+	}
+	if rest, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return "flag --" + rest + " needs a value"
+	}
+	return msg
+}
+
+func helpText(cmd *Command, fs *flag.FlagSet) string {
+	var b strings.Builder
+	b.WriteString(strings.TrimRight(cmd.Usage, "\n"))
+	b.WriteString("\n")
+	has := false
+	fs.VisitAll(func(*flag.Flag) { has = true })
+	if has {
+		b.WriteString("\nFlags:\n")
+		fs.VisitAll(func(f *flag.Flag) {
+			name, usage := flag.UnquoteUsage(f)
+			fmt.Fprintf(&b, "  --%s", f.Name)
+			if name != "" {
+				fmt.Fprintf(&b, " %s", name)
+			}
+			fmt.Fprintf(&b, "\n        %s\n", usage)
+		})
+	}
+	return b.String()
+}
+
+// WriteJSON prints v as one compact JSON line without HTML escaping, the form every
+// reply takes and the one byte budgets are measured on.
+func WriteJSON(w io.Writer, v any) error {
+	b, err := Marshal(v)
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}
+
+// Marshal encodes v compactly without HTML escaping and without a trailing newline.
+func Marshal(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// Escape makes text safe for a one-line diagnostic: control and format characters are
+// written as Go escapes so nothing in a file name or message can move the cursor or hide text.
+func Escape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == unicode.ReplacementChar:
+			b.WriteRune(r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			q := fmt.Sprintf("%+q", string(r))
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func testCommand(got *[]string, limit *int, brain *Optional) *Command {
+	return &Command{
+		Name:  "search",
+		Usage: "bf search QUERY [--limit N]\n\nSearch the brain.",
+		Flags: func(fs *flag.FlagSet) {
+			fs.IntVar(limit, "limit", 10, "results per page")
+			fs.Var(brain, "brain", "brain `NAME|PATH`")
+		},
+		Run: func(ctx context.Context, env *Env, args []string) error {
+			*got = args
+			switch {
+			case len(args) > 0 && args[0] == "bad":
+				return Usagef("query: must not be bad")
+			case len(args) > 0 && args[0] == "fail":
+				return errors.New("cannot open\x1b[2J <brain>")
+			case len(args) > 0 && args[0] == "check":
+				return ErrCheckFailed
+			}
+			return WriteJSON(env.Stdout, map[string]any{"q": args, "html": "<a&b>"})
+		},
+	}
+}
+
+func TestRun(t *testing.T) {
+	tests := []struct {
+		argv       []string
+		code       int
+		args       []string
+		limit      int
+		brain      Optional
+		stdout     string
+		stderrPart string
+	}{
+		{argv: []string{"bf-search", "hello", "--limit", "5", "world"}, args: []string{"hello", "world"}, limit: 5, stdout: `{"html":"<a&b>","q":["hello","world"]}` + "\n"},
+		{argv: []string{"bf-search", "--brain=", "x"}, args: []string{"x"}, limit: 10, brain: Optional{Given: true}, stdout: `{"html":"<a&b>","q":["x"]}` + "\n"},
+		{argv: []string{"bf-search", "--", "--limit"}, args: []string{"--limit"}, limit: 10, stdout: `{"html":"<a&b>","q":["--limit"]}` + "\n"},
+		{argv: []string{"bf-search", "--nope"}, code: 2, limit: 10, stderrPart: "bf: unknown flag --nope (see bf search --help)\n"},
+		{argv: []string{"bf-search", "bad"}, code: 2, args: []string{"bad"}, limit: 10, stderrPart: "bf: query: must not be bad\n"},
+		{argv: []string{"bf-search", "fail"}, code: 1, args: []string{"fail"}, limit: 10, stderrPart: "bf: cannot open\\x1b[2J <brain>\n"},
+		{argv: []string{"bf-search", "check"}, code: 1, args: []string{"check"}, limit: 10},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		var got []string
+		var limit int
+		var brain Optional
+		env := &Env{Stdout: &out, Stderr: &errb}
+		code := Run(context.Background(), env, tt.argv, testCommand(&got, &limit, &brain))
+		if code != tt.code || out.String() != tt.stdout || errb.String() != tt.stderrPart {
+			t.Errorf("%v: code %d stdout %q stderr %q", tt.argv, code, out.String(), errb.String())
+		}
+		if diff := cmp.Diff(tt.args, got); diff != "" {
+			t.Errorf("%v args (-want +got):\n%s", tt.argv, diff)
+		}
+		if limit != tt.limit || brain != tt.brain {
+			t.Errorf("%v: limit %d brain %+v", tt.argv, limit, brain)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var out bytes.Buffer
+	var got []string
+	var limit int
+	var brain Optional
+	code := Run(context.Background(), &Env{Stdout: &out, Stderr: &out}, []string{"bf-search", "--help"}, testCommand(&got, &limit, &brain))
+	want := "bf search QUERY [--limit N]\n\nSearch the brain.\n\nFlags:\n  --brain NAME|PATH\n        brain NAME|PATH\n  --limit int\n        results per page\n"
+	if code != 0 || out.String() != want {
+		t.Errorf("help: code %d\n%s", code, out.String())
+	}
+}
+
+func TestEscape(t *testing.T) {
+	got := Escape("a\tb\u202ec\u200bé\n")
+	if want := `a\tb\u202ec\u200bé\n`; got != want {
+		t.Errorf("Escape = %q, want %q", got, want)
+	}
+	if !strings.Contains(Escape("plain"), "plain") {
+		t.Error("plain text changed")
+	}
+}
