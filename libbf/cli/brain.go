@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+
+	"github.com/bfgo/bf/libbf/brain"
+)
+
+// BrainFlag adds --brain to a command's flags.
+func BrainFlag(fs *flag.FlagSet) *Optional {
+	o := &Optional{}
+	fs.Var(o, "brain", "the brain: a registered `NAME` or a PATH (default: BF_BRAIN, the enclosing brain, then the registry)")
+	return o
+}
+
+// Select picks the brains a command works on, turning a malformed choice into invalid input.
+func Select(purpose brain.Purpose, flag *Optional) (*brain.Selection, error) {
+	sel, err := brain.Select(brain.Request{Purpose: purpose, Brain: flag.Value, BrainGiven: flag.Given})
+	return sel, Classify(err)
+}
+
+// Classify marks errors that libbf reports as invalid input so they exit 2.
+func Classify(err error) error {
+	if err == nil {
+		return nil
+	}
+	var u *UsageError
+	if !errors.As(err, &u) && brain.KindOf(err) == brain.Invalid {
+		return &UsageError{Err: err}
+	}
+	return err
+}

@@ -1,0 +1,123 @@
+// Package starter writes a new brain: the files `bf init` creates in an empty folder.
+package starter
+
+import (
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/bfgo/bf/libbf/config"
+)
+
+//go:embed files
+var files embed.FS
+
+// ErrNotEmpty is returned for a target that already holds files: init never touches them.
+var ErrNotEmpty = errors.New("initialization requires a new, empty or freshly cloned directory")
+
+// Result is the reply of bf init.
+type Result struct {
+	Created []string `json:"created"`
+	Name    string   `json:"name"`
+	Path    string   `json:"path"`
+}
+
+// Options choose what Write creates.
+type Options struct {
+	Name string
+	// Full also creates the folders for records, assets, programs and skills.
+	Full bool
+}
+
+// fullFolders are the extra folders of `bf init --full`.
+var fullFolders = []string{"assets", "memories", "routines", "sensors", "skills"}
+
+// Write creates a starter brain at dir, which must be absent, empty, or hold only .git.
+func Write(dir string, opt Options) (*Result, error) {
+	if err := checkEmpty(dir); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("cannot create the brain folder: %w", err)
+	}
+	cfg, err := config.Starter(opt.Name).Marshal()
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Name: opt.Name, Path: dir}
+	write := func(rel string, data []byte) error {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		// O_EXCL: a file that appeared meanwhile is never overwritten.
+		f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err != nil {
+			return err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return err
+		}
+		res.Created = append(res.Created, rel)
+		return f.Close()
+	}
+	if err := write("bf.yaml", cfg); err != nil {
+		return nil, err
+	}
+	err = fs.WalkDir(files, "files", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := files.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(p, "files/")
+		if rel == "gitignore" {
+			rel = ".gitignore" // embed skips dot files, so the template goes without the dot
+		}
+		if path.Ext(rel) == ".yaml" {
+			data = []byte(strings.NewReplacer("{{version}}", strconv.Itoa(config.Version), "{{name}}", opt.Name).Replace(string(data)))
+		}
+		return write(rel, data)
+	})
+	if err != nil {
+		return nil, err
+	}
+	folders := []string{"actions", "projects"}
+	if opt.Full {
+		folders = append(folders, fullFolders...)
+	}
+	for _, f := range folders {
+		if err := os.Mkdir(filepath.Join(dir, f), 0o755); err != nil {
+			return nil, err
+		}
+		res.Created = append(res.Created, f+"/")
+	}
+	sort.Strings(res.Created)
+	return res, nil
+}
+
+func checkEmpty(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("cannot read the target folder: %w", err)
+	}
+	for _, e := range entries {
+		if e.Name() != ".git" {
+			return ErrNotEmpty
+		}
+	}
+	return nil
+}
