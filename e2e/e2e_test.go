@@ -4,6 +4,7 @@ package e2e
 
 import (
 	"errors"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,7 +15,10 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var binDir string
+var (
+	binDir string
+	update = flag.Bool("update", false, "rewrite the expected files of failing cmp lines in the scripts")
+)
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bf-e2e-bin-")
@@ -39,7 +43,8 @@ func TestScripts(t *testing.T) {
 	_, self, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(self))
 	testscript.Run(t, testscript.Params{
-		Dir: "testdata/script",
+		Dir:           "testdata/script",
+		UpdateScripts: *update,
 		Setup: func(env *testscript.Env) error {
 			home := filepath.Join(env.WorkDir, "home")
 			env.Setenv("HOME", home)
