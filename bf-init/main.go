@@ -16,7 +16,7 @@ import (
 )
 
 func main() {
-	var name string
+	var name cli.Optional
 	var full, collect bool
 	initCmd := &cli.Command{
 		Name: "init",
@@ -26,7 +26,7 @@ Create a new brain in PATH, which must be absent, empty or hold only .git.
 The brain's name defaults to the folder's name, lowercased with accents folded.
 Prints {"created":[…],"name":…,"path":…}.`,
 		Flags: func(fs *flag.FlagSet) {
-			fs.StringVar(&name, "name", "", "the brain's `NAME`: a lowercase letter, then letters, digits or hyphens (64 at most)")
+			fs.Var(&name, "name", "the brain's `NAME`: a lowercase letter, then letters, digits or hyphens (64 at most)")
 			fs.BoolVar(&full, "full", false, "also create memories/, assets/, sensors/, routines/ and skills/")
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
@@ -37,14 +37,15 @@ Prints {"created":[…],"name":…,"path":…}.`,
 			if err != nil {
 				return err
 			}
-			if name == "" {
-				if name, err = brain.NameFromFolder(dir); err != nil {
+			brainName := name.Value
+			if !name.Given {
+				if brainName, err = brain.NameFromFolder(dir); err != nil {
 					return cli.Classify(err)
 				}
-			} else if !ref.ValidName(name) {
+			} else if !ref.ValidName(brainName) {
 				return cli.Usagef("--name: use a lowercase letter, then lowercase letters, digits or hyphens, 64 characters at most")
 			}
-			res, err := starter.Write(dir, starter.Options{Name: name, Full: full})
+			res, err := starter.Write(dir, starter.Options{Name: brainName, Full: full})
 			if err != nil {
 				return err
 			}
@@ -59,7 +60,7 @@ Add the brain at PATH (default: the current folder) to this machine's registry,
 so bf NAME selection and searches from outside the folder find it.
 Prints {"brain":…,"config":…,"path":…} and any entries it replaced.`,
 		Flags: func(fs *flag.FlagSet) {
-			fs.BoolVar(&collect, "collect", false, "also trust this brain's sensors and routines to run on this machine")
+			fs.BoolVar(&collect, "collect", false, "also trust this brain's programs (sensors, routines, assistants, channels) to run on this machine")
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) > 1 {

@@ -308,14 +308,14 @@ type Registration struct {
 
 // Result is what Register did.
 type Result struct {
-	Brain  string `json:"brain"`  // the brain's name
-	Path   string `json:"path"`   // the absolute folder now registered
-	Config string `json:"config"` // the registry file
+	Brain string `json:"brain"` // the brain's name
+	// Collect is true when collection trust was recorded for this machine.
+	Collect bool   `json:"collect,omitempty"`
+	Config  string `json:"config"` // the registry file
+	Path    string `json:"path"`   // the absolute folder now registered
 	// Replaced lists entries this registration removed: the same name at a folder that no
 	// longer exists, or any name that reaches the same physical folder.
 	Replaced []Registration `json:"replaced,omitempty"`
-	// Collect is true when collection trust was recorded for this machine.
-	Collect bool `json:"collect,omitempty"`
 	// Unchanged is true when the brain was already registered at exactly this path and the
 	// file was left untouched.
 	Unchanged bool `json:"-"`

@@ -216,7 +216,7 @@ func TestMarshalRoundTrip(t *testing.T) {
 	}
 }
 
-const starterYAML = `# bf brain configuration, format 8; bf schema prints every key
+const starterYAML = `# bf brain configuration (format 8): name, fields and relations, programs, channels, watch
 version: 8
 name: brain
 fields:

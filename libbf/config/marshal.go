@@ -13,7 +13,7 @@ import (
 )
 
 // Header is the comment line Marshal writes first.
-const Header = "# bf brain configuration, format 8; bf schema prints every key"
+const Header = "# bf brain configuration (format 8): name, fields and relations, programs, channels, watch"
 
 // Starter is the configuration bf init writes: the name and four general relations.
 func Starter(name string) *Config {

@@ -9,8 +9,11 @@ package ref
 
 import (
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // MaxLength bounds identities and bf:// addresses, in characters, so a hostile note or
@@ -104,4 +107,23 @@ func hasFormat(s string) bool {
 
 func tooLong(s string) bool {
 	return len(s) > MaxLength && utf8.RuneCountInString(s) > MaxLength
+}
+
+// ValidActionFolder reports whether name fits an action folder, YYYY-MM-DD_topic: a real
+// calendar date, then a topic of lowercase letters and digits in hyphen-joined words
+// (routines write actions/YYYY-MM-DD_NAME/, and a random suffix such as -3f9a1c2e is fine).
+func ValidActionFolder(name string) bool {
+	day, topic, ok := strings.Cut(name, "_")
+	if !ok || topic == "" || topic[0] == '-' || topic[len(topic)-1] == '-' || strings.Contains(topic, "--") {
+		return false
+	}
+	if _, err := timestamp.ParseDay(day, time.UTC); err != nil {
+		return false
+	}
+	for i := 0; i < len(topic); i++ {
+		if c := topic[i]; c != '-' && !isLower(c) && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -96,3 +96,18 @@ func TestParseRecordRef(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+func TestValidActionFolder(t *testing.T) {
+	good := []string{"2026-09-27_website-review", "2026-09-27_website-review-3f9a1c2e", "2024-02-29_x", "2026-01-01_2fa-rollout"}
+	bad := []string{"2026-02-30_x", "2026-09-27", "2026-09-27_", "2026-09-27_Website", "2026-09-27_a--b", "2026-09-27_-a", "2026-09-27_a-", "26-09-27_x", "2026-09-27_a_b", "2026-09-27-x"}
+	for _, s := range good {
+		if !ValidActionFolder(s) {
+			t.Errorf("ValidActionFolder(%q) = false", s)
+		}
+	}
+	for _, s := range bad {
+		if ValidActionFolder(s) {
+			t.Errorf("ValidActionFolder(%q) = true", s)
+		}
+	}
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# make demo: run bf on a fresh brain and on the bundled example brain, with its own HOME
+# so nothing on this machine changes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo="$PWD"
+bin="$repo/bin"
+export PATH="$bin:$PATH"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export HOME="$tmp/home" XDG_CONFIG_HOME="" XDG_STATE_HOME="" BF_BRAIN=""
+mkdir -p "$HOME"
+
+if [ -t 1 ]; then bold=$'\033[1m' plain=$'\033[0m'; else bold="" plain=""; fi
+step() { printf '\n%s$ %s%s\n' "$bold" "$*" "$plain"; }
+run() { step "$*"; "$@" || printf '(exit %d)\n' "$?"; }
+
+run bf --help
+run bf init "$tmp/brain"
+cd "$tmp/brain"
+run bf validate
+step "add projects/website.md with a broken link"
+printf -- '---\ntype: project\nsummary: Relaunch the website.\n---\n\n# Website\n\nSee the [plan](../concepts/plan.md).\n' > projects/website.md
+run bf validate
+run bf register "$tmp/brain"
+cd /
+run bf validate --brain brain
+
+cp -r "$repo/examples/brain" "$tmp/example"
+run bf validate --brain "$tmp/example"

@@ -1,0 +1,61 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/bfgo/bf/libbf/config"
+)
+
+// programs checks that every program file an enabled sensor, routine, assistant or channel
+// runs from the brain is an executable regular file.
+func (c *checker) programs() {
+	type program struct {
+		where   string
+		command config.Command
+	}
+	var list []program
+	for _, name := range sortedKeys(c.cfg.Sensors) {
+		if s := c.cfg.Sensors[name]; s.Enabled {
+			list = append(list, program{"sensors." + name + ".command", s.Command})
+		}
+	}
+	for _, name := range sortedKeys(c.cfg.Routines) {
+		if r := c.cfg.Routines[name]; r.Enabled {
+			list = append(list, program{"routines." + name + ".command", r.Command})
+		}
+	}
+	for _, name := range sortedKeys(c.cfg.Assistants) {
+		if a := c.cfg.Assistants[name]; a.Enabled {
+			list = append(list, program{"assistants." + name + ".command", a.Command})
+			list = append(list, program{"assistants." + name + ".gate", a.Gate})
+		}
+	}
+	for _, name := range sortedKeys(c.cfg.Channels) {
+		ch := c.cfg.Channels[name]
+		for _, op := range []struct {
+			name string
+			cap  *config.Capability
+		}{{"send", ch.Send}, {"read", ch.Read}, {"stream", ch.Stream}} {
+			if op.cap != nil {
+				list = append(list, program{"channels." + name + "." + op.name + ".command", op.cap.Command})
+			}
+		}
+	}
+	checked := map[string]bool{}
+	for _, p := range list {
+		for _, file := range p.command.Paths() {
+			if checked[p.where+file] {
+				continue
+			}
+			checked[p.where+file] = true
+			st, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(file)))
+			switch {
+			case err != nil || !st.Mode().IsRegular():
+				c.problem("bf.yaml", "%s: %s is not a file in the brain; add it or fix the command", p.where, file)
+			case st.Mode()&0o111 == 0:
+				c.problem("bf.yaml", "%s: %s is not executable; run chmod +x %s", p.where, file, file)
+			}
+		}
+	}
+}

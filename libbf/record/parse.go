@@ -1,0 +1,452 @@
+package record
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Document-level reasons.
+const (
+	reasonInvalidJSON = "invalid JSON document"
+	reasonDuplicate   = "JSON contains a duplicate key"
+	reasonTooDeep     = "JSON nests deeper than 1,000 levels"
+	reasonUnicode     = "must be valid Unicode, without invalid UTF-8 or lone surrogates"
+	reasonNotObject   = "a record must be a JSON object"
+	reasonFileSize    = "record file exceeds 16 MiB"
+	reasonUnknownKey  = "unknown key; a record holds only id, title, text, time, url, links, aliases, attributes and fields"
+)
+
+// known lists the keys of a record object.
+var known = map[string]bool{
+	"id": true, "title": true, "text": true, "time": true, "url": true,
+	"links": true, "aliases": true, "attributes": true, "fields": true,
+}
+
+// Parse reads one record: a single JSON object of at most MaxFileSize bytes, then Validate.
+//
+// Beyond plain JSON it refuses unknown keys, duplicate keys at any depth, strings with
+// invalid UTF-8 or lone surrogate escapes, numbers too large for a float when written
+// with a fraction or an exponent, nesting deeper than MaxDepth, and anything after the
+// object. Numbers are kept as json.Number, exactly as written. null stands for an
+// absent optional field.
+func Parse(data []byte) (Record, error) {
+	if len(data) > MaxFileSize {
+		return Record{}, &FieldError{Reason: reasonFileSize}
+	}
+	// Syntax first, so that a broken document reads as broken whatever else is in it.
+	if !json.Valid(data) {
+		return Record{}, &FieldError{Reason: reasonInvalidJSON}
+	}
+	p := parser{data: data}
+	p.space()
+	if p.i >= len(data) || data[p.i] != '{' {
+		return Record{}, &FieldError{Reason: reasonNotObject}
+	}
+	v, err := p.object("", 1)
+	if err != nil {
+		return Record{}, err
+	}
+	if p.space(); p.i != len(data) {
+		return Record{}, &FieldError{Reason: reasonInvalidJSON}
+	}
+	r, err := fromObject(v)
+	if err != nil {
+		return Record{}, err
+	}
+	if err := r.Validate(); err != nil {
+		return Record{}, err
+	}
+	return r, nil
+}
+
+// UnmarshalJSON parses data with Parse, so a record inside a larger document is read as
+// strictly as a record file.
+func (r *Record) UnmarshalJSON(data []byte) error {
+	v, err := Parse(data)
+	if err != nil {
+		return err
+	}
+	*r = v
+	return nil
+}
+
+// fromObject moves the decoded top-level members into a Record, checking their JSON types.
+func fromObject(m map[string]any) (Record, error) {
+	var r Record
+	var err error
+	str := func(key string, required bool) string {
+		v, ok := m[key]
+		if err != nil || (!ok || v == nil) && !required {
+			return ""
+		}
+		if !ok {
+			err = &FieldError{key, "is required"}
+			return ""
+		}
+		s, isStr := v.(string)
+		if !isStr {
+			err = &FieldError{key, reasonString}
+		}
+		return s
+	}
+	list := func(key string) []string {
+		v := m[key]
+		if err != nil || v == nil {
+			return nil
+		}
+		items, ok := v.([]any)
+		if !ok {
+			err = &FieldError{key, "must be a list of strings"}
+			return nil
+		}
+		out := make([]string, len(items))
+		for i, item := range items {
+			s, ok := item.(string)
+			if !ok {
+				err = &FieldError{key + "." + strconv.Itoa(i), reasonString}
+				return nil
+			}
+			out[i] = s
+		}
+		return out
+	}
+	object := func(key string) map[string]any {
+		v := m[key]
+		if err != nil || v == nil {
+			return nil
+		}
+		o, ok := v.(map[string]any)
+		if !ok {
+			err = &FieldError{key, "must be an object"}
+		}
+		return o
+	}
+	r.ID = str("id", true)
+	r.Title = str("title", true)
+	r.Text = str("text", false)
+	r.Time = str("time", false)
+	r.URL = str("url", false)
+	r.Links = list("links")
+	r.Aliases = list("aliases")
+	r.Attributes = object("attributes")
+	r.Fields = object("fields")
+	return r, err
+}
+
+// parser decodes JSON that json.Valid has accepted, adding the checks encoding/json lacks.
+// where is the field named by errors: a top-level key, or links.N / aliases.N inside those
+// lists. Deeper paths into attributes and fields are not named, as their keys are data.
+type parser struct {
+	data []byte
+	i    int
+}
+
+func (p *parser) space() {
+	for p.i < len(p.data) {
+		switch p.data[p.i] {
+		case ' ', '\t', '\n', '\r':
+			p.i++
+		default:
+			return
+		}
+	}
+}
+
+func (p *parser) invalid() error { return &FieldError{Reason: reasonInvalidJSON} }
+
+func (p *parser) value(where string, depth int) (any, error) {
+	p.space()
+	if p.i >= len(p.data) {
+		return nil, p.invalid()
+	}
+	switch c := p.data[p.i]; {
+	case c == '{':
+		return p.object(where, depth+1)
+	case c == '[':
+		return p.array(where, depth+1)
+	case c == '"':
+		return p.str(where)
+	case c == 't':
+		return true, p.literal("true")
+	case c == 'f':
+		return false, p.literal("false")
+	case c == 'n':
+		return nil, p.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	}
+	return nil, p.invalid()
+}
+
+func (p *parser) literal(word string) error {
+	if !strings.HasPrefix(string(p.data[p.i:min(p.i+len(word), len(p.data))]), word) {
+		return p.invalid()
+	}
+	p.i += len(word)
+	return nil
+}
+
+func (p *parser) object(where string, depth int) (map[string]any, error) {
+	if depth > MaxDepth {
+		return nil, &FieldError{where, reasonTooDeep}
+	}
+	p.i++ // {
+	m := map[string]any{}
+	p.space()
+	if p.i < len(p.data) && p.data[p.i] == '}' {
+		p.i++
+		return m, nil
+	}
+	for {
+		p.space()
+		if p.i >= len(p.data) || p.data[p.i] != '"' {
+			return nil, p.invalid()
+		}
+		key, err := p.str(where)
+		if err != nil {
+			return nil, err
+		}
+		child := where
+		if depth == 1 {
+			if !known[key] {
+				return nil, &FieldError{printableKey(key), reasonUnknownKey}
+			}
+			child = key
+		}
+		if _, dup := m[key]; dup {
+			return nil, &FieldError{child, reasonDuplicate}
+		}
+		p.space()
+		if p.i >= len(p.data) || p.data[p.i] != ':' {
+			return nil, p.invalid()
+		}
+		p.i++
+		v, err := p.value(child, depth)
+		if err != nil {
+			return nil, err
+		}
+		m[key] = v
+		p.space()
+		if p.i >= len(p.data) {
+			return nil, p.invalid()
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case '}':
+			p.i++
+			return m, nil
+		default:
+			return nil, p.invalid()
+		}
+	}
+}
+
+func (p *parser) array(where string, depth int) ([]any, error) {
+	if depth > MaxDepth {
+		return nil, &FieldError{where, reasonTooDeep}
+	}
+	p.i++ // [
+	items := []any{}
+	p.space()
+	if p.i < len(p.data) && p.data[p.i] == ']' {
+		p.i++
+		return items, nil
+	}
+	named := depth == 2 && (where == "links" || where == "aliases")
+	for {
+		child := where
+		if named {
+			child = where + "." + strconv.Itoa(len(items))
+		}
+		v, err := p.value(child, depth)
+		if err != nil {
+			return nil, err
+		}
+		items = append(items, v)
+		p.space()
+		if p.i >= len(p.data) {
+			return nil, p.invalid()
+		}
+		switch p.data[p.i] {
+		case ',':
+			p.i++
+		case ']':
+			p.i++
+			return items, nil
+		default:
+			return nil, p.invalid()
+		}
+	}
+}
+
+// str decodes the string starting at p.i, refusing invalid UTF-8 and lone surrogates,
+// which encoding/json would silently turn into U+FFFD.
+func (p *parser) str(where string) (string, error) {
+	bad := &FieldError{where, reasonUnicode}
+	if where == "" {
+		bad.Reason = "JSON strings " + reasonUnicode
+	}
+	p.i++ // opening quote
+	start := p.i
+	var buf []byte
+	for p.i < len(p.data) {
+		c := p.data[p.i]
+		switch {
+		case c == '"':
+			seg := p.data[start:p.i]
+			p.i++
+			if !utf8.Valid(seg) {
+				return "", bad
+			}
+			if buf == nil {
+				return string(seg), nil
+			}
+			return string(append(buf, seg...)), nil
+		case c == '\\':
+			seg := p.data[start:p.i]
+			if !utf8.Valid(seg) {
+				return "", bad
+			}
+			buf = append(buf, seg...)
+			r, ok := p.escape()
+			if !ok {
+				return "", p.invalid()
+			}
+			if utf16.IsSurrogate(r) {
+				// Only a high surrogate followed by an escaped low one makes a character.
+				lo, ok := rune(-1), false
+				if r < 0xdc00 && p.i+1 < len(p.data) && p.data[p.i] == '\\' && p.data[p.i+1] == 'u' {
+					lo, ok = p.escape()
+				}
+				if !ok || lo < 0xdc00 || lo > 0xdfff {
+					return "", bad
+				}
+				r = utf16.DecodeRune(r, lo)
+			}
+			buf = utf8.AppendRune(buf, r)
+			start = p.i
+		case c < 0x20:
+			return "", p.invalid()
+		default:
+			p.i++
+		}
+	}
+	return "", p.invalid()
+}
+
+// escape decodes the escape at p.i (a backslash) and moves past it.
+func (p *parser) escape() (rune, bool) {
+	if p.i+1 >= len(p.data) {
+		return 0, false
+	}
+	c := p.data[p.i+1]
+	p.i += 2
+	switch c {
+	case '"', '\\', '/':
+		return rune(c), true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	case 'u':
+		if p.i+4 > len(p.data) {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(p.data[p.i:p.i+4]), 16, 16)
+		if err != nil {
+			return 0, false
+		}
+		p.i += 4
+		return rune(v), true
+	}
+	return 0, false
+}
+
+func (p *parser) number() (any, error) {
+	start := p.i
+	for p.i < len(p.data) {
+		c := p.data[p.i]
+		if c != '-' && c != '+' && c != '.' && c != 'e' && c != 'E' && (c < '0' || c > '9') {
+			break
+		}
+		p.i++
+	}
+	n := string(p.data[start:p.i])
+	if !validNumber(n) || !finite(n) {
+		return nil, p.invalid()
+	}
+	return json.Number(n), nil
+}
+
+// validNumber reports whether s is a JSON number: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func validNumber(s string) bool {
+	i := 0
+	digits := func() int {
+		n := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			n++
+		}
+		return n
+	}
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	if i < len(s) && s[i] == '0' {
+		i++
+	} else if digits() == 0 {
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
+
+// finite reports whether a number with a fraction or an exponent fits a float64, as such
+// numbers are floats to most JSON readers; integers of any size are kept.
+func finite(n string) bool {
+	if !strings.ContainsAny(n, ".eE") {
+		return true
+	}
+	f, _ := strconv.ParseFloat(n, 64)
+	return !math.IsInf(f, 0)
+}
+
+// printableKey names an unknown key in an error when it looks like a field name, and
+// nothing otherwise: keys are data, and a long or odd one has no place in a diagnostic.
+func printableKey(k string) string {
+	if len(k) == 0 || len(k) > 64 {
+		return ""
+	}
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return ""
+		}
+	}
+	return k
+}
