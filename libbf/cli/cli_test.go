@@ -92,3 +92,13 @@ func TestEscape(t *testing.T) {
 		t.Error("plain text changed")
 	}
 }
+
+func TestMarshalTerminalSafe(t *testing.T) {
+	got, err := Marshal(map[string]string{"a": "x\u0085y\u202ez\U000E0001<&>é"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"a":"x\u0085y\u202ez\udb40\udc01<&>é"}`; string(got) != want {
+		t.Errorf("Marshal = %s, want %s", got, want)
+	}
+}
