@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"github.com/bfgo/bf/libbf/internal/compat"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -720,10 +721,7 @@ func TestEmptySections(t *testing.T) {
 }
 
 func TestCompatRetrieval(t *testing.T) {
-	data, err := os.ReadFile("/work/shared/compat/retrieval/bf.yaml")
-	if errors.Is(err, fs.ErrNotExist) {
-		t.Skip("compat brain not present")
-	}
+	data, err := os.ReadFile(filepath.Join(compat.Dir(t), "bf.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}

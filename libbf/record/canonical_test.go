@@ -36,7 +36,7 @@ func TestCanonicalCompatExamples(t *testing.T) {
 		"meetings/d47c40bea34483aafa4af5bd36af4f6adff17bda66d1cedbaf9c93e9bb9cf387.json": `{"fields":{"repository":["repo:example/zephyr"]},"id":"zephyr","text":"The review selected a hosted dashboard for the campaign.","time":"2026-09-13T10:00:00.000000Z","title":"Zephyr campaign review"}` + "\n",
 	}
 	for _, f := range compatFiles(t) {
-		rel, _ := filepath.Rel(compatMemories, f)
+		rel := filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f)
 		w, ok := want[rel]
 		if !ok {
 			continue

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/bfgo/bf/libbf/internal/compat"
 	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 	"unicode/utf8"
@@ -47,7 +49,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	if files, err := compatFilesOrNil(); err == nil {
+	if files, err := filepath.Glob(filepath.Join(compat.Dir(f), "memories", "*", "*.json")); err == nil {
 		for _, name := range files {
 			if data, err := os.ReadFile(name); err == nil {
 				f.Add(data)
@@ -115,24 +117,6 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("canonical form is not a fixed point:\n%q\n%q", c1, c2)
 		}
 	})
-}
-
-func compatFilesOrNil() ([]string, error) {
-	entries, err := os.ReadDir(compatMemories)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range entries {
-		files, err := os.ReadDir(compatMemories + "/" + e.Name())
-		if err != nil {
-			continue
-		}
-		for _, f := range files {
-			out = append(out, compatMemories+"/"+e.Name()+"/"+f.Name())
-		}
-	}
-	return out, nil
 }
 
 // dropEmpty turns the record's empty maps and lists into nil, as the canonical form omits them.

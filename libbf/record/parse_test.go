@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/bfgo/bf/libbf/internal/compat"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,11 +13,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-const compatMemories = "/work/shared/compat/retrieval/memories"
-
-// compatFiles lists the original project's example record files, when they are present.
+// compatFiles lists the reference example brain's record files.
 func compatFiles(t testing.TB) []string {
 	t.Helper()
+	compatMemories := filepath.Join(compat.Dir(t), "memories")
 	files, err := filepath.Glob(filepath.Join(compatMemories, "*", "*.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestParseCompatExamples(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rel, _ := filepath.Rel(compatMemories, f)
+		rel := filepath.Base(filepath.Dir(f)) + "/" + filepath.Base(f)
 		r, err := Parse(data)
 		if err != nil {
 			t.Errorf("%s: %v", rel, err)
