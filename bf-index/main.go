@@ -1,11 +1,16 @@
-// Command bf-index serves the verbs that check a brain as a whole: bf validate.
+// Command bf-index serves the verbs that work on a brain as a whole: bf build (rebuild the
+// search cache) and bf validate (check every file).
 package main
 
 import (
 	"context"
 	"flag"
+	"fmt"
+	"io"
+	"os"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/check"
 	"github.com/bfgo/bf/libbf/cli"
 )
@@ -41,5 +46,53 @@ and exits 1 when there are problems; warnings never fail the check.`,
 			return nil
 		},
 	}
-	cli.Main(validate)
+	build := &cli.Command{
+		Name: "build",
+		Usage: `usage: bf build [--brain NAME|PATH]
+
+Rebuild the brain's search cache (.bf/index.sqlite) from its files, beside the live one,
+then switch to it; searches keep reading the old one meanwhile. An interrupted record
+write is recovered first. Prints {"changed":N,"files":N,"removed":N,"skipped":N} and
+exits 1 when files were skipped (bf validate says why).`,
+		Flags: func(fs *flag.FlagSet) { brainFlag = cli.BrainFlag(fs) },
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf build takes no arguments (see bf build --help)")
+			}
+			sel, err := cli.Select(brain.Checks, brainFlag)
+			if err != nil {
+				return err
+			}
+			res, err := cache.Build(ctx, sel.Brains[0], progress(env.Stderr))
+			if err != nil {
+				return err
+			}
+			if err := cli.WriteJSON(env.Stdout, res); err != nil {
+				return err
+			}
+			if res.Skipped > 0 {
+				return cli.ErrCheckFailed
+			}
+			return nil
+		},
+	}
+	cli.Main(validate, build)
+}
+
+// progress reports a build's progress on one rewritten line, only when stderr is a terminal:
+// logs and pipes get the final JSON and nothing else.
+func progress(w io.Writer) func(done, total int) {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return func(done, total int) {
+		fmt.Fprintf(w, "\rbf: indexed %d of %d files", done, total)
+		if done == total {
+			fmt.Fprint(w, "\r\033[K")
+		}
+	}
 }

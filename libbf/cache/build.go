@@ -1,0 +1,265 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+)
+
+// BuildResult is what bf build reports.
+type BuildResult struct {
+	// Changed counts files that are new or whose fingerprint differs from the previous
+	// generation (every file when there was none).
+	Changed int `json:"changed"`
+	// Files counts the inputs: notes, record files and the skipped files among them.
+	Files int `json:"files"`
+	// Removed counts files the previous generation held that are gone.
+	Removed int `json:"removed"`
+	// Skipped counts files recorded with an error instead of being indexed.
+	Skipped int `json:"skipped"`
+}
+
+// Build recovers an interrupted record transaction, then writes a new generation beside the
+// live one (.bf/index.sqlite.new) and renames it over the live file. Readers keep the
+// previous generation until the rename; a build that is killed leaves the .new file, which
+// the next build removes. progress, when set, is called as files are indexed.
+func Build(ctx context.Context, b *brain.Brain, progress func(done, total int)) (BuildResult, error) {
+	dir, err := prepareDir(b.Root)
+	if err != nil {
+		return BuildResult{}, err
+	}
+	return build(ctx, b, dir, progress, false)
+}
+
+// build runs a full build under the writer lock. onlyIfNeeded (Open) skips it when a usable
+// generation appeared while it waited for the lock, and never touches records.
+func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, total int), onlyIfNeeded bool) (BuildResult, error) {
+	writer, err := acquire(ctx, dir, WriterLockFile, true, missingWait)
+	if err != nil {
+		return BuildResult{}, busyError(err, "another bf process is updating the search cache in .bf")
+	}
+	defer writer.release()
+	sig := signature(b)
+	live := filepath.Join(dir, IndexFile)
+	previous, good := previousFiles(ctx, live, sig)
+	if onlyIfNeeded && good {
+		return BuildResult{}, nil
+	}
+	if !onlyIfNeeded {
+		if _, err := os.Lstat(filepath.Join(b.Root, filepath.FromSlash(pendingDir))); err == nil {
+			// Record writers hold the reader lock exclusively during a transaction.
+			reader, err := acquire(ctx, dir, ReaderLockFile, true, missingWait)
+			if err != nil {
+				return BuildResult{}, busyError(err, "another bf process is writing records")
+			}
+			err = recoverPending(b.Root)
+			reader.release()
+			if err != nil {
+				return BuildResult{}, err
+			}
+		}
+	}
+
+	next := filepath.Join(dir, NewIndexFile)
+	for _, suffix := range []string{"", "-journal", "-wal", "-shm"} {
+		if err := os.Remove(next + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return BuildResult{}, dirError(err)
+		}
+	}
+	f, err := os.OpenFile(next, os.O_RDWR|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return BuildResult{}, dirError(err)
+	}
+	st, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return BuildResult{}, dirError(err)
+	}
+	ino := st.Sys().(*syscall.Stat_t).Ino
+	res, err := fill(ctx, b, next, sig, ino, previous, progress)
+	if err != nil {
+		os.Remove(next)
+		os.Remove(next + "-journal")
+		if errors.Is(err, syscall.ENOSPC) {
+			return res, dirError(err)
+		}
+		return res, err
+	}
+	if err := syncFile(next); err != nil {
+		return res, dirError(err)
+	}
+
+	// Swap: no Cache may have the old file open, since its -wal and -shm names are about
+	// to belong to the new generation.
+	gen, err := acquire(ctx, dir, generationLockFile, true, swapWait)
+	if err != nil {
+		return res, busyError(err, "open searches kept the search cache in .bf busy")
+	}
+	defer gen.release()
+	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+		if err := os.Remove(live + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return res, dirError(err)
+		}
+	}
+	if err := os.Rename(next, live); err != nil {
+		return res, dirError(err)
+	}
+	if err := syncDir(dir); err != nil {
+		return res, dirError(err)
+	}
+	return res, nil
+}
+
+// previousFiles reads the fingerprints of the live generation, when it is one of this
+// schema, and whether it is usable as is.
+func previousFiles(ctx context.Context, live, sig string) (map[string]fingerprint, bool) {
+	st, err := os.Lstat(live)
+	if err != nil || !st.Mode().IsRegular() {
+		return nil, false
+	}
+	db, err := openFile(live, true)
+	if err != nil {
+		return nil, false
+	}
+	defer db.Close()
+	good, err := usable(ctx, db, sig, st.Sys().(*syscall.Stat_t).Ino)
+	if err != nil {
+		return nil, false
+	}
+	var version int
+	if db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version) != nil || version != SchemaVersion {
+		return nil, good
+	}
+	out := map[string]fingerprint{}
+	rows, err := db.QueryContext(ctx, `SELECT path, size, mtime, ctime, inode FROM files`)
+	if err != nil {
+		return nil, good
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		var f fingerprint
+		if rows.Scan(&p, &f.size, &f.mtime, &f.ctime, &f.inode) != nil {
+			return nil, good
+		}
+		out[p] = f
+	}
+	if rows.Err() != nil {
+		return nil, good
+	}
+	return out, good
+}
+
+// fill writes a complete generation into the new file.
+func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, previous map[string]fingerprint, progress func(done, total int)) (BuildResult, error) {
+	var res BuildResult
+	db, err := sql.Open("sqlite", dsn(file, "mode=rw", "_pragma=journal_mode(DELETE)",
+		"_pragma=synchronous(OFF)", "_pragma=cache_size(-65536)", "_txlock=immediate"))
+	if err != nil {
+		return res, err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, s := range ddl {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return res, err
+		}
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO meta(signature, file) VALUES(?, ?)`, sig, strconv.FormatUint(ino, 10)); err != nil {
+		return res, err
+	}
+	l, err := listBrain(b.Root, nil, time.Now())
+	if err != nil {
+		return res, err
+	}
+	inputs := l.sortedInputs()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return res, err
+	}
+	defer tx.Rollback()
+	w, err := newWriter(ctx, tx)
+	if err != nil {
+		return res, err
+	}
+	defer w.close()
+	var report func(int)
+	if progress != nil {
+		report = func(done int) { progress(done, len(inputs)) }
+		progress(0, len(inputs))
+	}
+	if err := w.apply(ctx, newIndexer(b), b.Root, inputs, false, report); err != nil {
+		return res, err
+	}
+	for f, fp := range l.folders {
+		if err := w.setFolder(ctx, f, fp); err != nil {
+			return res, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return res, err
+	}
+	for _, s := range indexes {
+		if _, err := db.ExecContext(ctx, s); err != nil {
+			return res, err
+		}
+	}
+	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+		return res, err
+	}
+	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
+		return res, err
+	}
+
+	// Counts, relative to the previous generation.
+	rows, err := db.QueryContext(ctx, `SELECT path, size, mtime, ctime, inode, error != '' FROM files`)
+	if err != nil {
+		return res, err
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	for rows.Next() {
+		var p string
+		var f fingerprint
+		var skipped bool
+		if err := rows.Scan(&p, &f.size, &f.mtime, &f.ctime, &f.inode, &skipped); err != nil {
+			return res, err
+		}
+		res.Files++
+		if skipped {
+			res.Skipped++
+		}
+		if old, ok := previous[p]; !ok || old != f || f == unknown {
+			res.Changed++
+		}
+		seen[p] = true
+	}
+	if err := rows.Err(); err != nil {
+		return res, err
+	}
+	for p := range previous {
+		if !seen[p] {
+			res.Removed++
+		}
+	}
+	return res, nil
+}
+
+// syncFile flushes a file to disk.
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}

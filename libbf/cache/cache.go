@@ -1,0 +1,276 @@
+// Package cache keeps .bf/index.sqlite, the disposable SQLite index of one brain's notes
+// and records that search and read query, fresh from the brain's files.
+//
+// Open returns a generation ready to read: it compares file fingerprints with the brain
+// on every call and refreshes what changed incrementally, or serves the previous generation
+// as stale while another writer holds the brain. Build writes a whole new generation beside
+// the live one and swaps it in. The cache can always be deleted: nothing in it is lost.
+//
+// Tables documents the layout readers query (see schema.go); SchemaVersion is its version.
+//
+// Decisions where the reference is silent:
+//   - links holds link targets and relation field targets; tag membership lives only in tags
+//     (and as tagged-with edges), since a link to a tag page adds no membership;
+//   - tasks, tasks_open, tasks_done and next are filled only for notes whose tasks count
+//     (note.CountsTasks), so readers need no second filter;
+//   - a link's origin is the section the note package assigns it, so a link under the H1 that
+//     opens a note has the origin path#slug-of-that-H1, as in the original;
+//   - the 5-second settle time compares a source folder's mtime with the clock;
+//   - a record file edited in place (same folder fingerprint) is seen by the next bf build,
+//     as the retrieval reference states.
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"syscall"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+)
+
+// MaxProblems is how many skipped files Status lists per brain before one summary problem.
+const MaxProblems = 200
+
+// Waits.
+const (
+	// missingWait is how long Open waits for another writer when no generation can be served.
+	missingWait = 120 * time.Second
+	// swapWait is how long a build waits for open caches to close before replacing the file.
+	swapWait = 30 * time.Second
+)
+
+// Status says how complete and how fresh an opened cache is.
+type Status struct {
+	// Problems are the files skipped (at most MaxProblems, then one "N more" problem) and
+	// the folders that could not be listed. An answer that omits them may be incomplete.
+	Problems []brain.Problem `json:"problems,omitempty"`
+	// Stale is true when another writer held the brain and the previous generation is served.
+	Stale bool `json:"stale,omitempty"`
+}
+
+// Cache is one brain's generation, open for reading until Close.
+type Cache struct {
+	Status Status
+	db     *sql.DB
+	gen    *lock
+}
+
+// DB is the read-only (query_only) connection pool of the generation.
+func (c *Cache) DB() *sql.DB { return c.db }
+
+// Close closes the database and lets a build replace the generation.
+func (c *Cache) Close() error {
+	if c == nil || c.db == nil {
+		return nil
+	}
+	err := c.db.Close()
+	c.db = nil
+	c.gen.release()
+	return err
+}
+
+// clock is the time source of the settle rule; tests move it forward.
+var clock = time.Now
+
+// errNeedBuild says the live generation is missing, incompatible or damaged.
+var errNeedBuild = errors.New("need a build")
+
+// Open opens the brain's cache for reading, refreshing it first (B §5.4).
+func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
+	dir, err := prepareDir(b.Root)
+	if err != nil {
+		return nil, err
+	}
+	if bad, err := interrupted(b.Root); err != nil {
+		return nil, err
+	} else if bad {
+		return nil, errInterrupted
+	}
+	ix := newIndexer(b)
+	sig := signature(b)
+	for rebuilt := false; ; rebuilt = true {
+		c, err := openOnce(ctx, b, dir, ix, sig)
+		if !errors.Is(err, errNeedBuild) {
+			return c, err
+		}
+		if rebuilt {
+			return nil, errors.New("the search cache in .bf could not be rebuilt; run bf build")
+		}
+		if _, err := build(ctx, b, dir, nil, true); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// openOnce opens the live generation, refreshing it when it can. It returns errNeedBuild
+// when there is no generation to refresh.
+func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig string) (*Cache, error) {
+	gen, err := acquire(ctx, dir, generationLockFile, false, swapWait)
+	if err != nil {
+		return nil, busyError(err, "a build is replacing the search cache in .bf")
+	}
+	c := &Cache{gen: gen}
+	ok := false
+	defer func() {
+		if !ok {
+			gen.release()
+		}
+	}()
+	live := filepath.Join(dir, IndexFile)
+	st, err := os.Lstat(live)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errNeedBuild
+	}
+	if err != nil {
+		return nil, dirError(err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errNeedBuild
+	}
+	ino := st.Sys().(*syscall.Stat_t).Ino
+
+	rw, err := openFile(live, false)
+	if err != nil {
+		return nil, err
+	}
+	defer rw.Close()
+	damaged := func(err error) error {
+		if IsDamaged(err) && confirmDamage(ctx, rw) {
+			return errNeedBuild
+		}
+		return fmt.Errorf("cannot read the search cache in .bf: %w", err)
+	}
+
+	// The shared reader lock keeps record writers out while files are compared.
+	reader, err := acquire(ctx, dir, ReaderLockFile, false, 0)
+	if errors.Is(err, errBusy) {
+		good, uerr := usable(ctx, rw, sig, ino)
+		if uerr != nil {
+			return nil, damaged(uerr)
+		}
+		if good {
+			c.Status.Stale = true
+			if err := c.finish(ctx, rw, live, b.Name, nil); err != nil {
+				return nil, damaged(err)
+			}
+			ok = true
+			return c, nil
+		}
+		reader, err = acquire(ctx, dir, ReaderLockFile, false, missingWait)
+	}
+	if err != nil {
+		return nil, busyError(err, "another bf process holds the brain")
+	}
+	defer reader.release()
+
+	good, err := usable(ctx, rw, sig, ino)
+	if err != nil {
+		return nil, damaged(err)
+	}
+	if !good {
+		return nil, errNeedBuild
+	}
+	l, d, err := compare(ctx, rw, b.Root, clock())
+	if err != nil {
+		return nil, damaged(err)
+	}
+	if !d.empty() {
+		writer, err := acquire(ctx, dir, WriterLockFile, true, 0)
+		switch {
+		case errors.Is(err, errBusy):
+			c.Status.Stale = true
+		case err != nil:
+			return nil, err
+		default:
+			// A refresh that committed meanwhile is harmless to repeat: every changed path is
+			// dropped before it is indexed again, and the next open compares anew.
+			err = refresh(ctx, rw, ix, b.Root, d)
+			writer.release()
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ctx.Err()
+				}
+				return nil, damaged(err)
+			}
+		}
+	}
+	if err := c.finish(ctx, rw, live, b.Name, l.problems); err != nil {
+		return nil, damaged(err)
+	}
+	ok = true
+	return c, nil
+}
+
+// finish collects the problems and opens the read-only pool.
+func (c *Cache) finish(ctx context.Context, rw *sql.DB, live, name string, listed []brain.Problem) error {
+	probs, err := problems(ctx, rw, name, listed)
+	if err != nil {
+		return err
+	}
+	c.Status.Problems = probs
+	ro, err := openFile(live, true)
+	if err != nil {
+		return err
+	}
+	if err := ro.PingContext(ctx); err != nil {
+		ro.Close()
+		return err
+	}
+	c.db = ro
+	return nil
+}
+
+// problems lists skipped files (the partial index on files.error keeps this cheap) and
+// folders that could not be listed: up to MaxProblems, then how many more were skipped.
+func problems(ctx context.Context, db *sql.DB, name string, listed []brain.Problem) ([]brain.Problem, error) {
+	var total int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE error != ''`).Scan(&total); err != nil {
+		return nil, err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT path, error FROM files WHERE error != '' ORDER BY path LIMIT ?`, MaxProblems)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []brain.Problem
+	for rows.Next() {
+		var p brain.Problem
+		if err := rows.Scan(&p.File, &p.Error); err != nil {
+			return nil, err
+		}
+		p.Brain = name
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for _, p := range listed {
+		p.Brain = name
+		p.Error = clipError(p.Error)
+		out = append(out, p)
+	}
+	total += len(listed)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].File < out[j].File })
+	if len(out) > MaxProblems {
+		out = out[:MaxProblems]
+	}
+	if total > len(out) {
+		out = append(out, brain.Problem{Error: fmt.Sprintf("%d more files were skipped; run bf validate", total-len(out))})
+	}
+	return out, nil
+}
+
+// busyError explains a lock that stayed busy.
+func busyError(err error, holder string) error {
+	if errors.Is(err, errBusy) {
+		return fmt.Errorf("%s; retry when it finishes", holder)
+	}
+	return err
+}

@@ -1,0 +1,169 @@
+package cache
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// busyTimeoutMS is how long a statement waits for another connection's SQLite lock.
+const busyTimeoutMS = 30000
+
+// dsn is the driver name of a database file with connection pragmas. The file: URI form
+// keeps a '?' or '#' in the brain's path from being read as parameters.
+func dsn(file string, params ...string) string {
+	u := url.URL{Path: file}
+	q := []string{
+		"_pragma=busy_timeout(" + strconv.Itoa(busyTimeoutMS) + ")",
+		"_pragma=trusted_schema(OFF)",
+		"_defensive=1",
+	}
+	return "file:" + u.EscapedPath() + "?" + strings.Join(append(q, params...), "&")
+}
+
+// openFile opens a database file; mode=rw never creates it. readOnly connections set
+// query_only, so a reader can never change a generation.
+func openFile(file string, readOnly bool) (*sql.DB, error) {
+	params := []string{"mode=rw"}
+	if readOnly {
+		params = append(params, "_query_only=1")
+	} else {
+		params = append(params, "_txlock=immediate")
+	}
+	db, err := sql.Open("sqlite", dsn(file, params...))
+	if err != nil {
+		return nil, err
+	}
+	if !readOnly {
+		db.SetMaxOpenConns(1)
+	}
+	return db, nil
+}
+
+// IsDamaged reports a database error that means the file is damaged (SQLITE_CORRUPT or
+// SQLITE_NOTADB): the generation must be discarded and rebuilt.
+func IsDamaged(err error) bool {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return true
+	}
+	return false
+}
+
+// confirmDamage runs PRAGMA quick_check(1) after an error IsDamaged classified.
+func confirmDamage(ctx context.Context, db *sql.DB) bool {
+	var res string
+	if err := db.QueryRowContext(ctx, "PRAGMA quick_check(1)").Scan(&res); err != nil {
+		return true
+	}
+	return res != "ok"
+}
+
+// signature identifies what a generation was built for: the brain's name and its declared
+// fields without the keys that never change what is indexed (B §5.2). Another signature
+// forces a full rebuild.
+func signature(b *brain.Brain) string {
+	fields := map[string]any{}
+	if b.Config != nil {
+		for name, f := range b.Config.Fields {
+			raw, _ := json.Marshal(f)
+			var m map[string]any
+			json.Unmarshal(raw, &m)
+			for _, k := range []string{"description", "examples", "broader", "targets"} {
+				delete(m, k)
+			}
+			fields[name] = m
+		}
+	}
+	s := struct {
+		Name   string         `json:"name"`
+		Fields map[string]any `json:"fields"`
+	}{b.Name, fields}
+	var out strings.Builder
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	sum := sha256.Sum256([]byte(strings.TrimSuffix(out.String(), "\n")))
+	return hex.EncodeToString(sum[:])
+}
+
+// layout is sqlite_master of a complete generation, computed once from the DDL.
+var layout = sync.OnceValues(func() (string, error) {
+	db, err := sql.Open("sqlite", "file:layout?mode=memory&_pragma=trusted_schema(OFF)")
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	db.SetMaxOpenConns(1)
+	for _, s := range append(append([]string{}, ddl...), indexes...) {
+		if _, err := db.Exec(s); err != nil {
+			return "", err
+		}
+	}
+	return masterOf(context.Background(), db)
+})
+
+func masterOf(ctx context.Context, db *sql.DB) (string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT type, name, tbl_name, coalesce(sql, '') FROM sqlite_master
+		WHERE name NOT LIKE 'sqlite_stat%' ORDER BY type, name`)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var b strings.Builder
+	for rows.Next() {
+		var typ, name, tbl, sqlText string
+		if err := rows.Scan(&typ, &name, &tbl, &sqlText); err != nil {
+			return "", err
+		}
+		b.WriteString(typ + "\x00" + name + "\x00" + tbl + "\x00" + sqlText + "\x00\n")
+	}
+	return b.String(), rows.Err()
+}
+
+// usable reports whether db is a complete generation of this schema, built for signature sig
+// in the file with inode ino. A database error (damage included) is returned as is.
+func usable(ctx context.Context, db *sql.DB, sig string, ino uint64) (bool, error) {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return false, err
+	}
+	if version != SchemaVersion {
+		return false, nil
+	}
+	want, err := layout()
+	if err != nil {
+		return false, err
+	}
+	got, err := masterOf(ctx, db)
+	if err != nil {
+		return false, err
+	}
+	if got != want {
+		return false, nil
+	}
+	var s, file string
+	err = db.QueryRowContext(ctx, "SELECT signature, file FROM meta").Scan(&s, &file)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return s == sig && file == strconv.FormatUint(ino, 10), nil
+}

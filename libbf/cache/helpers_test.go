@@ -1,0 +1,160 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/record"
+)
+
+const testConfig = `version: 8
+name: work
+fields:
+  owner:
+    description: Person or team responsible for the subject.
+    type: identity
+    cardinality: many
+    relation: true
+  kind:
+    description: What sort of item this is.
+    type: string
+`
+
+// fixture is a brain written by a test.
+type fixture struct {
+	t    *testing.T
+	root string
+}
+
+func newFixture(t *testing.T, files map[string]string) *fixture {
+	t.Helper()
+	f := &fixture{t: t, root: t.TempDir()}
+	f.write("bf.yaml", testConfig)
+	for p, s := range files {
+		f.write(p, s)
+	}
+	return f
+}
+
+func (f *fixture) path(p string) string { return filepath.Join(f.root, filepath.FromSlash(p)) }
+
+func (f *fixture) write(p, s string) {
+	f.t.Helper()
+	if err := os.MkdirAll(filepath.Dir(f.path(p)), 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := os.WriteFile(f.path(p), []byte(s), 0o644); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+func (f *fixture) remove(p string) {
+	f.t.Helper()
+	if err := os.RemoveAll(f.path(p)); err != nil {
+		f.t.Fatal(err)
+	}
+}
+
+// recordPath is where a record with this id lives in source.
+func recordPath(source, id string) string {
+	return "memories/" + source + "/" + record.FileName(id)
+}
+
+// writeRecord stores a record file from its JSON fields (id is added).
+func (f *fixture) writeRecord(source, id, body string) string {
+	f.t.Helper()
+	p := recordPath(source, id)
+	sep := ""
+	if body != "" {
+		sep = ","
+	}
+	f.write(p, fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
+	return p
+}
+
+func (f *fixture) brain() *brain.Brain {
+	f.t.Helper()
+	b, err := brain.Open(f.root)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return b
+}
+
+func (f *fixture) open() *Cache {
+	f.t.Helper()
+	c, err := Open(context.Background(), f.brain())
+	if err != nil {
+		f.t.Fatalf("Open: %v", err)
+	}
+	f.t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func (f *fixture) build() BuildResult {
+	f.t.Helper()
+	res, err := Build(context.Background(), f.brain(), nil)
+	if err != nil {
+		f.t.Fatalf("Build: %v", err)
+	}
+	return res
+}
+
+// rows runs a query and prints each row as its columns joined by " | ".
+func rows(t *testing.T, db *sql.DB, q string, args ...any) []string {
+	t.Helper()
+	rs, err := db.Query(q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rs.Close()
+	cols, _ := rs.Columns()
+	var out []string
+	for rs.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		parts := make([]string, len(vals))
+		for i, v := range vals {
+			if b, ok := v.([]byte); ok {
+				v = string(b)
+			}
+			parts[i] = fmt.Sprint(v)
+		}
+		out = append(out, strings.Join(parts, " | "))
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func count(t *testing.T, db *sql.DB, table string) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow("SELECT count(*) FROM " + table).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// touchPast sets a path's times 10 s in the past, beyond the settle time.
+func (f *fixture) touchPast(p string) {
+	f.t.Helper()
+	old := time.Now().Add(-10 * time.Second)
+	if err := os.Chtimes(f.path(p), old, old); err != nil {
+		f.t.Fatal(err)
+	}
+}

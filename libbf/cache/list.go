@@ -1,0 +1,318 @@
+package cache
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/ref"
+	"github.com/bfgo/bf/libbf/scan"
+)
+
+// The scan package lists every record file of every source; a warm open must not, so the
+// cache lists the brain itself: authored folders on every open (with one lstat per note for
+// its fingerprint, and no read of an unchanged file), memories/ on every open, and a source
+// folder only when its own fingerprint changed since the last refresh, changed within
+// settleTime, or holds a subfolder.
+
+// settleTime is how long after its last change a source folder is listed again on every
+// open: a write within the same clock tick can leave a folder's mtime unchanged.
+const settleTime = 5 * time.Second
+
+// fingerprint identifies a file's content without reading it. Times are ns since the epoch.
+type fingerprint struct{ size, mtime, ctime, inode int64 }
+
+// unknown marks a file whose fingerprint could not be taken: it never matches, so the file
+// is compared again next time.
+var unknown = fingerprint{-1, -1, -1, -1}
+
+func fingerprintOf(fi fs.FileInfo) fingerprint {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fingerprint{fi.Size(), fi.ModTime().UnixNano(), 0, 0}
+	}
+	return fingerprint{st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(st.Ino)}
+}
+
+// folderPrint is a source folder's own fingerprint.
+type folderPrint struct {
+	mtime, ctime, inode int64
+	subfolder           bool
+}
+
+// input is one file the cache must account for. A non-empty err skips it without reading.
+type input struct {
+	path string
+	fp   fingerprint
+	err  string
+}
+
+// listing is what one pass over the brain found.
+type listing struct {
+	// scopes are path prefixes ("projects/", "memories/mail/") whose stored files are all
+	// replaced by inputs: a stored path under a scope that is not an input was removed.
+	scopes []string
+	inputs map[string]input
+	// folders are the source folders listed this time, with their new fingerprints.
+	folders map[string]folderPrint
+	// kept are source folders that were not listed: their stored files stand.
+	kept map[string]bool
+	// sourcesKnown is true when memories/ itself could be listed: a stored source folder
+	// that is then neither in folders nor in kept was removed.
+	sourcesKnown bool
+	// problems are folders that could not be listed, reported on every open.
+	problems []brain.Problem
+}
+
+// onListSource is called with each source folder the listing reads (tests count them).
+var onListSource func(folder string)
+
+// authoredScopes are the authored roots, always listed.
+var authoredScopes = []string{"projects/", "actions/", "concepts/"}
+
+// listBrain lists the inputs of the brain at root. prev returns the stored fingerprint of a
+// source folder; nil lists every source.
+func listBrain(root string, prev func(folder string) (folderPrint, bool), now time.Time) (*listing, error) {
+	l := &listing{inputs: map[string]input{}, folders: map[string]folderPrint{}, kept: map[string]bool{}}
+	for _, top := range scan.Authored {
+		if err := l.authored(root, top); err != nil {
+			return nil, err
+		}
+	}
+	l.memories(root, prev, now)
+	return l, nil
+}
+
+func (l *listing) problem(p, msg string) {
+	l.problems = append(l.problems, brain.Problem{File: p, Error: msg})
+}
+
+const msgSymlinkFile = "symbolic links are not followed; move the file into the brain"
+
+func (l *listing) authored(root, top string) error {
+	st, err := os.Lstat(filepath.Join(root, top))
+	if errors.Is(err, fs.ErrNotExist) {
+		l.scopes = append(l.scopes, top+"/")
+		return nil
+	}
+	if err != nil {
+		l.problem(top, "cannot read folder: "+osReason(err))
+		return nil
+	}
+	if !st.IsDir() {
+		l.problem(top, "not a folder; notes belong in "+top+"/")
+		return nil
+	}
+	found := map[string]input{}
+	entries := 0
+	var walk func(rel string, depth int) error
+	walk = func(rel string, depth int) error {
+		if depth > scan.MaxDepth {
+			return fmt.Errorf("%s: folders nest deeper than %d levels; flatten them", rel, scan.MaxDepth)
+		}
+		list, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(rel)))
+		if err != nil {
+			return fmt.Errorf("%s: cannot read folder: %s", rel, osReason(err))
+		}
+		entries += len(list)
+		if entries > scan.MaxEntries {
+			return fmt.Errorf("%s: more than %d entries; split the folder", top, scan.MaxEntries)
+		}
+		for _, e := range list {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") {
+				continue // tool folders, editor locks (.#name), hidden files
+			}
+			p := path.Join(rel, name)
+			typ := e.Type()
+			switch {
+			case typ.IsDir():
+				if err := walk(p, depth+1); err != nil {
+					return err
+				}
+			case typ&fs.ModeSymlink != 0:
+				if strings.HasSuffix(name, ".md") || isDir(root, p) {
+					found[p] = l.skipped(root, p, msgSymlinkFile)
+				}
+			case strings.HasSuffix(name, ".md"):
+				in := l.stat(root, p)
+				if in.path == "" {
+					continue // vanished since the listing
+				}
+				if !typ.IsRegular() {
+					in.err = "not a regular file"
+				}
+				found[p] = in
+			}
+		}
+		return nil
+	}
+	if err := walk(top, 1); err != nil {
+		// The folder keeps what the cache holds until it can be listed again.
+		l.problem(top, strings.TrimPrefix(err.Error(), top+": "))
+		return nil
+	}
+	l.scopes = append(l.scopes, top+"/")
+	for p, in := range found {
+		l.inputs[p] = in
+	}
+	return nil
+}
+
+// stat fingerprints one path without following a symlink; an empty path means it vanished.
+func (l *listing) stat(root, p string) input {
+	fi, err := os.Lstat(filepath.Join(root, filepath.FromSlash(p)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return input{}
+	}
+	if err != nil {
+		return input{path: p, fp: unknown, err: "inaccessible file or folder; check permissions"}
+	}
+	return input{path: p, fp: fingerprintOf(fi)}
+}
+
+// skipped is an input reported without being read.
+func (l *listing) skipped(root, p, msg string) input {
+	in := l.stat(root, p)
+	if in.path == "" {
+		in = input{path: p, fp: unknown}
+	}
+	in.err = msg
+	return in
+}
+
+func isDir(root, rel string) bool {
+	st, err := os.Stat(filepath.Join(root, filepath.FromSlash(rel)))
+	return err == nil && st.IsDir()
+}
+
+func (l *listing) memories(root string, prev func(string) (folderPrint, bool), now time.Time) {
+	list, err := os.ReadDir(filepath.Join(root, "memories"))
+	if errors.Is(err, fs.ErrNotExist) {
+		l.sourcesKnown = true
+		return
+	}
+	if err != nil {
+		l.problem("memories", "cannot read folder: "+osReason(err))
+		return
+	}
+	// Every stored source neither listed nor kept below is gone.
+	l.sourcesKnown = true
+	for _, e := range list {
+		name := e.Name()
+		if strings.HasPrefix(name, ".") {
+			continue // .pending is the write journal, never records
+		}
+		folder := "memories/" + name
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			if isDir(root, folder) {
+				l.problem(folder, "symbolic links are not followed; move the source folder into the brain")
+			}
+			continue
+		case !e.IsDir():
+			continue // bf validate reports stray files
+		case !ref.ValidName(name):
+			l.problem(folder, "record source folders must be named like sensors: lowercase letters, digits and hyphens")
+			continue
+		}
+		l.source(root, name, prev, now)
+	}
+}
+
+// source lists memories/NAME/ when it may have changed; otherwise its stored files stand.
+func (l *listing) source(root, name string, prev func(string) (folderPrint, bool), now time.Time) {
+	folder := "memories/" + name
+	dir := filepath.Join(root, "memories", name)
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			l.problem(folder, "cannot read folder: "+osReason(err))
+			l.kept[folder] = true
+		}
+		return
+	}
+	fp := fingerprintOf(fi)
+	cur := folderPrint{mtime: fp.mtime, ctime: fp.ctime, inode: fp.inode}
+	if prev != nil {
+		old, ok := prev(folder)
+		settled := now.Sub(time.Unix(0, cur.mtime)) >= settleTime
+		if ok && settled && !old.subfolder && old.mtime == cur.mtime && old.ctime == cur.ctime && old.inode == cur.inode {
+			l.kept[folder] = true
+			return
+		}
+	}
+	if onListSource != nil {
+		onListSource(folder)
+	}
+	list, err := os.ReadDir(dir)
+	if err != nil {
+		l.problem(folder, "cannot read folder: "+osReason(err))
+		l.kept[folder] = true
+		return
+	}
+	if len(list) > scan.MaxEntries {
+		l.problem(folder, fmt.Sprintf("more than %d entries; split the source", scan.MaxEntries))
+		l.kept[folder] = true
+		return
+	}
+	found := make([]input, 0, len(list))
+	for _, e := range list {
+		fname := e.Name()
+		if strings.HasPrefix(fname, ".") {
+			continue // .write-* temporary files of an interrupted write
+		}
+		p := folder + "/" + fname
+		typ := e.Type()
+		switch {
+		case typ.IsDir():
+			cur.subfolder = true
+		case !strings.HasSuffix(fname, ".json"):
+			// not a record; bf validate reports stray files
+		case typ&fs.ModeSymlink != 0:
+			found = append(found, l.skipped(root, p, msgSymlinkFile))
+		case !scan.IsRecordName(fname):
+			found = append(found, l.skipped(root, p, "record files are named by the SHA-256 of the record id; run bf validate and reconcile it"))
+		default:
+			in := l.stat(root, p)
+			if in.path == "" {
+				continue
+			}
+			if !typ.IsRegular() {
+				in.err = "not a regular file"
+			}
+			found = append(found, in)
+		}
+	}
+	for _, in := range found {
+		l.inputs[in.path] = in
+	}
+	l.folders[folder] = cur
+	l.scopes = append(l.scopes, folder+"/")
+}
+
+// sortedInputs returns the inputs in path order.
+func (l *listing) sortedInputs() []input {
+	out := make([]input, 0, len(l.inputs))
+	for _, in := range l.inputs {
+		out = append(out, in)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].path < out[j].path })
+	return out
+}
+
+// osReason keeps an OS error's cause without the absolute path it carries.
+func osReason(err error) string {
+	if errors.Is(err, fs.ErrPermission) {
+		return "inaccessible file or folder; check permissions"
+	}
+	return pathReason(err).Error()
+}

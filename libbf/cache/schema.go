@@ -1,0 +1,186 @@
+package cache
+
+// SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
+// with another value is never read: it is rebuilt from the brain's files.
+const SchemaVersion = 1
+
+// File names inside a brain's .bf/ folder.
+const (
+	// Dir is the cache folder at the brain root (mode 0700, owned by the user).
+	Dir = ".bf"
+	// IndexFile is the live generation, in WAL mode.
+	IndexFile = "index.sqlite"
+	// NewIndexFile is a generation being built; it replaces IndexFile when complete.
+	NewIndexFile = "index.sqlite.new"
+	// ReaderLockFile is flocked shared while a generation is compared with the files and
+	// refreshed, and exclusive by whoever writes records (a record transaction, its recovery).
+	ReaderLockFile = "reader.lock"
+	// WriterLockFile is flocked exclusive while a generation is refreshed or replaced.
+	WriterLockFile = "writer.lock"
+)
+
+// Item kinds (items.kind).
+const (
+	KindNote   = "note"
+	KindRecord = "record"
+)
+
+// Tables documents every table and column of the cache, for readers writing queries and for
+// bf schema style listings. It is documentation, not DDL: the statements live in this package.
+//
+// Conventions:
+//   - instants are canonical UTC strings YYYY-MM-DDTHH:MM:SS.ffffffZ (timestamp.Canonical), and
+//     ” when unknown; they sort as text;
+//   - a note's items.time is the day of its `updated` front matter at 00:00:00.000000Z; it means
+//     LOCAL midnight of that day, so readers convert it at query time (a timezone change never
+//     needs a rebuild); a record's items.time is its event time, a real UTC instant;
+//   - file fingerprints are integers: size in bytes, mtime and ctime in nanoseconds since the
+//     Unix epoch, inode number; a fingerprint of -1 is "unknown, compare again next time";
+//   - FTS values are NFKC-folded; passages.original keeps the unfolded text column when folding
+//     changed it.
+var Tables = []Table{
+	{Name: "meta", Doc: "one row: what this generation was built for", Columns: []Column{
+		{"signature", "SHA-256 hex of the compact JSON {name, fields} of bf.yaml (fields without description, examples, broader, targets); another value forces a full rebuild"},
+		{"file", "inode of the database file when it was built, as decimal text; a copied cache has another inode and is rebuilt"},
+	}},
+	{Name: "files", Doc: "one row per input file (notes under projects/, concepts/, actions/ and record files memories/SOURCE/*.json), including skipped ones", Columns: []Column{
+		{"path", "brain-relative path, primary key"},
+		{"size", "size in bytes"},
+		{"mtime", "modification time, ns since the epoch"},
+		{"ctime", "status change time, ns since the epoch"},
+		{"inode", "inode number"},
+		{"error", "'' for an indexed file; otherwise the short reason it was skipped (≤1 KiB), reported in problems while its fingerprint is unchanged"},
+	}},
+	{Name: "folders", Doc: "one row per record source folder memories/SOURCE, so a warm open lists a source only when it changed", Columns: []Column{
+		{"path", "brain-relative folder path (memories/SOURCE), primary key"},
+		{"mtime", "modification time, ns since the epoch, when last listed"},
+		{"ctime", "status change time, ns since the epoch, when last listed"},
+		{"inode", "inode number when last listed"},
+		{"subfolder", "1 when the folder held a subfolder when last listed: it is then listed on every open"},
+	}},
+	{Name: "items", Doc: "one row per indexed note or record", Columns: []Column{
+		{"id", "integer primary key"},
+		{"ref", "unique: the note's brain-relative path, or SOURCE:ID for a record"},
+		{"path", "brain-relative file path (a record's memories/SOURCE/<sha256>.json)"},
+		{"kind", "'note' or 'record'"},
+		{"source", "record source name; '' for notes"},
+		{"title", "display title (front matter title, first H1 or the file stem; a record's title)"},
+		{"time", "event time: a record's time, a note's updated day at 00:00:00.000000Z (local midnight for readers); '' when undated"},
+		{"type", "note type (front matter or folder default project/concept/action); '' for records"},
+		{"status", "note status (draft, stable, deprecated) or ''"},
+		{"lead", "plain-text excerpt for listings, at most 320 characters"},
+		{"url", "a record's url, or ''"},
+		{"updated", "a record's attributes.updated, canonical UTC, or '' (always '' for notes: their time already is their updated day)"},
+		{"observed", "a record's attributes.observed, canonical UTC, or ''"},
+		{"partial", "1 when a record's attributes.partial is true, else 0"},
+		{"tasks_open", "open checkbox tasks of the note; 0 unless its tasks count (entry notes that are not deprecated)"},
+		{"tasks_done", "done checkbox tasks of the note, counted like tasks_open"},
+		{"next", "plain text of the first open task (when tasks count), or ''"},
+		{"weight", "ranking weight: 2 for entry notes (projects/ and concepts/ notes other than index.md and log.md, actions/<d>/ACTION.md), else 1"},
+		{"stale_after", "a note's stale_after instant, canonical UTC, or ''"},
+		{"fields", "compact JSON object of declared field values of the item, or ''"},
+	}},
+	{Name: "tasks", Doc: "checkbox tasks of notes whose tasks count (projects, concepts and ACTION.md entry notes, not deprecated)", Columns: []Column{
+		{"item", "items.id"},
+		{"line", "1-based line in the file"},
+		{"fragment", "slug of the enclosing section, '' before the first section"},
+		{"text", "task text, at most 320 characters, emphasis stripped, links kept as [label](target) with relative paths resolved to brain-relative refs"},
+		{"done", "1 when checked, else 0"},
+	}},
+	{Name: "passages", Doc: "one row per searchable passage; search.rowid = passages.id", Columns: []Column{
+		{"id", "integer primary key, equal to the rowid of its search row"},
+		{"item", "items.id"},
+		{"fragment", "'' for the whole note or a record; the section slug otherwise"},
+		{"title", "display title: the item title, or Note — Parent — Heading for a section"},
+		{"original", "unfolded value of the search text column when NFKC folding changed it, else ''"},
+	}},
+	{Name: "search", Doc: "FTS5 table, tokenize='porter unicode61 remove_diacritics 2', values NFKC-folded; bm25 weights title 10, text 1, names 0.5, context 3", Columns: []Column{
+		{"title", "note title, section heading or record title"},
+		{"text", "whole note: summary and introduction; section: its own lines; record: its text"},
+		{"names", "whole note: type, aliases, resolved link targets, declared field values; record: source, aliases, links, url, field values; section: ''"},
+		{"context", "whole note: its tags; section: the note title and enclosing heading titles; record: ''"},
+	}},
+	{Name: "vocabulary", Doc: "fts5vocab(search, row): term, doc, cnt — for spelling suggestions", Columns: []Column{
+		{"term", "an indexed (stemmed, folded) term"},
+		{"doc", "number of passages holding it"},
+		{"cnt", "number of occurrences"},
+	}},
+	{Name: "names", Doc: "identities an item answers to", Columns: []Column{
+		{"name", "bf://NAME/path or bf://NAME/SOURCE:ID (own address), the entity, aliases, an identity-shaped resource; canonical"},
+		{"item", "items.id"},
+	}},
+	{Name: "links", Doc: "every link target of an item (untyped, typed, sources, relation field values); tag membership is in tags, not here", Columns: []Column{
+		{"item", "items.id"},
+		{"target", "canonical target: brain-relative path with #fragment for notes, bf:// without ?rel=, record refs and identities as written"},
+	}},
+	{Name: "tags", Doc: "tag membership", Columns: []Column{
+		{"item", "items.id"},
+		{"target", "bf://NAME/tags/LABEL"},
+	}},
+	{Name: "edges", Doc: "claims: subject relation target, with where it was stated", Columns: []Column{
+		{"item", "items.id of the stating item"},
+		{"subject", "the item's entity, or its own bf:// address"},
+		{"relation", "'' untyped, 'cites', 'tagged-with' or a declared relation"},
+		{"target", "canonical target, as in links (a tag address for tagged-with)"},
+		{"origin", "path#slug (link inside a section), path (note level) or SOURCE:ID (record)"},
+	}},
+}
+
+// Table describes one table of the cache.
+type Table struct {
+	Name    string
+	Doc     string
+	Columns []Column
+}
+
+// Column describes one column.
+type Column struct {
+	Name string
+	Doc  string
+}
+
+// ddl creates an empty generation (without secondary indexes).
+var ddl = []string{
+	`CREATE TABLE meta(signature TEXT NOT NULL, file TEXT NOT NULL)`,
+	`CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime INTEGER NOT NULL,
+		ctime INTEGER NOT NULL, inode INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '') WITHOUT ROWID`,
+	`CREATE TABLE folders(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
+		inode INTEGER NOT NULL, subfolder INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID`,
+	`CREATE TABLE items(id INTEGER PRIMARY KEY, ref TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
+		kind TEXT NOT NULL, source TEXT NOT NULL DEFAULT '', title TEXT NOT NULL DEFAULT '',
+		time TEXT NOT NULL DEFAULT '', type TEXT NOT NULL DEFAULT '', status TEXT NOT NULL DEFAULT '',
+		lead TEXT NOT NULL DEFAULT '', url TEXT NOT NULL DEFAULT '', updated TEXT NOT NULL DEFAULT '',
+		observed TEXT NOT NULL DEFAULT '', partial INTEGER NOT NULL DEFAULT 0,
+		tasks_open INTEGER NOT NULL DEFAULT 0, tasks_done INTEGER NOT NULL DEFAULT 0,
+		next TEXT NOT NULL DEFAULT '', weight INTEGER NOT NULL DEFAULT 1,
+		stale_after TEXT NOT NULL DEFAULT '', fields TEXT NOT NULL DEFAULT '')`,
+	`CREATE TABLE tasks(item INTEGER NOT NULL, line INTEGER NOT NULL, fragment TEXT NOT NULL,
+		text TEXT NOT NULL, done INTEGER NOT NULL, PRIMARY KEY(item, line)) WITHOUT ROWID`,
+	`CREATE TABLE passages(id INTEGER PRIMARY KEY, item INTEGER NOT NULL, fragment TEXT NOT NULL,
+		title TEXT NOT NULL, original TEXT NOT NULL DEFAULT '')`,
+	`CREATE VIRTUAL TABLE search USING fts5(title, text, names, context,
+		tokenize='porter unicode61 remove_diacritics 2')`,
+	`CREATE VIRTUAL TABLE vocabulary USING fts5vocab(search, row)`,
+	`CREATE TABLE names(name TEXT NOT NULL, item INTEGER NOT NULL, PRIMARY KEY(name, item)) WITHOUT ROWID`,
+	`CREATE TABLE links(item INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(item, target)) WITHOUT ROWID`,
+	`CREATE TABLE tags(item INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(item, target)) WITHOUT ROWID`,
+	`CREATE TABLE edges(item INTEGER NOT NULL, subject TEXT NOT NULL, relation TEXT NOT NULL,
+		target TEXT NOT NULL, origin TEXT NOT NULL)`,
+}
+
+// indexes are created after a full fill (and exist in every live generation).
+var indexes = []string{
+	`CREATE INDEX edges_item ON edges(item)`,
+	`CREATE INDEX edges_target ON edges(target)`,
+	`CREATE INDEX edges_subject ON edges(subject, relation)`,
+	`CREATE INDEX items_path ON items(path)`,
+	`CREATE INDEX items_kind_time ON items(kind, time)`,
+	`CREATE INDEX items_kind_source_time ON items(kind, source, time)`,
+	`CREATE INDEX items_kind_updated ON items(kind, coalesce(nullif(updated, ''), time))`,
+	`CREATE INDEX passages_item ON passages(item)`,
+	`CREATE INDEX tasks_done ON tasks(done, item, line)`,
+	`CREATE INDEX names_item ON names(item)`,
+	`CREATE INDEX links_target ON links(target)`,
+	`CREATE INDEX tags_target ON tags(target)`,
+	`CREATE INDEX files_error ON files(path) WHERE error != ''`,
+}

@@ -1,0 +1,336 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/record"
+)
+
+// writer inserts and removes rows inside one transaction.
+type writer struct {
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+}
+
+var writeSQL = map[string]string{
+	"item": `INSERT INTO items(ref, path, kind, source, title, time, type, status, lead, url, updated,
+		observed, partial, tasks_open, tasks_done, next, weight, stale_after, fields)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	"passage":   `INSERT INTO passages(item, fragment, title, original) VALUES(?, ?, ?, ?)`,
+	"search":    `INSERT INTO search(rowid, title, text, names, context) VALUES(?, ?, ?, ?, ?)`,
+	"task":      `INSERT OR IGNORE INTO tasks(item, line, fragment, text, done) VALUES(?, ?, ?, ?, ?)`,
+	"name":      `INSERT OR IGNORE INTO names(name, item) VALUES(?, ?)`,
+	"link":      `INSERT OR IGNORE INTO links(item, target) VALUES(?, ?)`,
+	"tag":       `INSERT OR IGNORE INTO tags(item, target) VALUES(?, ?)`,
+	"edge":      `INSERT INTO edges(item, subject, relation, target, origin) VALUES(?, ?, ?, ?, ?)`,
+	"file":      `INSERT OR REPLACE INTO files(path, size, mtime, ctime, inode, error) VALUES(?, ?, ?, ?, ?, ?)`,
+	"folder":    `INSERT OR REPLACE INTO folders(path, mtime, ctime, inode, subfolder) VALUES(?, ?, ?, ?, ?)`,
+	"dropDir":   `DELETE FROM folders WHERE path = ?`,
+	"dropFTS":   `DELETE FROM search WHERE rowid IN (SELECT p.id FROM passages p JOIN items i ON p.item = i.id WHERE i.path = ?)`,
+	"dropPass":  `DELETE FROM passages WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropTasks": `DELETE FROM tasks WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropNames": `DELETE FROM names WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropLinks": `DELETE FROM links WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropTags":  `DELETE FROM tags WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropEdges": `DELETE FROM edges WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropItems": `DELETE FROM items WHERE path = ?`,
+	"dropFile":  `DELETE FROM files WHERE path = ?`,
+}
+
+// dropOrder removes an item's rows before the item itself.
+var dropOrder = []string{"dropFTS", "dropPass", "dropTasks", "dropNames", "dropLinks", "dropTags", "dropEdges", "dropItems", "dropFile"}
+
+func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
+	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}}
+	for k, q := range writeSQL {
+		st, err := tx.PrepareContext(ctx, q)
+		if err != nil {
+			w.close()
+			return nil, err
+		}
+		w.stmts[k] = st
+	}
+	return w, nil
+}
+
+func (w *writer) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+func (w *writer) exec(ctx context.Context, k string, args ...any) (sql.Result, error) {
+	return w.stmts[k].ExecContext(ctx, args...)
+}
+
+// drop removes a path's item, its rows and its files row.
+func (w *writer) drop(ctx context.Context, path string) error {
+	for _, k := range dropOrder {
+		if _, err := w.exec(ctx, k, path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// add inserts one entry.
+func (w *writer) add(ctx context.Context, e *entry) error {
+	it := e.item
+	res, err := w.exec(ctx, "item", it.ref, it.path, it.kind, it.source, it.title, it.time, it.typ,
+		it.status, it.lead, it.url, it.updated, it.observed, it.partial, it.tasksOpen, it.tasksDone,
+		it.next, it.weight, it.staleAfter, it.fields)
+	if err != nil {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return &fileError{"another file already holds the ref " + it.ref + "; run bf validate"}
+		}
+		return err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return err
+	}
+	for _, p := range e.passages {
+		text := foldText(p.text)
+		original := ""
+		if text != p.text {
+			original = p.text
+		}
+		res, err := w.exec(ctx, "passage", id, p.fragment, p.display, original)
+		if err != nil {
+			return err
+		}
+		pid, err := res.LastInsertId()
+		if err != nil {
+			return err
+		}
+		if _, err := w.exec(ctx, "search", pid, foldText(p.title), text, foldText(p.names), foldText(p.context)); err != nil {
+			return err
+		}
+	}
+	for _, t := range e.tasks {
+		if _, err := w.exec(ctx, "task", id, t.line, t.fragment, t.text, t.done); err != nil {
+			return err
+		}
+	}
+	for _, n := range e.names {
+		if _, err := w.exec(ctx, "name", n, id); err != nil {
+			return err
+		}
+	}
+	for _, l := range e.links {
+		if _, err := w.exec(ctx, "link", id, l); err != nil {
+			return err
+		}
+	}
+	for _, t := range e.tags {
+		if _, err := w.exec(ctx, "tag", id, t); err != nil {
+			return err
+		}
+	}
+	seen := map[edgeRow]bool{}
+	for _, ed := range e.edges {
+		if seen[ed] {
+			continue
+		}
+		seen[ed] = true
+		if _, err := w.exec(ctx, "edge", id, ed.subject, ed.relation, ed.target, ed.origin); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *writer) setFile(ctx context.Context, path string, fp fingerprint, msg string) error {
+	_, err := w.exec(ctx, "file", path, fp.size, fp.mtime, fp.ctime, fp.inode, clipError(msg))
+	return err
+}
+
+func (w *writer) setFolder(ctx context.Context, path string, f folderPrint) error {
+	_, err := w.exec(ctx, "folder", path, f.mtime, f.ctime, f.inode, f.subfolder)
+	return err
+}
+
+// prepared is one input read and parsed, ready to insert.
+type prepared struct {
+	in       input
+	e        *entry
+	err      string // the reason it is skipped
+	vanished bool   // gone before it could be read: no files row, so it is compared again
+}
+
+// prepare reads and parses one input. It never touches the database.
+func prepare(ix *indexer, root string, in input) prepared {
+	p := prepared{in: in}
+	if in.err != "" {
+		p.err = in.err
+		return p
+	}
+	source, isRecord := recordSource(in.path)
+	limit := int64(note.MaxBytes)
+	if isRecord {
+		limit = record.MaxFileSize
+	}
+	if in.fp.size > limit {
+		if isRecord {
+			p.err = "record file exceeds 16 MiB"
+		} else {
+			p.err = "note exceeds 4 MiB"
+		}
+		return p
+	}
+	data, err := readInput(filepath.Join(root, filepath.FromSlash(in.path)), limit)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		p.vanished = true
+		return p
+	case errors.Is(err, fs.ErrPermission):
+		p.err = "inaccessible file or folder; check permissions"
+		return p
+	case errors.Is(err, syscall.ELOOP):
+		p.err = msgSymlinkFile
+		return p
+	case errors.Is(err, errTooLarge):
+		p.err = "file grew past its size limit while it was read"
+		p.in.fp = unknown
+		return p
+	case err != nil:
+		p.err = "cannot read file: " + pathReason(err).Error()
+		p.in.fp = unknown // transient: compared again next time
+		return p
+	}
+	if isRecord {
+		p.e, err = ix.record(source, in.path, data)
+	} else {
+		p.e, err = ix.note(in.path, data)
+	}
+	if err != nil {
+		p.err = err.Error()
+	}
+	return p
+}
+
+var errTooLarge = errors.New("too large")
+
+// readInput reads a regular file without following a symlink, up to limit bytes.
+func readInput(path string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > limit {
+		return nil, errTooLarge
+	}
+	return data, nil
+}
+
+// recordSource returns SOURCE for memories/SOURCE/FILE.
+func recordSource(p string) (string, bool) {
+	rest, ok := strings.CutPrefix(p, "memories/")
+	if !ok {
+		return "", false
+	}
+	source, _, ok := strings.Cut(rest, "/")
+	return source, ok
+}
+
+// batchSize is how many files are parsed in parallel before they are inserted in order.
+const batchSize = 256
+
+// apply indexes inputs: files are read and parsed in parallel, then inserted one savepoint
+// each, in path order. A file that fails is recorded in files.error and skipped. progress,
+// when set, is called after each file with the count done so far.
+func (w *writer) apply(ctx context.Context, ix *indexer, root string, inputs []input, replace bool, progress func(done int)) error {
+	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
+	out := make([]prepared, batchSize)
+	for start := 0; start < len(inputs); start += batchSize {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch := inputs[start:min(start+batchSize, len(inputs))]
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range workers {
+			wg.Go(func() {
+				for i := range next {
+					out[i] = prepare(ix, root, batch[i])
+				}
+			})
+		}
+		for i := range batch {
+			next <- i
+		}
+		close(next)
+		wg.Wait()
+		for i := range batch {
+			if err := w.insert(ctx, out[i], replace); err != nil {
+				return err
+			}
+			out[i] = prepared{}
+			if progress != nil {
+				progress(start + i + 1)
+			}
+		}
+	}
+	return nil
+}
+
+// insert stores one prepared input inside its own savepoint.
+func (w *writer) insert(ctx context.Context, p prepared, replace bool) error {
+	if replace {
+		if err := w.drop(ctx, p.in.path); err != nil {
+			return err
+		}
+	}
+	if p.vanished {
+		return nil
+	}
+	msg := p.err
+	if p.e != nil {
+		if _, err := w.tx.ExecContext(ctx, "SAVEPOINT file"); err != nil {
+			return err
+		}
+		err := w.add(ctx, p.e)
+		if err != nil {
+			if _, rerr := w.tx.ExecContext(ctx, "ROLLBACK TO file"); rerr != nil {
+				return rerr
+			}
+			var fe *fileError
+			if !errors.As(err, &fe) {
+				if IsDamaged(err) || ctx.Err() != nil {
+					w.tx.ExecContext(ctx, "RELEASE file")
+					return err
+				}
+				err = fmt.Errorf("cannot index file: %v", err)
+			}
+			msg = err.Error()
+		}
+		if _, err := w.tx.ExecContext(ctx, "RELEASE file"); err != nil {
+			return err
+		}
+	}
+	return w.setFile(ctx, p.in.path, p.in.fp, msg)
+}
