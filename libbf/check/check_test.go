@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/internal/compat"
+	"github.com/bfgo/bf/libbf/compat"
 )
 
 // copyBrain copies the reference brain into a temporary folder, bumping its format lines to

@@ -2,7 +2,7 @@ package config
 
 import (
 	"errors"
-	"github.com/bfgo/bf/libbf/internal/compat"
+	"github.com/bfgo/bf/libbf/compat"
 	"io/fs"
 	"os"
 	"path/filepath"

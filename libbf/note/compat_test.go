@@ -1,7 +1,7 @@
 package note
 
 import (
-	"github.com/bfgo/bf/libbf/internal/compat"
+	"github.com/bfgo/bf/libbf/compat"
 	"io/fs"
 	"os"
 	"path/filepath"

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/bfgo/bf/libbf/internal/compat"
+	"github.com/bfgo/bf/libbf/compat"
 	"os"
 	"path/filepath"
 	"reflect"
