@@ -8,16 +8,17 @@
 //
 // Tables documents the layout readers query (see schema.go); SchemaVersion is its version.
 //
-// Decisions where the reference is silent:
+// Choices the cache makes:
 //   - links holds link targets and relation field targets; tag membership lives only in tags
 //     (and as tagged-with edges), since a link to a tag page adds no membership;
 //   - tasks, tasks_open, tasks_done and next are filled only for notes whose tasks count
 //     (note.CountsTasks), so readers need no second filter;
 //   - a link's origin is the section the note package assigns it, so a link under the H1 that
-//     opens a note has the origin path#slug-of-that-H1, as in the original;
+//     opens a note has the origin path#slug-of-that-H1;
 //   - the 5-second settle time compares a source folder's mtime with the clock;
-//   - a record file edited in place (same folder fingerprint) is seen by the next bf build,
-//     as the retrieval reference states.
+//   - a record file edited in place once its folder has settled leaves the folder's
+//     fingerprint unchanged, so Open keeps the stored version; the next bf build, which
+//     lists every source, sees the edit.
 package cache
 
 import (
@@ -82,7 +83,7 @@ var clock = time.Now
 // errNeedBuild says the live generation is missing, incompatible or damaged.
 var errNeedBuild = errors.New("need a build")
 
-// Open opens the brain's cache for reading, refreshing it first (B §5.4).
+// Open opens the brain's cache for reading, refreshing it first.
 func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 	dir, err := prepareDir(b.Root)
 	if err != nil {

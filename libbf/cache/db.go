@@ -75,8 +75,8 @@ func confirmDamage(ctx context.Context, db *sql.DB) bool {
 }
 
 // signature identifies what a generation was built for: the brain's name and its declared
-// fields without the keys that never change what is indexed (B §5.2). Another signature
-// forces a full rebuild.
+// fields without the keys that never change what is indexed. Another signature forces a
+// full rebuild.
 func signature(b *brain.Brain) string {
 	fields := map[string]any{}
 	if b.Config != nil {

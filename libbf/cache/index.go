@@ -18,7 +18,7 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// entry is everything one file adds to the cache (B §5.6).
+// entry is everything one file adds to the cache.
 type entry struct {
 	item     itemRow
 	passages []passageRow
@@ -176,7 +176,7 @@ func (ix *indexer) note(path string, data []byte) (*entry, error) {
 			relation = config.RelCites
 		}
 		if kind == note.Markdown {
-			relation = "" // ordinary Markdown claims no relation (A §2.9)
+			relation = "" // ordinary Markdown claims no relation
 		}
 		origin := path
 		if l.Section != "" {

@@ -1,6 +1,6 @@
 package cache
 
-// Recovery of an interrupted record transaction (A §4.8).
+// Recovery of an interrupted record transaction.
 //
 // The record store writes a source's changes as one transaction journaled in
 // memories/.pending/: it backs up every file it will replace as <N>.before (N is the change's

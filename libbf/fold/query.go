@@ -195,11 +195,11 @@ func (t Term) Display() string {
 	return s
 }
 
-// isWordRune reports a letter or a digit: Python's [^\W_].
+// isWordRune reports a letter or a digit: a word character other than '_'.
 func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
 
-// isSpace is Python's str.isspace for one character, which adds the ASCII information
-// separators U+001C–U+001F to Go's white space.
+// isSpace reports white space: Go's, plus the ASCII information separators U+001C–U+001F,
+// the same test the note package uses for slugs.
 func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
 
 // identityShaped reports whether s matches [a-z][a-z0-9+.-]*:\S+ in full, the shape that
@@ -219,8 +219,8 @@ func identityShaped(s string) bool {
 	return strings.IndexFunc(value, isSpace) < 0
 }
 
-// isAcronym reports a term written in upper case with at least two characters, as
-// Python's len(s) >= 2 and s.isupper(): some cased character, none lower or title case.
+// isAcronym reports a term written in upper case with at least two characters: some
+// cased character, none lower or title case.
 func isAcronym(s string) bool {
 	if utf8.RuneCountInString(s) < 2 {
 		return false

@@ -8,7 +8,7 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// Messages of the OKF checks; their wording is part of the contract (A §1.4, §6.2).
+// Messages of the OKF checks; their wording is part of the contract.
 // OKF calls every knowledge document a concept, so projects and actions get the same
 // type message.
 const (

@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestCompatBrain parses every note of the reference example brain and checks facts its
+// TestCompatBrain parses every note of the shared example brain and checks facts its
 // retrieval suite depends on.
 func TestCompatBrain(t *testing.T) {
 	compatBrain := compat.Dir(t)

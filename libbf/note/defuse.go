@@ -5,7 +5,7 @@ import "strings"
 // Bounds on block nesting as goldmark sees it. goldmark's cost grows with the square of
 // the containers one line opens and with the cube of indentation-driven nesting, so a
 // hostile 4 MiB note could stall a refresh for minutes. Real notes stay far below these
-// bounds (the original's markdown-it stopped nesting at 20 levels).
+// bounds.
 const (
 	maxMarkers = 32 // container markers (>, list markers, footnote labels) opening one line
 	maxIndent  = 64 // columns of leading whitespace
@@ -13,7 +13,7 @@ const (
 
 // defuse rewrites the few lines that exceed the nesting bounds, so parsing stays roughly
 // linear. It never adds or removes a line, so line numbers stay those of the file; the
-// text of sections is always cut from the original lines, never from this copy.
+// text of sections is always cut from the lines as written, never from this copy.
 //
 // A line indented deeper than maxIndent columns keeps maxIndent spaces. A line that opens
 // more than maxMarkers containers gets a backslash before its first marker, which makes it

@@ -18,7 +18,7 @@ import (
 	"github.com/bfgo/bf/libbf/yamlx"
 )
 
-// Limits on front matter values (A §2.2, §7).
+// Limits on front matter values.
 const (
 	MaxTitle    = 4096 // characters; a longer title gives way to the H1 or file name
 	MaxWord     = 128  // characters of type and status
@@ -30,7 +30,7 @@ const (
 //
 // A key whose value is invalid is left at its zero value and reported as a problem,
 // so nothing downstream ever sees a half-valid value. For ordinary Markdown only
-// title, type, status, updated, summary and description are read (A §2.9): a copied
+// title, type, status, updated, summary and description are read: a copied
 // document cannot claim identities, tags or relations.
 type FrontMatter struct {
 	// Keys lists every top-level key written, sorted, including ignored and unknown ones:
@@ -68,7 +68,7 @@ type Source struct {
 	Raw      map[string]any // the whole entry, for replies that show it
 }
 
-// Messages shared with bf validate; their wording is part of the contract (A §6.2).
+// Messages shared with bf validate; their wording is part of the contract.
 const (
 	msgSources  = "OKF sources require mappings with a nonempty resource string"
 	msgVerified = "OKF verification events require by and at"
@@ -81,7 +81,7 @@ var knownKeys = map[string]bool{
 	"okf_version": true,
 }
 
-// ordinaryKeys are the keys ordinary Markdown may use (A §2.9).
+// ordinaryKeys are the keys ordinary Markdown may use.
 var ordinaryKeys = map[string]bool{
 	"type": true, "status": true, "title": true, "updated": true, "summary": true, "description": true,
 }
@@ -93,9 +93,9 @@ type block struct {
 	end    int  // 1-based line of the closing --- (0 when not closed)
 }
 
-// findBlock applies A §2.1: the first line, without its ending, is exactly "---" and the
-// block ends at the next line that is exactly "---". Nothing else opens or closes it, so
-// "--- " or "----" leave the file without front matter.
+// findBlock locates the front matter block: the first line, without its ending, is
+// exactly "---" and the block ends at the next line that is exactly "---". Nothing else
+// opens or closes it, so "--- " or "----" leave the file without front matter.
 func findBlock(lines []string) block {
 	if len(lines) == 0 || lines[0] != "---" {
 		return block{}
@@ -131,8 +131,8 @@ func (d *decoder) fail(field, format string, args ...any) {
 var yamlLineRE = regexp.MustCompile(`line (\d+)`)
 
 // parseFrontMatter parses the YAML between the fences. A syntax error or a document that
-// is not a mapping makes the whole block ignored (A §2.1: the file is searched without
-// it); that is reported as a soft problem.
+// is not a mapping makes the whole block ignored (the file is searched without it);
+// that is reported as a soft problem.
 func parseFrontMatter(yaml string, kind Kind) (FrontMatter, []Problem, []Problem) {
 	var fm FrontMatter
 	v, err := yamlx.Parse("", []byte(yaml))
@@ -337,7 +337,7 @@ func (d *decoder) entity(s string) string {
 }
 
 // resource accepts any URI text up to MaxIdentity characters, but a bf:// value must be a
-// valid identity, since a malformed BF resource makes the note invalid (v18).
+// valid identity, since a malformed bf:// resource makes the note invalid.
 func (d *decoder) resource(s string) bool {
 	if utf8.RuneCountInString(s) > MaxIdentity {
 		d.fail("resource", "expected at most %d characters", MaxIdentity)
@@ -414,7 +414,8 @@ func (d *decoder) verified(m map[string]any) []map[string]any {
 	return out
 }
 
-// truthy follows Python truth, as the original checked `by` and `at` with it.
+// truthy reports whether a verified entry's `by` or `at` holds something: null, false,
+// zero, an empty string, an empty list and an empty mapping do not; any other value does.
 func truthy(v any) bool {
 	switch t := v.(type) {
 	case nil:
@@ -437,8 +438,8 @@ func truthy(v any) bool {
 	return true
 }
 
-// numberText gives text for a tag: strings as written, numbers as Python prints them
-// (the original stored str(value)), nothing for booleans and containers.
+// numberText gives text for a tag: strings as written, integers in decimal, floats as
+// pyFloat prints them, nothing for booleans and containers.
 func numberText(v any) (string, bool) {
 	switch t := v.(type) {
 	case string:
@@ -453,8 +454,10 @@ func numberText(v any) (string, bool) {
 	return "", false
 }
 
-// pyFloat prints f like Python's repr: shortest digits, fixed notation for decimal
-// exponents in [-4, 16), otherwise scientific with a signed two-digit exponent.
+// pyFloat prints f in its shortest round-trip digits: fixed notation, with a trailing .0
+// for whole numbers, for decimal exponents in [-4, 16), otherwise scientific with a signed
+// exponent of at least two digits (1e+16, 1e-05); nan, inf and -inf for the rest.
+// A number tag thus gives the same label as in other tools that use this convention.
 func pyFloat(f float64) string {
 	switch {
 	case math.IsNaN(f):

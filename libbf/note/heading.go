@@ -25,7 +25,7 @@ type Section struct {
 	Anchor bool
 	// Line is the heading's first line and End the first line after the section, both
 	// 1-based in the whole file: a read of path#slug covers [Line, End), subsections
-	// included (A §2.4).
+	// included.
 	Line, End int
 	// TextLine..Next are the lines of the section's own text, between the heading (a
 	// setext heading ends with its underline) and the next heading of any level.
@@ -46,7 +46,7 @@ type Section struct {
 	Passage bool
 }
 
-// Messages shared with bf validate (A §6.2).
+// Messages shared with bf validate.
 const (
 	msgAnchorMD  = "explicit heading anchors cannot end in .md"
 	msgAnchorDup = "duplicate explicit heading anchor"
@@ -56,9 +56,10 @@ const (
 // the raw source, so an escaped brace or an entity never forms an anchor.
 var anchorRE = regexp.MustCompile(`\{#([A-Za-z0-9][A-Za-z0-9_.-]*)\}$`)
 
-// lowers hands out Unicode lowercasers with the special cases Python's str.lower applies
-// (final sigma, dotted capital I), so slugs match the original implementation's. A Caser
-// keeps state, so each goroutine takes its own.
+// lowers hands out Unicode lowercasers that apply the context-dependent special cases
+// (final sigma, dotted capital I), so a heading gets the same slug in bf as in other tools
+// that lowercase by the full Unicode rules. A Caser keeps state, so each goroutine takes
+// its own.
 var lowers = sync.Pool{New: func() any { return cases.Lower(language.Und) }}
 
 // Slug turns heading text into a section fragment: lowercase it, delete every character
@@ -83,8 +84,8 @@ func Slug(s string) string {
 	return b.String()
 }
 
-// isSpace is Python's str.isspace, which the original's \s followed: Go's unicode.IsSpace
-// plus the information separators U+001C..U+001F.
+// isSpace is the whitespace of slugs and titles: Go's unicode.IsSpace plus the
+// information separators U+001C..U+001F, which Unicode also counts as separators.
 func isSpace(r rune) bool {
 	return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f)
 }
@@ -153,7 +154,7 @@ func isATX(body []byte, lineStart, start int) bool {
 
 // explicitAnchor reads {#id} from the heading's trailing plain text: the run of Text nodes
 // that are direct children of the heading, as written. Inside emphasis, code or link
-// text, or written with an escape or entity, braces are content, not an anchor (v18).
+// text, or written with an escape or entity, braces are content, not an anchor.
 // Whitespace must separate the anchor from the text before it.
 func explicitAnchor(h *ast.Heading, body []byte) (string, bool) {
 	var parts []string
@@ -180,7 +181,7 @@ func explicitAnchor(h *ast.Heading, body []byte) (string, bool) {
 	return raw[m[2]:m[3]], true
 }
 
-// assignSlugs gives each heading its slug (A §2.4) and reports anchor problems.
+// assignSlugs gives each heading its slug and reports anchor problems.
 //
 // An explicit anchor is kept unless an earlier heading already holds it; then the heading
 // falls back to a generated slug, so a copied document stays readable. A generated slug

@@ -17,7 +17,7 @@ func TestSlug(t *testing.T) {
 		{"C++ & Go!", "c--go"},
 		{"snake_case and kebab-case", "snake_case-and-kebab-case"},
 		{"Éric Ünïcode", "éric-ünïcode"},
-		{"ΟΔΟΣ", "οδος"}, // final sigma, as Python lowercases it
+		{"ΟΔΟΣ", "οδος"}, // final sigma at the end of a word
 		{"日本語 テスト", "日本語-テスト"},
 		{"½ and ²", "½-and-²"},
 		{"e\u0301", "e"}, // combining marks are not word characters

@@ -13,7 +13,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
-// From says where a link was written, which fixes its origin (A §3.1, §3.6).
+// From says where a link was written, which fixes its origin.
 type From int
 
 const (
@@ -114,7 +114,7 @@ func autoLinkURL(t *ast.AutoLink, src []byte) string {
 	return u
 }
 
-// TargetKind classifies a link destination (A §3.2).
+// TargetKind classifies a link destination.
 type TargetKind int
 
 const (

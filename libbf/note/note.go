@@ -7,10 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// MaxBytes bounds an authored note (A §2.1): larger files are not parsed at all.
+// MaxBytes bounds an authored note: larger files are not parsed at all.
 const MaxBytes = 4 << 20
 
-// Kind says which rules apply to a Markdown file, from where it sits (A §1.1, §1.4, §2.9).
+// Kind says which rules apply to a Markdown file, from where it sits.
 type Kind int
 
 const (
@@ -83,7 +83,7 @@ type Note struct {
 	Kind Kind
 
 	// Effective values, defaults applied.
-	Title   string // A §2.3
+	Title   string // front matter title, else the first H1, else the file name
 	Type    string // front matter type, else from the folder (project, concept, action)
 	Status  string // front matter status, else "stable"
 	Summary string // front matter summary, else description
@@ -103,7 +103,7 @@ type Note struct {
 	Tasks    []Task
 	Links    []Link
 
-	// Problems make the note invalid: search skips it and reports them (A §2.2).
+	// Problems make the note invalid: search skips it and reports them.
 	Problems []Problem
 	// Warnings leave the note searchable: front matter that could not be parsed or was
 	// not closed, heading anchor mistakes, ignored values of ordinary Markdown. Check
@@ -118,7 +118,7 @@ func (n *Note) Invalid() bool { return len(n.Problems) > 0 }
 func (n *Note) Searchable() bool { return !n.Invalid() }
 
 // CountsTasks reports whether the note's checkboxes appear in task lists and counts:
-// projects, concepts and ACTION.md whatever their type, unless deprecated (A §2.5).
+// projects, concepts and ACTION.md whatever their type, unless deprecated.
 func (n *Note) CountsTasks() bool { return n.Kind == OKF && n.Status != "deprecated" }
 
 // Section returns the section with the given slug.
@@ -141,7 +141,7 @@ func (n *Note) DisplayTitle(s *Section) string {
 }
 
 // Identities are the exact identities the note claims: its entity, aliases and a
-// resource that has the identity shape (A §3.5). Ordinary Markdown claims none.
+// resource that has the identity shape. Ordinary Markdown claims none.
 func (n *Note) Identities() []string {
 	var out []string
 	if n.Meta.Entity != "" {
@@ -183,7 +183,8 @@ func Parse(p string, data []byte, kind Kind) (*Note, error) {
 		n.Problems = append(n.Problems, invalid...)
 		n.Warnings = append(n.Warnings, soft...)
 	case blk.found:
-		// Searched as text, as the docs say; validation still flags it.
+		// The whole file, the opening --- included, is searched as body text; validation
+		// still flags it.
 		n.Warnings = append(n.Warnings, Problem{Field: "frontmatter", Line: 1, Message: "unclosed frontmatter"})
 	}
 
@@ -275,8 +276,10 @@ func folderType(p string) string {
 	return ""
 }
 
-// deriveTitle applies A §2.3 and returns the index of the heading that supplied the
-// title, or -1.
+// deriveTitle sets the title: the front matter title when it is not blank and at most
+// MaxTitle characters, else the text of the first H1 when it is not empty, else the file
+// name without its extension, '-' read as spaces. It returns the index of the heading
+// that supplied the title, or -1.
 func (n *Note) deriveTitle(hs []heading) int {
 	if t := n.Meta.Title; strings.TrimFunc(t, isSpace) != "" && utf8.RuneCountInString(t) <= MaxTitle {
 		n.Title = t
@@ -340,7 +343,7 @@ func buildSections(hs []heading, slugs []string, explicit []bool, src source) []
 }
 
 // intro is the body before the first section passage, without the lines of the H1 that
-// supplied the title (A §2.4).
+// supplied the title.
 func intro(src source, bodyLine int, secs []Section, titleH1 int) string {
 	end := len(src.lines) + 1
 	for _, s := range secs {

@@ -47,8 +47,7 @@ func Plain(md string) string {
 }
 
 // Lead is the note's preview in listings: the plain text of its summary, else of its
-// introduction, else of its first section, cut to 320 characters like task text
-// (search reference B §5.6).
+// introduction, else of its first section, cut to 320 characters like task text.
 func (n *Note) Lead() string {
 	if s := Plain(n.Summary); s != "" {
 		return clip(s)

@@ -9,12 +9,12 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
-// MaxTaskText bounds a task's text in characters (A §2.5).
+// MaxTaskText bounds a task's text in characters.
 const MaxTaskText = 320
 
 // Task is a checkbox list item: a list item whose first paragraph's first line starts with
-// "[ ]", "[x]" or "[X]", whitespace and some text (A §2.5). Items in blockquotes are
-// quotes of someone else's list, and code is not parsed, so neither holds tasks.
+// "[ ]", "[x]" or "[X]", whitespace and some text. Items in blockquotes are quotes of
+// someone else's list, and code is not parsed, so neither holds tasks.
 type Task struct {
 	Line    int    // 1-based line of the checkbox
 	Done    bool   // [x] or [X]

@@ -14,7 +14,7 @@ import (
 )
 
 // markdown is CommonMark plus footnotes. Footnote definitions are parsed as blocks so the
-// links inside `[^id]: [Source](ref)` count (A §3.1) and the definition is not mistaken
+// links inside `[^id]: [Source](ref)` count and the definition is not mistaken
 // for a link reference definition. The footnote AST transformer is left out on purpose:
 // it drops definitions nobody cites, and their links still count.
 // A goldmark parser is safe for concurrent use.
@@ -117,7 +117,7 @@ func footnoteLabels(doc ast.Node) map[int]string {
 	return labels
 }
 
-// inlineText renders inline nodes as the text heading slugs use (A §2.4): text, code span
+// inlineText renders inline nodes as the text heading slugs use: text, code span
 // content and image alt text; emphasis markers, link destinations and raw HTML dropped;
 // line breaks (setext headings) read as one space.
 func inlineText(parent ast.Node, src []byte, labels map[int]string) string {

@@ -133,9 +133,10 @@ func appendValue(b []byte, v any) []byte {
 	panic("record: appendValue of an unchecked value")
 }
 
-// appendString quotes s as the original tool's JSON writer does: '"' and '\\' escaped,
-// \b \f \n \r \t in short form, other C0 controls as lowercase \u00xx, everything else
-// (DEL, U+2028, <, >, &, non-ASCII) literal. s must be valid UTF-8.
+// appendString quotes s in canonical form: '"' and '\\' escaped, \b \f \n \r \t in short
+// form, other C0 controls as lowercase \u00xx, everything else (DEL, U+2028, <, >, &,
+// non-ASCII) literal, so record files written by other tools that use these escapes stay
+// byte-identical. s must be valid UTF-8.
 func appendString(b []byte, s string) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
@@ -168,8 +169,10 @@ func appendString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// appendFloat prints a float64 as Python's repr does (1.0, 1e+16, 1e-05), so a number a Go
-// caller stores prints as the original tool would have printed it.
+// appendFloat prints a float64 in its shortest round-trip form with a trailing .0 for whole
+// numbers, in scientific notation with an exponent of at least two digits outside [1e-4, 1e16)
+// (1.0, 1e+16, 1e-05), so record files written by other tools that use that convention stay
+// byte-identical.
 func appendFloat(b []byte, f float64) []byte {
 	if f == 0 {
 		if math.Signbit(f) {

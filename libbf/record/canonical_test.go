@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The one-line example of reference A §4.2: bf's own output, kept byte for byte.
+// A one-line record as bf writes it, kept byte for byte.
 const exampleA42 = `{"attributes":{"observed":"2026-10-02T08:15:03.412000Z","updated":"2026-10-01T17:00:00.000000Z"},"fields":{"author":["person:email/dana@example.test"],"kind":"commit"},"id":"acme/billing@4f2a9c1","links":["repo:github.com/acme/billing"],"text":"Add ledger adapter","time":"2026-10-01T16:58:00.000000Z","title":"Add ledger adapter","url":"https://github.com/acme/billing/commit/4f2a9c1"}` + "\n"
 
 func TestCanonicalExampleA42(t *testing.T) {
@@ -135,7 +135,8 @@ func TestCanonicalGoValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Floats print as Python's repr: the original tool's writer.
+	// Floats print in shortest round-trip form: whole numbers with .0, scientific notation
+	// outside [1e-4, 1e16).
 	want := `{"attributes":{"f":[1.0,1e+16,1000000000000000.0,123456.789,1e-05,0.0001,-2.5e-07,1.5e+300,100.0,0.1,1e+22,1.2345678901234567e+19,-0.0,0.0],"i":[3,-9007199254740993],"s":["b","a"]},"id":"a","title":"t"}` + "\n"
 	if d := cmp.Diff(want, string(got)); d != "" {
 		t.Errorf("(-want +got):\n%s", d)

@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// compatFiles lists the reference example brain's record files.
+// compatFiles lists the shared example brain's record files.
 func compatFiles(t testing.TB) []string {
 	t.Helper()
 	compatMemories := filepath.Join(compat.Dir(t), "memories")

@@ -14,7 +14,7 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// Reasons given by Validate, in the project's words except where the original's text is kept.
+// Reasons given by Validate.
 const (
 	reasonString         = "must be a string"
 	reasonControl        = "must not contain control characters"

@@ -48,7 +48,7 @@ func IsAddress(s string) bool { return len(s) >= 3 && strings.EqualFold(s[:3], "
 //
 // Record paths (SOURCE:ID) are opaque keys and skip the traversal checks. Any other path
 // may end in one '/', as shell completion adds, and reads like the path without it.
-// An empty query (a bare '?') is ignored, as the original implementation did.
+// An empty query (a bare '?') is ignored.
 func ParseAddress(s string) (Address, error) {
 	if !IsAddress(s) || !utf8.ValidString(s) || tooLong(s) || !cleanRaw(s) {
 		return Address{}, ErrInvalidAddress
