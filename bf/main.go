@@ -24,7 +24,9 @@ type verb struct {
 var verbs = []verb{
 	{"init", "", "create a new brain in an empty folder"},
 	{"register", "bf-init", "add a brain to this machine's registry"},
+	{"search", "", "search notes and records: bf search WORDS"},
 	{"validate", "bf-index", "check bf.yaml, notes, links and records"},
+	{"build", "bf-index", "rebuild the search cache from the brain's files"},
 }
 
 var version = "dev"

@@ -6,9 +6,7 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -18,10 +16,10 @@ import (
 	"strings"
 	"syscall"
 	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/peterbourgon/ff/v3"
+
+	"github.com/bfgo/bf/libbf/reply"
 )
 
 // Exit codes.
@@ -208,43 +206,8 @@ func WriteJSON(w io.Writer, v any) error {
 	return err
 }
 
-// Marshal encodes v compactly without HTML escaping and without a trailing newline.
-func Marshal(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return terminalSafe(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))), nil
-}
-
-// terminalSafe escapes DEL, the C1 controls and Unicode format characters as \uXXXX, so
-// printed JSON cannot steer a terminal or hide text while decoding to the same value. Such
-// runes can only sit inside JSON strings, where the escape is valid.
-func terminalSafe(b []byte) []byte {
-	if !bytes.ContainsFunc(b, unsafeRune) {
-		return b
-	}
-	out := make([]byte, 0, len(b)+32)
-	for _, r := range string(b) {
-		if !unsafeRune(r) {
-			out = utf8.AppendRune(out, r)
-			continue
-		}
-		if r > 0xFFFF {
-			hi, lo := utf16.EncodeRune(r)
-			out = fmt.Appendf(out, "\\u%04x\\u%04x", hi, lo)
-		} else {
-			out = fmt.Appendf(out, "\\u%04x", r)
-		}
-	}
-	return out
-}
-
-func unsafeRune(r rune) bool {
-	return (r >= 0x7f && r <= 0x9f) || (r > 0x7f && unicode.Is(unicode.Cf, r))
-}
+// Marshal encodes v as every reply prints: compact, without HTML escaping, terminal-safe.
+func Marshal(v any) ([]byte, error) { return reply.Marshal(v) }
 
 // Escape makes text safe for a one-line diagnostic: control and format characters are
 // written as Go escapes so nothing in a file name or message can move the cursor or hide text.

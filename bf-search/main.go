@@ -1,0 +1,91 @@
+// Command bf-search serves bf search: ranked word, identity and tag search over the
+// selected brains, printed as one JSON reply.
+package main
+
+import (
+	"context"
+	"flag"
+	"strings"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/search"
+)
+
+const usage = `usage: bf search QUERY [--scope SCOPE] [--limit N] [--offset N] [--brain NAME|PATH]
+
+Search notes and records. QUERY holds words, "quoted phrases" and prefix* words
+(case, accents and word endings do not matter), or one exact identity such as
+repo:github.com/owner/name, or a tag address bf://NAME/tags/LABEL. Several words
+given as separate arguments form one query.
+
+Prints one JSON reply: items with refs to pass to bf read, best first (several
+brains alternate by their own rank), and when they apply next_offset (repeat the
+same search with --offset N), unmatched words and suggestions, identity
+"unknown", the collection coverage of sources, problems and stale brains.
+
+Scopes: a folder or whole note (projects, projects/new-website.md); a source,
+optionally a period, undated records or one record file (memories/brief,
+memories/brief/7d, memories/brief/undated, memories/brief/FILE); a period of
+local time (today, yesterday, 12h, 7d, 2w, 2026-09-27, 2026-09,
+2026-09-21..2026-09-25); an identity (repo:github.com/owner/name) or a tag
+address (bf://NAME/tags/LABEL).
+
+Exit status: 0 success, 1 failure, 2 invalid input.`
+
+func main() {
+	var (
+		brainFlag *cli.Optional
+		scope     string
+		limit     int
+		offset    int64
+	)
+	cmd := &cli.Command{
+		Name:  "search",
+		Usage: usage,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&scope, "scope", "", "search only within `SCOPE` (see above)")
+			fs.IntVar(&limit, "limit", search.DefaultLimit, "at most `N` results per page, 1 to 50")
+			fs.Int64Var(&offset, "offset", 0, "continue at a reply's next_offset `N`")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) == 0 {
+				return cli.Usagef("bf search takes a QUERY (see bf search --help)")
+			}
+			if limit == 0 {
+				return cli.Usagef("%s", (&search.InputError{Argument: "limit", Err: search.ErrLimit}).Error())
+			}
+			req := search.Request{Query: strings.Join(args, " "), Scope: scope, Limit: limit, Offset: offset}
+			// Invalid input fails before any brain is read.
+			if err := search.Check(req); err != nil {
+				return classify(err)
+			}
+			sel, err := cli.Select(brain.Retrieval, brainFlag)
+			if err != nil {
+				return err
+			}
+			req.Brains, req.Problems = sel.Brains, sel.Problems
+			res, err := search.Run(ctx, req)
+			if err != nil {
+				return classify(err)
+			}
+			b, err := reply.Encode(res)
+			if err != nil {
+				return err
+			}
+			_, err = env.Stdout.Write(append(b, '\n'))
+			return err
+		},
+	}
+	cli.Main(cmd)
+}
+
+// classify makes invalid input exit 2.
+func classify(err error) error {
+	if search.IsInput(err) {
+		return &cli.UsageError{Err: err}
+	}
+	return cli.Classify(err)
+}

@@ -1,0 +1,65 @@
+package reply
+
+import (
+	"regexp"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bfgo/bf/libbf/timestamp"
+)
+
+// TitleLimit is the longest title preview, in characters; exact reads keep the whole title.
+const TitleLimit = 200
+
+// Title returns a title preview of at most TitleLimit characters. A longer title is cut to
+// TitleLimit-1 characters, back to its last space when that space is at least halfway in,
+// trimmed of trailing white space and ended with "…".
+func Title(s string) string {
+	if utf8.RuneCountInString(s) <= TitleLimit {
+		return s
+	}
+	cut := s
+	n := 0
+	for i := range s {
+		if n == TitleLimit-1 {
+			cut = s[:i]
+			break
+		}
+		n++
+	}
+	if space := strings.LastIndexByte(cut, ' '); space >= 0 && utf8.RuneCountInString(cut[:space]) >= TitleLimit/2 {
+		cut = cut[:space]
+	}
+	return strings.TrimRightFunc(cut, isSpace) + "…"
+}
+
+// Collapse turns every run of white space into one space and trims the ends: the one-line
+// form of excerpts.
+func Collapse(s string) string {
+	return strings.Join(strings.FieldsFunc(s, isSpace), " ")
+}
+
+// isSpace is white space as Python's str.isspace sees it, which adds the information
+// separators U+001C–U+001F to Go's.
+func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+
+// canonical is the stored instant form, YYYY-MM-DDTHH:MM:SS.ffffffZ.
+var canonical = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$`)
+
+// Local presents a stored canonical UTC instant with loc's offset (nil: the machine's),
+// to the second, such as 2026-09-29T09:00:00+02:00. Any other value is returned as is.
+func Local(s string, loc *time.Location) string {
+	if !canonical.MatchString(s) {
+		return s
+	}
+	t, err := time.Parse("2006-01-02T15:04:05.000000Z", s)
+	if err != nil {
+		return s
+	}
+	if loc == nil {
+		loc = time.Local
+	}
+	return timestamp.Local(t, loc)
+}

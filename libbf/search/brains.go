@@ -1,0 +1,150 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/timestamp"
+)
+
+// part is one brain that answered: its cache, read in one snapshot.
+type part struct {
+	brain *brain.Brain
+	name  string
+	cache *cache.Cache
+	tx    *sql.Tx
+	// days maps each note day the brain holds to its local midnight, canonical UTC, as
+	// JSON for queries: notes are dated by day and placed at local midnight.
+	days string
+	// low lists the sources of sensors declared with priority: low, as JSON.
+	low string
+}
+
+// open opens every selected brain. A brain that fails is a problem while another answers;
+// the only selected brain failing fails the search.
+func open(ctx context.Context, brains []*brain.Brain, loc *time.Location, probs *reply.Problems, stale *[]string) ([]*part, error) {
+	var parts []*part
+	for _, b := range brains {
+		p, err := openPart(ctx, b, loc)
+		if err != nil {
+			if ctx.Err() != nil {
+				closeParts(parts)
+				return nil, ctx.Err()
+			}
+			if len(brains) == 1 {
+				return nil, err
+			}
+			probs.AddError(b.Name, strings.ReplaceAll(err.Error(), b.Root, "<brain>"))
+			continue
+		}
+		for _, pr := range p.cache.Status.Problems {
+			probs.Add(reply.Problem{Brain: b.Name, Error: pr.Error, File: pr.File})
+		}
+		if p.cache.Status.Stale {
+			*stale = append(*stale, b.Name)
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return nil, errors.New(msgNoBrain)
+	}
+	return parts, nil
+}
+
+func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, error) {
+	c, err := cache.Open(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	tx, err := c.DB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		c.Close()
+		return nil, cacheError(err)
+	}
+	p := &part{brain: b, name: b.Name, cache: c, tx: tx}
+	if p.days, err = noteDays(ctx, tx, loc); err != nil {
+		p.close()
+		return nil, cacheError(err)
+	}
+	var low []string
+	if b.Config != nil {
+		for name := range b.Config.Sensors {
+			if b.Config.LowPriority(name) {
+				low = append(low, name)
+			}
+		}
+	}
+	sort.Strings(low)
+	p.low = jsonList(low)
+	return p, nil
+}
+
+func (p *part) close() {
+	p.tx.Rollback()
+	p.cache.Close()
+}
+
+func closeParts(parts []*part) {
+	for _, p := range parts {
+		p.close()
+	}
+}
+
+// cacheError names the cache in a database failure.
+func cacheError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return errors.New("the search cache is unavailable; run bf build")
+}
+
+// noteDays maps every note day of the brain to its local midnight.
+func noteDays(ctx context.Context, tx *sql.Tx, loc *time.Location) (string, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT substr(time, 1, 10) FROM items WHERE kind = 'note' AND time != ''`)
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	days := map[string]string{}
+	for rows.Next() {
+		var day string
+		if err := rows.Scan(&day); err != nil {
+			return "", err
+		}
+		if t, err := timestamp.ParseDay(day, loc); err == nil {
+			days[day] = timestamp.Canonical(t)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	b, err := json.Marshal(days)
+	return string(b), err
+}
+
+// jsonList encodes strings as a JSON array for json_each.
+func jsonList(values []string) string {
+	if len(values) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(values)
+	return string(b)
+}
+
+// sortedSet lists a set's members in order.
+func sortedSet(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for v := range set {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}

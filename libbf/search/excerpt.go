@@ -1,0 +1,92 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bfgo/bf/libbf/fold"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// ellipsis marks a snippet cut short at either end.
+const ellipsis = " … "
+
+// excerpt is the query's words in context within one passage: an FTS5 snippet of its text
+// of at most 48 tokens, in the passage's original characters, on one line. A whole note or
+// record whose text shows nothing, such as one matching by its title, previews its lead.
+func excerpt(ctx context.Context, p *part, match string, passage int64) (string, error) {
+	var snip, original, lead string
+	err := p.tx.QueryRowContext(ctx, `SELECT snippet(search, 1, '', '', ?, 48), p.original,
+			CASE WHEN p.fragment = '' THEN i.lead ELSE '' END
+		FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
+		WHERE search MATCH ? AND search.rowid = ?`, ellipsis, match, passage).Scan(&snip, &original, &lead)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if original != "" {
+		snip = verbatim(snip, original)
+	}
+	if out := reply.Collapse(snip); out != "" {
+		return out, nil
+	}
+	return reply.Collapse(lead), nil
+}
+
+// verbatim maps a snippet of a folded passage back to the original characters, so m² or
+// a ligature reads as written. Folding each run of white space or other characters of the
+// original gives the folded passage, so every position of the snippet falls in one run;
+// the runs the snippet overlaps are kept whole.
+func verbatim(snip, original string) string {
+	var runs []string
+	for rest := original; rest != ""; {
+		r, _ := utf8.DecodeRuneInString(rest)
+		space := isSpace(r)
+		end := strings.IndexFunc(rest, func(r rune) bool { return isSpace(r) != space })
+		if end < 0 {
+			end = len(rest)
+		}
+		runs = append(runs, rest[:end])
+		rest = rest[end:]
+	}
+	forms := make([]string, len(runs))
+	var joined strings.Builder
+	for i, run := range runs {
+		forms[i] = fold.Text(run)
+		joined.WriteString(forms[i])
+	}
+	head, tail := "", ""
+	window := snip
+	if strings.HasPrefix(window, ellipsis) {
+		head, window = ellipsis, window[len(ellipsis):]
+	}
+	if strings.HasSuffix(window, ellipsis) {
+		tail, window = ellipsis, window[:len(window)-len(ellipsis)]
+	}
+	start := strings.Index(joined.String(), window)
+	if start < 0 {
+		return snip
+	}
+	end := start + len(window)
+	var kept strings.Builder
+	pos := 0
+	for i, run := range runs {
+		if pos >= end {
+			break
+		}
+		if start < pos+len(forms[i]) {
+			kept.WriteString(run)
+		}
+		pos += len(forms[i])
+	}
+	return head + kept.String() + tail
+}
+
+// isSpace is Python's str.isspace for one character.
+func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }

@@ -1,0 +1,129 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/record"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// The tests run in a fixed zone two hours east of UTC, on 2026-09-28 at noon.
+var (
+	zone = time.FixedZone("CEST", 2*3600)
+	now  = time.Date(2026, 9, 28, 12, 0, 0, 0, zone)
+)
+
+const baseConfig = `version: 8
+name: %s
+fields:
+  owner:
+    description: Person or team responsible for the subject.
+    type: identity
+    cardinality: many
+    relation: true
+  kind:
+    description: What sort of item this is.
+    type: string
+sensors:
+  brief:
+    command: [sensors/brief.sh]
+    refresh: 3600
+  news:
+    command: [sensors/news.sh]
+    priority: low
+  old:
+    command: [sensors/old.sh]
+    enabled: false
+`
+
+// testBrain is a brain written by a test.
+type testBrain struct {
+	t    *testing.T
+	root string
+	name string
+}
+
+func newBrain(t *testing.T, name string, files map[string]string) *testBrain {
+	t.Helper()
+	b := &testBrain{t: t, root: t.TempDir(), name: name}
+	b.write("bf.yaml", fmt.Sprintf(baseConfig, name))
+	for p, s := range files {
+		b.write(p, s)
+	}
+	return b
+}
+
+func (b *testBrain) write(p, s string) {
+	b.t.Helper()
+	full := filepath.Join(b.root, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// record stores a record of source from its JSON fields besides id; it returns the file.
+func (b *testBrain) record(source, id, body string) string {
+	b.t.Helper()
+	name := record.FileName(id)
+	sep := ""
+	if body != "" {
+		sep = ","
+	}
+	b.write("memories/"+source+"/"+name, fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
+	return name
+}
+
+func (b *testBrain) open() *brain.Brain {
+	b.t.Helper()
+	br, err := brain.Open(b.root)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return br
+}
+
+// search runs a request over the brains in the test zone and time.
+func search(t *testing.T, req Request, brains ...*testBrain) (*Reply, error) {
+	t.Helper()
+	for _, b := range brains {
+		req.Brains = append(req.Brains, b.open())
+	}
+	req.Now, req.Location = now, zone
+	return Run(context.Background(), req)
+}
+
+// mustSearch is search that fails the test on an error.
+func mustSearch(t *testing.T, req Request, brains ...*testBrain) *Reply {
+	t.Helper()
+	r, err := search(t, req, brains...)
+	if err != nil {
+		t.Fatalf("search %q (scope %q): %v", req.Query, req.Scope, err)
+	}
+	return r
+}
+
+func refs(items []reply.Item) []string {
+	out := []string{}
+	for _, it := range items {
+		out = append(out, it.Ref)
+	}
+	return out
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := reply.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

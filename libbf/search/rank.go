@@ -1,0 +1,229 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/bfgo/bf/libbf/fold"
+)
+
+// SQL shared by the queries over items i. A note's time is its day at local midnight, from
+// the days table each query binds (:days); a record's time is its stored instant.
+const (
+	daysCTE  = `days(day, at) AS MATERIALIZED (SELECT key, value FROM json_each(:days))`
+	daysJoin = `LEFT JOIN days d ON i.kind = 'note' AND d.day = substr(i.time, 1, 10)`
+	timeExpr = `(CASE WHEN i.kind = 'note' THEN coalesce(d.at, '') ELSE i.time END)`
+	// linking selects the items linking to a target (:targets) or to a section of one
+	// (:sections); the range reads every link target starting with "TARGET#".
+	linking = `SELECT l.item FROM links l WHERE l.target IN (SELECT value FROM json_each(:targets))
+		UNION SELECT l.item FROM json_each(:sections) s CROSS JOIN links l
+		ON l.target > s.value || '#' AND l.target < s.value || '$'`
+	// filters applies a scope.
+	filters = `(:period = 0 OR (i.time != '' AND ` + timeExpr + ` >= :since AND ` + timeExpr + ` < :until))
+		AND (:undated = 0 OR i.time = '')
+		AND (:prefix = '' OR i.path = :prefix OR substr(i.path, 1, length(:prefix) + 1) = :prefix || '/')
+		AND (:target = '' OR (:tag = 1 AND i.id IN (SELECT item FROM tags WHERE target = :target))
+			OR (:tag = 0 AND (i.ref IN (SELECT value FROM json_each(:targets)) OR i.id IN (` + linking + `))))`
+	// rowColumns are the columns scanRow reads, after the CTEs named t (rank) and i (item).
+	rowColumns = `i.id, i.ref, i.path, i.kind, i.source, i.time, i.type, i.status, i.url, i.updated,
+		i.observed, i.partial, i.fields, i.title, i.lead`
+)
+
+// words ranks the passages matching any term: BM25 with column weights title 10, text 1,
+// names 0.5 and context 3, times the item weight, halved for low-priority sources, with
+// the coverage bonus for passages matching several terms. A section counts only when it
+// matches through its heading or text. One window keeps each note once, through its best
+// passage, and each URL once per source: the best-ranked source's records, with the other
+// sources' refs as also; a note's other matching sections become sections. Deprecated
+// notes come last; equal scores list the newest first, then by ref. A result names at most
+// 5 other sources' records sharing its URL (also, by ref) and at most 3 other matching
+// sections of its note (sections, best first).
+const wordsSQL = `WITH ` + daysCTE + `,
+hits AS MATERIALIZED (
+	SELECT s.rowid AS passage, count(*) AS n
+	FROM json_each(:terms) t CROSS JOIN search s ON s.search MATCH t.value GROUP BY s.rowid),
+matches AS MATERIALIZED (
+	SELECT p.item, p.id AS passage, p.fragment, i.ref, i.url, i.source,
+		i.status = 'deprecated' AS closed, ` + timeExpr + ` AS time,
+		-bm25(search, 10.0, 1.0, 0.5, 3.0) * i.weight
+		* (CASE WHEN i.source IN (SELECT value FROM json_each(:low)) THEN 0.5 ELSE 1.0 END)
+		* (1 + 0.2 * (coalesce(h.n, 1) - 1) / max(:nterms - 1, 1)) AS score
+	FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
+	` + daysJoin + `
+	LEFT JOIN hits h ON h.passage = p.id
+	WHERE search MATCH :match AND (p.fragment = '' OR bm25(search, 10.0, 1.0, 0.0, 0.0) < 0)
+		AND ` + filters + `),
+ranked AS MATERIALIZED (
+	SELECT *, row_number() OVER w AS position, first_value(source) OVER w AS lead FROM matches
+	WINDOW w AS (PARTITION BY CASE WHEN url = '' THEN item ELSE url END
+		ORDER BY closed, score DESC, time DESC, fragment, ref ROWS UNBOUNDED PRECEDING)),
+top AS (
+	SELECT * FROM ranked WHERE position = 1 OR (url != '' AND source = lead)
+	ORDER BY closed, score DESC, time DESC, ref LIMIT :limit),
+copies AS (
+	SELECT url, json_group_array(ref) AS refs FROM (
+		SELECT url, ref, row_number() OVER (PARTITION BY url ORDER BY ref) AS n FROM ranked
+		WHERE source != lead AND url IN (SELECT url FROM top WHERE position = 1 AND url != ''))
+	WHERE n <= 5 GROUP BY url),
+others AS (
+	SELECT item, json_group_array(json_array(position, fragment)) AS fragments FROM (
+		SELECT item, position, fragment, row_number() OVER (PARTITION BY item ORDER BY position) AS n
+		FROM ranked WHERE position > 1 AND fragment != '' AND item IN (SELECT item FROM top WHERE url = ''))
+	WHERE n <= 3 GROUP BY item)
+SELECT ` + rowColumns + `, t.time, t.fragment, p.title, t.passage, t.score,
+	coalesce(c.refs, ''), coalesce(o.fragments, '')
+FROM top t JOIN items i ON i.id = t.item JOIN passages p ON p.id = t.passage
+LEFT JOIN copies c ON c.url = t.url AND t.position = 1
+LEFT JOIN others o ON o.item = t.item
+ORDER BY t.closed, t.score DESC, t.time DESC, t.ref`
+
+// identitySQL lists the items that are the identity (its ref, 2e6), own it (a name, 1e6)
+// or link to it or to a section of it (1e3), best score first, then newest, then by ref
+// descending.
+const identitySQL = `WITH ` + daysCTE + `,
+candidates(item, score) AS (
+	SELECT id, 2e6 FROM items WHERE ref = :text
+	UNION ALL SELECT item, 1e6 FROM names WHERE name IN (SELECT value FROM json_each(:identities))
+	UNION ALL SELECT item, 1e3 FROM links WHERE target IN (SELECT value FROM json_each(:identities))
+	UNION ALL SELECT l.item, 1e3 FROM json_each(:idsections) s CROSS JOIN links l
+		ON l.target > s.value || '#' AND l.target < s.value || '$'),
+owners AS (SELECT item, max(score) AS score FROM candidates GROUP BY item)
+SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, c.score, '', ''
+FROM owners c JOIN items i ON i.id = c.item ` + daysJoin + `
+WHERE ` + filters + `
+ORDER BY c.score DESC, time DESC, i.ref DESC LIMIT :limit`
+
+// tagSQL lists a tag's members, newest first.
+const tagSQL = `WITH ` + daysCTE + `
+SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, 1e3, '', ''
+FROM items i ` + daysJoin + `
+WHERE i.id IN (SELECT item FROM tags WHERE target = :text) AND ` + filters + `
+ORDER BY time DESC, i.ref DESC LIMIT :limit`
+
+// row is one ranked item of one brain.
+type row struct {
+	part                                *part
+	id                                  int64
+	ref, path, kind, source, stored     string
+	typ, status, url, updated, observed string
+	partial                             bool
+	fields, title, lead, time, fragment string
+	passage                             int64
+	score                               float64
+	also, sections                      []string
+}
+
+// scopeArgs binds a scope's filters; targets are this brain's identities of the scope.
+func scopeArgs(p *part, sc scope, targets map[string]bool) []any {
+	period, undated, tag := 0, 0, 0
+	if sc.period {
+		period = 1
+	}
+	if sc.undated {
+		undated = 1
+	}
+	if sc.tag {
+		tag = 1
+	}
+	list := sortedSet(targets)
+	return []any{
+		sql.Named("days", p.days),
+		sql.Named("period", period), sql.Named("since", sc.since), sql.Named("until", sc.until),
+		sql.Named("undated", undated), sql.Named("prefix", sc.prefix),
+		sql.Named("target", sc.target), sql.Named("tag", tag),
+		sql.Named("targets", jsonList(list)), sql.Named("sections", jsonList(sectionTargets(list))),
+	}
+}
+
+// rankWords runs the word query in one brain, returning at most limit rows.
+func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, targets map[string]bool, limit int64) ([]*row, error) {
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	strs := make([]string, len(terms))
+	for i, t := range terms {
+		strs[i] = t.Match()
+	}
+	counted := "[]"
+	if len(strs) > 1 {
+		counted = jsonList(strs)
+	}
+	args := append(scopeArgs(p, sc, targets),
+		sql.Named("terms", counted), sql.Named("nterms", len(strs)),
+		sql.Named("low", p.low), sql.Named("match", strings.Join(strs, " OR ")),
+		sql.Named("limit", limit))
+	return queryRows(ctx, p, wordsSQL, args)
+}
+
+// rankIdentity runs the identity query in one brain: tag members for a tag address.
+func rankIdentity(ctx context.Context, p *part, text string, identities map[string]bool, sc scope, targets map[string]bool, limit int64) ([]*row, error) {
+	args := append(scopeArgs(p, sc, targets), sql.Named("text", text), sql.Named("limit", limit))
+	if isTagAddress(text) {
+		return queryRows(ctx, p, tagSQL, args)
+	}
+	ids := identities
+	if len(ids) == 0 {
+		ids = map[string]bool{text: true}
+	}
+	list := sortedSet(ids)
+	args = append(args, sql.Named("identities", jsonList(list)), sql.Named("idsections", jsonList(sectionTargets(list))))
+	return queryRows(ctx, p, identitySQL, args)
+}
+
+func queryRows(ctx context.Context, p *part, query string, args []any) ([]*row, error) {
+	rows, err := p.tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []*row
+	for rows.Next() {
+		r := &row{part: p}
+		var partial int
+		var itemTitle, also, sections string
+		if err := rows.Scan(&r.id, &r.ref, &r.path, &r.kind, &r.source, &r.stored, &r.typ, &r.status, &r.url,
+			&r.updated, &r.observed, &partial, &r.fields, &itemTitle, &r.lead, &r.time, &r.fragment, &r.title,
+			&r.passage, &r.score, &also, &sections); err != nil {
+			return nil, err
+		}
+		r.partial = partial != 0
+		if also != "" {
+			json.Unmarshal([]byte(also), &r.also)
+			sort.Strings(r.also)
+		}
+		if sections != "" {
+			r.sections = sectionRefs(r.ref, sections)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// sectionRefs turns [[position, fragment], …] into note#fragment refs, best first.
+func sectionRefs(note, raw string) []string {
+	var pairs [][2]json.RawMessage
+	if json.Unmarshal([]byte(raw), &pairs) != nil {
+		return nil
+	}
+	type sec struct {
+		pos  int
+		frag string
+	}
+	secs := make([]sec, 0, len(pairs))
+	for _, pr := range pairs {
+		var s sec
+		if json.Unmarshal(pr[0], &s.pos) != nil || json.Unmarshal(pr[1], &s.frag) != nil {
+			continue
+		}
+		secs = append(secs, s)
+	}
+	sort.Slice(secs, func(i, j int) bool { return secs[i].pos < secs[j].pos })
+	out := make([]string, len(secs))
+	for i, s := range secs {
+		out[i] = note + "#" + s.frag
+	}
+	return out
+}

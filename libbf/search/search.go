@@ -1,0 +1,402 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/fold"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// ranked is one brain's contribution.
+type ranked struct {
+	part *part
+	// exact is set when the query is an identity or tag this brain knows.
+	exact bool
+	// explain holds the identities whose claims explain each result, or nil.
+	explain map[string]bool
+	rows    []*row
+	// sources are the sources this brain searched, when the scope searches records.
+	sources []string
+}
+
+// Run searches the selected brains (req.Brains) and returns one page of results.
+//
+// Invalid input fails with *InputError before any brain is read. A scope naming a source
+// no selected brain indexes or configures fails with *NotFoundError. A brain that cannot
+// be read is a problem while another answers. A reply above 4 MiB fails with
+// reply.ErrTooLarge.
+func Run(ctx context.Context, req Request) (*Reply, error) {
+	pq, err := parse(req)
+	if err != nil {
+		return nil, err
+	}
+	var probs, brainProbs reply.Problems
+	for _, pr := range req.Problems {
+		probs.Add(reply.Problem{Brain: pr.Brain, Error: pr.Error, File: pr.File})
+	}
+	var stale []string
+	parts, err := open(ctx, req.Brains, pq.loc, &brainProbs, &stale)
+	if err != nil {
+		return nil, err
+	}
+	defer closeParts(parts)
+	single := len(req.Brains) == 1 && len(req.Problems) == 0
+	missingBrains := len(parts) < len(req.Brains)
+
+	res, err := run(ctx, pq, parts, missingBrains, &probs)
+	if err != nil {
+		return nil, err
+	}
+	for _, pr := range brainProbs.List() {
+		probs.Add(pr)
+	}
+
+	sc := pq.scope
+	if sc.source != "" {
+		any := false
+		for _, r := range res {
+			any = any || len(r.sources) > 0
+		}
+		if !any {
+			if probs.Len() > 0 || len(stale) > 0 {
+				return nil, &NotFoundError{msgIncomplete}
+			}
+			return nil, &NotFoundError{msgUnknownSource}
+		}
+	}
+
+	identity := false
+	for _, r := range res {
+		identity = identity || r.exact
+	}
+	var merged []*row
+	if identity {
+		merged = mergeIdentity(res)
+	} else {
+		merged = mergeWords(res)
+	}
+	window := slice(merged, pq.offset, int64(pq.limit)+1)
+	shown := window
+	if len(shown) > pq.limit {
+		shown = shown[:pq.limit]
+	}
+	match := pq.query.Match()
+	items := make([]reply.Item, len(shown))
+	explainers := map[*part]map[string]bool{}
+	for _, r := range res {
+		explainers[r.part] = r.explain
+	}
+	for i, rw := range shown {
+		it, err := finish(ctx, rw, match, explainers[rw.part], pq)
+		if err != nil {
+			return nil, cacheError(err)
+		}
+		items[i] = it
+	}
+	n, err := reply.FitItems(items, reply.Budget)
+	if err != nil {
+		return nil, err
+	}
+	items = items[:n]
+
+	out := &Reply{Items: items, Notice: reply.Notice}
+	out.NextOffset = reply.NextOffset(pq.offset, n, n < len(window))
+	if pq.query.Identity != "" && !identity {
+		out.Identity = "unknown"
+	}
+	if !identity {
+		if err := unmatched(ctx, parts, pq.query.Terms, out); err != nil {
+			return nil, cacheError(err)
+		}
+	}
+	var all []reply.Coverage
+	for _, r := range res {
+		for _, s := range r.sources {
+			all = append(all, coverageOf(r.part, s))
+		}
+	}
+	if sc.collected() {
+		out.Sources, out.SourcesOmitted = coverage(all, items, len(items) == 0 || sc.memories())
+		for i := range out.Sources {
+			out.Sources[i].Present(pq.loc)
+		}
+	}
+	out.Stale = stale
+	out.Problems = probs.List()
+	if single {
+		for i := range out.Items {
+			out.Items[i] = out.Items[i].Local()
+		}
+		for i := range out.Sources {
+			out.Sources[i].Brain = ""
+		}
+	} else {
+		for i := range out.Items {
+			out.Items[i] = out.Items[i].Addressed()
+		}
+	}
+	if _, err := reply.Encode(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// run ranks every part.
+func run(ctx context.Context, pq *parsed, parts []*part, missingBrains bool, probs *reply.Problems) ([]*ranked, error) {
+	sc := pq.scope
+	var identities, targets map[string]bool
+	var err error
+	if pq.text != "" {
+		if identities, err = expand(ctx, parts, missingBrains, pq.text, probs); err != nil {
+			return nil, cacheError(err)
+		}
+	}
+	if sc.target != "" {
+		if targets, err = expand(ctx, parts, missingBrains, sc.target, probs); err != nil {
+			return nil, cacheError(err)
+		}
+	}
+	bound := pq.offset + int64(pq.limit) + 1
+	var res []*ranked
+	for _, p := range parts {
+		r := &ranked{part: p}
+		localTargets, err := localRefs(ctx, p, targets)
+		if err != nil {
+			probs.AddError(p.name, err.Error())
+			continue
+		}
+		localIDs, err := localRefs(ctx, p, identities)
+		if err != nil {
+			probs.AddError(p.name, err.Error())
+			continue
+		}
+		if pq.text != "" {
+			if isTagAddress(pq.text) {
+				r.exact = true
+			} else {
+				probe := map[string]bool{pq.text: true}
+				for id := range localIDs {
+					probe[id] = true
+				}
+				if r.exact, err = known(ctx, p, probe); err != nil {
+					return nil, cacheError(err)
+				}
+			}
+		}
+		switch {
+		case sc.target != "":
+			r.explain = localTargets
+		case r.exact:
+			r.explain = localIDs
+		}
+		if r.exact {
+			r.rows, err = rankIdentity(ctx, p, pq.text, localIDs, sc, localTargets, bound)
+		} else {
+			r.rows, err = rankWords(ctx, p, pq.query.Terms, sc, localTargets, bound)
+		}
+		if err != nil {
+			return nil, cacheError(err)
+		}
+		if sc.collected() {
+			if r.sources, err = searchedSources(ctx, p, sc.source); err != nil {
+				return nil, cacheError(err)
+			}
+		}
+		res = append(res, r)
+	}
+	return res, nil
+}
+
+// mergeWords alternates the brains by rank: scores of separate brains are not comparable.
+// Within one rank, the newest comes first, then by ref.
+func mergeWords(res []*ranked) []*row {
+	var out []*row
+	for rank := 0; ; rank++ {
+		var tier []*row
+		for _, r := range res {
+			if rank < len(r.rows) {
+				tier = append(tier, r.rows[rank])
+			}
+		}
+		if len(tier) == 0 {
+			return out
+		}
+		sort.SliceStable(tier, func(i, j int) bool {
+			if tier[i].time != tier[j].time {
+				return tier[i].time > tier[j].time
+			}
+			return tier[i].ref < tier[j].ref
+		})
+		out = append(out, tier...)
+	}
+}
+
+// mergeIdentity merges the brains that know the identity by score, time and ref, all
+// descending, as each brain ranks them; a brain that does not know it adds nothing.
+func mergeIdentity(res []*ranked) []*row {
+	var out []*row
+	for _, r := range res {
+		if r.exact {
+			out = append(out, r.rows...)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		switch {
+		case a.score != b.score:
+			return a.score > b.score
+		case a.time != b.time:
+			return a.time > b.time
+		}
+		return a.ref > b.ref
+	})
+	return out
+}
+
+// slice returns up to n rows from offset.
+func slice(rows []*row, offset, n int64) []*row {
+	if offset >= int64(len(rows)) {
+		return nil
+	}
+	end := offset + n
+	if end > int64(len(rows)) {
+		end = int64(len(rows))
+	}
+	return rows[offset:end]
+}
+
+// finish builds the reply item of a row: its excerpt, relations, fields and uri, with
+// instants in local time.
+func finish(ctx context.Context, rw *row, match string, targets map[string]bool, pq *parsed) (reply.Item, error) {
+	p := rw.part
+	it := reply.Item{
+		Brain:    p.name,
+		Kind:     rw.kind,
+		Ref:      rw.ref,
+		Title:    reply.Title(rw.title),
+		Time:     rw.time,
+		Observed: rw.observed,
+		Partial:  rw.partial,
+		URL:      rw.url,
+		Also:     rw.also,
+		Sections: rw.sections,
+		Status:   rw.status,
+		Fields:   listedFields(p, rw.fields),
+	}
+	if rw.kind == reply.KindNote {
+		it.Type = rw.typ
+		if rw.stored != "" {
+			it.Date = rw.stored[:min(10, len(rw.stored))]
+		}
+		if rw.fragment != "" {
+			it.Ref = rw.ref + "#" + rw.fragment
+		}
+		it.URI = reply.SectionAddress(p.name, rw.path, rw.fragment)
+	} else {
+		it.Source = rw.source
+		it.Updated = rw.updated
+		it.URI = reply.Address(p.name, rw.ref)
+	}
+	if rw.passage != 0 {
+		ex, err := excerpt(ctx, p, match, rw.passage)
+		if err != nil {
+			return it, err
+		}
+		it.Excerpt = ex
+	} else {
+		it.Excerpt = reply.Collapse(rw.lead)
+	}
+	if targets != nil {
+		claims, cut, err := explain(ctx, p, rw.id, targets)
+		if err != nil {
+			return it, err
+		}
+		it.Relations, it.RelationsTruncated = claims, cut
+	}
+	it.Present(pq.loc)
+	return it, nil
+}
+
+// unmatched adds the terms no selected brain holds and suggestions for them.
+func unmatched(ctx context.Context, parts []*part, terms []fold.Term, out *Reply) error {
+	miss, err := missing(ctx, parts, terms)
+	if err != nil {
+		return err
+	}
+	for _, t := range miss {
+		out.Unmatched = append(out.Unmatched, t.Display())
+		words, err := suggest(ctx, parts, t)
+		if err != nil {
+			return err
+		}
+		if len(words) > 0 {
+			if out.Suggestions == nil {
+				out.Suggestions = map[string][]string{}
+			}
+			out.Suggestions[t.Display()] = words
+		}
+	}
+	return nil
+}
+
+// Listed field limits: a value's characters, and the JSON of an item's fields.
+const (
+	maxFact  = 200
+	maxFacts = 2048
+)
+
+// listedFields are the item's declared single-value fields, by name, each string at most
+// 200 characters, stopping before the fields' JSON would pass 2 KiB.
+func listedFields(p *part, raw string) map[string]json.RawMessage {
+	if raw == "" || p.brain.Config == nil {
+		return nil
+	}
+	var all map[string]json.RawMessage
+	if json.Unmarshal([]byte(raw), &all) != nil {
+		return nil
+	}
+	names := make([]string, 0, len(all))
+	for n := range all {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := map[string]json.RawMessage{}
+	size := 2 // {}
+	for _, n := range names {
+		f := p.brain.Config.Fields[n]
+		if f == nil || f.Cardinality == config.Many {
+			continue
+		}
+		v := all[n]
+		var s string
+		switch {
+		case json.Unmarshal(v, &s) == nil:
+			if len([]rune(s)) > maxFact {
+				continue
+			}
+		case strings.HasPrefix(string(v), "[") || strings.HasPrefix(string(v), "{") || string(v) == "null":
+			continue
+		}
+		b, err := reply.Marshal(map[string]json.RawMessage{n: v})
+		if err != nil {
+			continue
+		}
+		add := len(b) - 2
+		if len(out) > 0 {
+			add++ // the comma
+		}
+		if size+add > maxFacts {
+			break
+		}
+		size += add
+		out[n] = v
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
