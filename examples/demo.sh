@@ -28,3 +28,6 @@ run bf validate --brain brain
 
 cp -r "$repo/examples/brain" "$tmp/example"
 run bf validate --brain "$tmp/example"
+run bf search "when does dunning stop" --brain "$tmp/example" --limit 2
+run bf search "repo:github.com/acme/billing" --brain "$tmp/example" --limit 2
+run bf search ledgr --brain "$tmp/example" --scope concepts --limit 1
