@@ -25,6 +25,7 @@ var verbs = []verb{
 	{"init", "", "create a new brain in an empty folder"},
 	{"register", "bf-init", "add a brain to this machine's registry"},
 	{"search", "", "search notes and records: bf search WORDS"},
+	{"read", "", "read a note, section, record, identity or page: bf read REF"},
 	{"validate", "bf-index", "check bf.yaml, notes, links and records"},
 	{"build", "bf-index", "rebuild the search cache from the brain's files"},
 }

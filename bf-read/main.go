@@ -1,0 +1,97 @@
+// Command bf-read serves bf read: computed pages, exact reads of notes, sections, records
+// and identities with their backlinks and claims, and relation pages, printed as one JSON
+// reply.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/read"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+const usage = `usage: bf read [REF] [--rel RELATION] [--offset N] [--brain NAME|PATH]
+
+Read a page, a note, a section, a record or an identity. Without REF, reads the
+home page.
+
+REF is a page (projects, concepts, actions or a subfolder, tasks, tags,
+tags/LABEL, memories, memories/SOURCE[/PERIOD|/undated|/FILE], a period such as
+today, 7d, 2026-09-27, 2026-09 or 2026-09-21..2026-09-25, an action folder
+actions/YYYY-MM-DD_topic), a note (projects/new-website.md), a section
+(projects/new-website.md#decision), a record SOURCE:ID exactly as returned, an
+identity (repo:github.com/owner/name), or a bf://NAME/... address, which reads
+in that selected brain only (write # and ? in a record id as %23 and %3F there).
+
+--rel lists every item linking to REF through RELATION (links, cites or a
+relation a selected brain declares, with its narrower relations), newest first.
+
+Prints one JSON reply. Large exact reads return their text in pages: repeat the
+read with --offset next_offset while it is present, and check that sha256 stays
+the same. Check problems and stale before concluding something is absent.
+
+Exit status: 0 success, 1 failure or not found, 2 invalid input.`
+
+func main() {
+	var (
+		brainFlag *cli.Optional
+		rel       string
+		offset    int64
+	)
+	cmd := &cli.Command{
+		Name:  "read",
+		Usage: usage,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&rel, "rel", "", "list the items linking to REF through `RELATION`")
+			fs.Int64Var(&offset, "offset", 0, "continue at a reply's next_offset `N`")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 1 {
+				return cli.Usagef("bf read takes at most one REF (see bf read --help)")
+			}
+			req := read.Request{Rel: rel, Offset: offset}
+			if len(args) == 1 {
+				req.Ref = args[0]
+			}
+			// Invalid refs and offsets fail before any brain is read.
+			if err := read.Check(req); err != nil && !isRel(err) {
+				return classify(err)
+			}
+			sel, err := cli.Select(brain.Retrieval, brainFlag)
+			if err != nil {
+				return err
+			}
+			req.Brains, req.Problems = sel.Brains, sel.Problems
+			res, err := read.Run(ctx, req)
+			if err != nil {
+				return classify(err)
+			}
+			b, err := reply.Encode(res)
+			if err != nil {
+				return err
+			}
+			_, err = env.Stdout.Write(append(b, '\n'))
+			return err
+		},
+	}
+	cli.Main(cmd)
+}
+
+// isRel reports an unknown relation, which only the selected brains can settle.
+func isRel(err error) bool {
+	var ie *reply.InputError
+	return errors.As(err, &ie) && ie.Argument == "rel"
+}
+
+// classify makes invalid input exit 2.
+func classify(err error) error {
+	if reply.IsInput(err) {
+		return &cli.UsageError{Err: err}
+	}
+	return cli.Classify(err)
+}

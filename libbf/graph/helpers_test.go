@@ -1,0 +1,134 @@
+package graph
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/record"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// The tests present times two hours east of UTC.
+var zone = time.FixedZone("CEST", 2*3600)
+
+const baseConfig = `version: 8
+name: %s
+fields:
+  depends-on:
+    description: What the subject needs.
+    type: identity
+    cardinality: many
+    relation: true
+    broader: related-to
+  related-to:
+    description: Anything related.
+    type: identity
+    cardinality: many
+    relation: true
+  phase:
+    description: Project phase.
+    type: string
+  labels:
+    description: Free labels.
+    type: string
+    cardinality: many
+sensors:
+  brief:
+    command: [sensors/brief.sh]
+    refresh: 3600
+`
+
+type testBrain struct {
+	t    *testing.T
+	root string
+	name string
+}
+
+func newBrain(t *testing.T, name, config string, files map[string]string) *testBrain {
+	t.Helper()
+	b := &testBrain{t: t, root: t.TempDir(), name: name}
+	if config == "" {
+		config = fmt.Sprintf(baseConfig, name)
+	}
+	b.write("bf.yaml", config)
+	for p, s := range files {
+		b.write(p, s)
+	}
+	return b
+}
+
+func (b *testBrain) write(p, s string) {
+	b.t.Helper()
+	full := filepath.Join(b.root, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b *testBrain) record(source, id, body string) {
+	b.t.Helper()
+	sep := ""
+	if body != "" {
+		sep = ","
+	}
+	b.write("memories/"+source+"/"+record.FileName(id), fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
+}
+
+// open opens the brains' caches as one set.
+func open(t *testing.T, brains ...*testBrain) (*Opened, *reply.Problems) {
+	t.Helper()
+	var bs []*brain.Brain
+	for _, b := range brains {
+		br, err := brain.Open(b.root)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bs = append(bs, br)
+	}
+	probs := &reply.Problems{}
+	o, err := Open(context.Background(), bs, probs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(o.Close)
+	o.Location = zone
+	o.Local = len(brains) == 1
+	return o, probs
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := reply.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// atlasBrain links to projects/atlas.md in every way.
+func atlasBrain(t *testing.T) *testBrain {
+	b := newBrain(t, "work", "", map[string]string{
+		"projects/atlas.md": "---\nupdated: 2026-09-20\nentity: bf://work/things/atlas\n" +
+			"aliases: [repo:github.com/team/atlas]\ntags: [website]\nfields:\n  phase: build\n  labels: [a, b]\n---\n" +
+			"# Atlas\n\nAtlas uses SQLite, see [the stack](bf://work/concepts/stack.md?rel=depends-on).\n\n" +
+			"## Budget\n\nThe budget is 4200 credits, [below](#budget).\n",
+		"concepts/stack.md": "---\nupdated: 2026-09-25\ntitle: Stack\nsources:\n  - resource: ../projects/atlas.md\n---\n" +
+			"The stack serves [Atlas](../projects/atlas.md#budget).\n",
+		"concepts/deep.md": "---\nupdated: 2026-09-26\ntitle: Deep\nfields:\n  phase: study\n---\n" +
+			"Deep work relates to [Atlas](bf://work/things/atlas?rel=related-to).\n",
+		"concepts/plain.md": "---\nupdated: 2026-09-10\ntitle: Plain\n---\nSee [the repo](repo:github.com/team/atlas) and [again](../projects/atlas.md).\n",
+	})
+	b.record("brief", "r1", `"title":"Needs Atlas","text":"A brief that depends on Atlas.","time":"2026-09-27T08:00:00Z",`+
+		`"fields":{"depends-on":["repo:github.com/team/atlas"]}`)
+	b.record("brief", "r2", `"title":"Mentions Atlas","text":"Untyped mention.","time":"2026-09-11T08:00:00Z",`+
+		`"links":["bf://work/projects/atlas.md"]`)
+	return b
+}

@@ -1,0 +1,209 @@
+package graph
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bfgo/bf/libbf/ref"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// maxNames bounds the names one item answers to: its address, entity, resource and 1,000
+// aliases.
+const maxNames = 1003
+
+// msgShared is the problem of names other items claim too.
+const msgShared = "%d aliases are also claimed elsewhere and were not expanded"
+
+// Target is what a graph question is about: one item of one brain, or an identity no item
+// owns. Its identities say which edge targets count in each brain.
+type Target struct {
+	set *Set
+	// Brain and Ref name the item; Brain is "" for an ownerless identity, whose Ref is the
+	// identity.
+	Brain, Ref string
+	// Item is the item's id in its brain's cache (0 for an identity).
+	Item int64
+	// Kind is note or record ("" for an identity).
+	Kind string
+	// global are the identities that count in every brain; local adds those that count in
+	// one brain only (by brain name).
+	global map[string]bool
+	local  map[string]map[string]bool
+}
+
+// Owner is an item an identity names.
+type Owner struct {
+	Brain string
+	Ref   string
+	Item  int64
+	Kind  string
+}
+
+// Owners returns the items of set that identity names: by their ref (a note path or
+// SOURCE:ID, in any brain) or by one of their names (own bf:// address, entity, alias,
+// resource). A bf:// address is looked up only in its own brain. At most limit owners are
+// returned.
+func Owners(ctx context.Context, set *Set, identity string, limit int) ([]Owner, error) {
+	only := ""
+	if ref.IsAddress(identity) {
+		if a, err := ref.ParseAddress(identity); err == nil {
+			only = a.Brain
+		}
+	}
+	var out []Owner
+	for _, p := range set.Parts {
+		if only != "" && p.Name() != only {
+			continue
+		}
+		rows, err := p.DB.QueryContext(ctx, `SELECT id, ref, kind FROM items WHERE id IN
+			(SELECT id FROM items WHERE ref = ?1 UNION SELECT item FROM names WHERE name = ?1) ORDER BY ref LIMIT ?2`,
+			identity, limit)
+		if err != nil {
+			return nil, dbError(err)
+		}
+		for rows.Next() {
+			o := Owner{Brain: p.Name()}
+			if err := rows.Scan(&o.Item, &o.Ref, &o.Kind); err != nil {
+				rows.Close()
+				return nil, dbError(err)
+			}
+			out = append(out, o)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, dbError(err)
+		}
+		if len(out) >= limit {
+			return out[:limit], nil
+		}
+	}
+	return out, nil
+}
+
+// Resolve returns the target of the item whose ref is in the brain called brainName, or,
+// with brainName "", of an identity that is treated as owned by nothing.
+func Resolve(ctx context.Context, set *Set, brainName, itemRef string) (*Target, error) {
+	t := &Target{set: set, Brain: brainName, Ref: itemRef, local: map[string]map[string]bool{}}
+	if brainName == "" {
+		t.global = map[string]bool{itemRef: true}
+		return t, nil
+	}
+	p, ok := set.part(brainName)
+	if !ok {
+		return nil, &reply.NotFoundError{Msg: errNoItem.Error()}
+	}
+	err := p.DB.QueryRowContext(ctx, `SELECT id, kind FROM items WHERE ref = ?`, itemRef).Scan(&t.Item, &t.Kind)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, &reply.NotFoundError{Msg: errNoItem.Error()}
+	}
+	if err != nil {
+		return nil, dbError(err)
+	}
+	names, err := strs(ctx, p.DB, `SELECT name FROM names WHERE item = ? ORDER BY name LIMIT ?`, t.Item, maxNames+1)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) > maxNames {
+		set.problem(brainName, fmt.Sprintf("identity expansion exceeds %d aliases", maxNames))
+		names = names[:maxNames]
+	}
+	// A name another item claims too identifies neither.
+	shared := map[string]bool{}
+	for _, q := range set.Parts {
+		own := 0
+		if q.Name() == brainName {
+			own = 1
+		}
+		found, err := strs(ctx, q.DB, `SELECT DISTINCT name FROM names WHERE name IN (SELECT value FROM json_each(?1))
+			AND NOT (?2 = 1 AND item = ?3)`, jsonList(names), own, t.Item)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range found {
+			shared[f] = true
+		}
+	}
+	t.global = map[string]bool{}
+	for _, n := range names {
+		if !shared[n] {
+			t.global[n] = true
+		}
+	}
+	if len(shared) > 0 {
+		set.problem(brainName, fmt.Sprintf(msgShared, len(shared)))
+	}
+	t.local[brainName] = map[string]bool{itemRef: true}
+	// A bare SOURCE:ID written in another brain names this record unless that brain holds
+	// its own record of that ref, or a brain that did not answer might.
+	if t.Kind == reply.KindRecord && !set.Missing {
+		for _, q := range set.Parts {
+			if q.Name() == brainName {
+				continue
+			}
+			var n int
+			if err := q.DB.QueryRowContext(ctx, `SELECT count(*) FROM items WHERE ref = ?`, itemRef).Scan(&n); err != nil {
+				return nil, dbError(err)
+			}
+			if n == 0 {
+				t.local[q.Name()] = map[string]bool{itemRef: true}
+			}
+		}
+	}
+	return t, nil
+}
+
+// targets returns the identities that count in the brain called name, and those of them
+// whose #sections count too.
+func (t *Target) targets(name string) (exact, sections []string) {
+	set := map[string]bool{}
+	for v := range t.global {
+		set[v] = true
+	}
+	for v := range t.local[name] {
+		set[v] = true
+	}
+	for v := range set {
+		exact = append(exact, v)
+		if takesSections(v) {
+			sections = append(sections, v)
+		}
+	}
+	sort.Strings(exact)
+	sort.Strings(sections)
+	return exact, sections
+}
+
+// takesSections reports whether links to v#fragment are links to v: bf:// addresses without
+// a fragment and note paths. A bare SOURCE:ID may hold '#' in its id, so it never does.
+func takesSections(v string) bool {
+	if ref.IsAddress(v) {
+		a, err := ref.ParseAddress(v)
+		return err == nil && !a.HasFragment
+	}
+	if _, ok := ref.ParseRecordRef(v); ok {
+		return false
+	}
+	return ref.UnderAuthored(v) && strings.HasSuffix(v, ".md")
+}
+
+func strs(ctx context.Context, db Querier, query string, args ...any) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, dbError(err)
+		}
+		out = append(out, s)
+	}
+	return out, dbError(rows.Err())
+}

@@ -1,0 +1,156 @@
+package pages
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+	_ "time/tzdata"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/record"
+	"github.com/bfgo/bf/libbf/reply"
+	"github.com/google/go-cmp/cmp"
+)
+
+// The tests run in Paris on 2026-09-28 at noon (10:00 UTC).
+var (
+	paris = mustZone("Europe/Paris")
+	now   = time.Date(2026, 9, 28, 12, 0, 0, 0, paris)
+)
+
+func mustZone(name string) *time.Location {
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		panic(err)
+	}
+	return loc
+}
+
+const baseConfig = `version: 8
+name: %s
+fields:
+  kind:
+    description: What sort of item this is.
+    type: string
+  owner:
+    description: Who answers for it.
+    type: identity
+    cardinality: many
+    relation: true
+sensors:
+  mail:
+    command: [sensors/mail.sh]
+    refresh: 3600
+  news:
+    command: [sensors/news.sh]
+    priority: low
+  old:
+    command: [sensors/old.sh]
+    enabled: false
+routines:
+  digest:
+    command: [routines/digest.sh]
+    refresh: 86400
+  manual:
+    command: [routines/manual.sh]
+`
+
+// testBrain is a brain written by a test.
+type testBrain struct {
+	t    *testing.T
+	root string
+	name string
+}
+
+func newBrain(t *testing.T, name, config string, files map[string]string) *testBrain {
+	t.Helper()
+	b := &testBrain{t: t, root: t.TempDir(), name: name}
+	if config == "" {
+		config = baseConfig
+	}
+	b.write("bf.yaml", fmt.Sprintf(config, name))
+	for p, s := range files {
+		b.write(p, s)
+	}
+	return b
+}
+
+func (b *testBrain) write(p, s string) {
+	b.t.Helper()
+	full := filepath.Join(b.root, filepath.FromSlash(p))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// touch sets a file's modification time.
+func (b *testBrain) touch(p string, at time.Time) {
+	b.t.Helper()
+	if err := os.Chtimes(filepath.Join(b.root, filepath.FromSlash(p)), at, at); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+// record stores a record of source from its JSON fields besides id; it returns the file.
+func (b *testBrain) record(source, id, body string) string {
+	b.t.Helper()
+	name := record.FileName(id)
+	sep := ""
+	if body != "" {
+		sep = ","
+	}
+	b.write("memories/"+source+"/"+name, fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
+	return name
+}
+
+func (b *testBrain) open() *brain.Brain {
+	b.t.Helper()
+	br, err := brain.Open(b.root)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return br
+}
+
+// read reads a page of brains at the test time and zone.
+func read(t *testing.T, path string, offset int64, brains ...*testBrain) (any, error) {
+	t.Helper()
+	req := Request{Path: path, Offset: offset, Now: now, Location: paris}
+	for _, b := range brains {
+		req.Brains = append(req.Brains, b.open())
+	}
+	return Read(context.Background(), req)
+}
+
+// readJSON reads a page and returns its printed JSON.
+func readJSON(t *testing.T, path string, offset int64, brains ...*testBrain) string {
+	t.Helper()
+	v, err := read(t, path, offset, brains...)
+	if err != nil {
+		t.Fatalf("read %q: %v", path, err)
+	}
+	return jsonOf(t, v)
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := reply.Encode(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// checkJSON compares printed JSON.
+func checkJSON(t *testing.T, name, want, got string) {
+	t.Helper()
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", name, diff)
+	}
+}

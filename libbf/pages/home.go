@@ -1,0 +1,266 @@
+package pages
+
+import (
+	"context"
+	"database/sql"
+	"sort"
+	"time"
+
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// Home is the home page: what needs attention now.
+type Home struct {
+	// Actions are the 10 latest actions that are not deprecated.
+	Actions []reply.Item `json:"actions"`
+	// Activity counts the records of each source in the last 24 hours.
+	Activity []Activity `json:"activity"`
+	// Attention lists the scheduled programs that failed, are overdue or never succeeded.
+	Attention []Attention `json:"attention"`
+	// Changed are other notes dated in the last 7 days, briefly.
+	Changed  []reply.Item    `json:"changed"`
+	Notice   string          `json:"notice"`
+	Page     string          `json:"page"`
+	Pages    []string        `json:"pages"`
+	Problems []reply.Problem `json:"problems,omitempty"`
+	Projects []reply.Item    `json:"projects"`
+	// ProjectsTotal counts every project that is not deprecated.
+	ProjectsTotal int      `json:"projects_total"`
+	Stale         []string `json:"stale,omitempty"`
+	// Upcoming are the items of the next 7 days, oldest first.
+	Upcoming []reply.Item `json:"upcoming"`
+}
+
+// Activity is one source's record count in a window, with the page listing them.
+type Activity struct {
+	Brain    string `json:"brain,omitempty"`
+	Page     string `json:"page"`
+	Priority string `json:"priority,omitempty"`
+	Records  int    `json:"records"`
+	Source   string `json:"source"`
+}
+
+// Attention is one program needing attention.
+type Attention struct {
+	Assistant string `json:"assistant,omitempty"`
+	Brain     string `json:"brain,omitempty"`
+	Failed    bool   `json:"failed,omitempty"`
+	Freshness string `json:"freshness"`
+	Routine   string `json:"routine,omitempty"`
+	Sensor    string `json:"sensor,omitempty"`
+}
+
+// Freshness of a program that never ran on this machine.
+const freshNever = "never"
+
+// Home windows.
+const (
+	homeRecent   = 7 * 24 * time.Hour
+	homeActivity = 24 * time.Hour
+	homeAhead    = 7 * 24 * time.Hour
+)
+
+func home(ctx context.Context, req Request) (*Home, error) {
+	s, err := openSession(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	now := s.now
+	stamp := canonical(now)
+	week := canonical(now.Add(-homeRecent))
+	ahead := canonical(now.Add(homeAhead))
+	day := canonical(now.Add(-homeActivity))
+
+	var projects, actions, changed, upcoming []*row
+	out := &Home{Notice: reply.Notice, Pages: Browse, Activity: []Activity{}, Attention: []Attention{}}
+	for _, p := range s.parts {
+		pr, err := queryRows(ctx, p, eventExpr,
+			entry+` AND i.type = 'project' AND i.status != 'deprecated'`, `k DESC, i.ref DESC`, -1)
+		if err != nil {
+			return nil, cacheError(err)
+		}
+		ac, err := queryRows(ctx, p, eventExpr, actionNote+` AND i.status != 'deprecated'`, `i.path DESC`, HomeActions)
+		if err != nil {
+			return nil, cacheError(err)
+		}
+		ch, err := queryRows(ctx, p, eventExpr,
+			`i.kind = 'note' AND i.status != 'deprecated' AND `+eventExpr+` != '' AND `+eventExpr+` >= :since AND `+
+				eventExpr+` < :until`, `k DESC, i.ref DESC`, SectionSize,
+			sql.Named("since", week), sql.Named("until", stamp))
+		if err != nil {
+			return nil, cacheError(err)
+		}
+		up, err := queryRows(ctx, p, eventExpr,
+			`i.status != 'deprecated' AND `+loud+` AND `+eventExpr+` != '' AND `+eventExpr+` >= :since AND `+
+				eventExpr+` < :until`, `k, i.ref`, SectionSize,
+			sql.Named("since", stamp), sql.Named("until", ahead))
+		if err != nil {
+			return nil, cacheError(err)
+		}
+		all := append(append(append(append([]*row{}, pr...), ac...), ch...), up...)
+		if err := review(ctx, p.tx, p.days, all, now, s.loc); err != nil {
+			return nil, cacheError(err)
+		}
+		act, err := activity(ctx, p, day, stamp, "24h")
+		if err != nil {
+			return nil, cacheError(err)
+		}
+		out.Activity = append(out.Activity, act...)
+		out.Attention = append(out.Attention, attention(p)...)
+		projects = append(projects, pr...)
+		actions = append(actions, ac...)
+		changed = append(changed, ch...)
+		upcoming = append(upcoming, up...)
+	}
+
+	newestFirst(projects)
+	sort.SliceStable(projects, func(i, j int) bool {
+		return projects[i].signals != nil && projects[i].signals.Review &&
+			!(projects[j].signals != nil && projects[j].signals.Review)
+	})
+	sort.SliceStable(actions, func(i, j int) bool { return actions[i].ref > actions[j].ref })
+	newestFirst(changed)
+	sort.SliceStable(upcoming, func(i, j int) bool {
+		if upcoming[i].key != upcoming[j].key {
+			return upcoming[i].key < upcoming[j].key
+		}
+		return upcoming[i].ref < upcoming[j].ref
+	})
+
+	out.ProjectsTotal = len(projects)
+	out.Projects = []reply.Item{}
+	out.Actions = []reply.Item{}
+	for _, r := range window(actions, 0, HomeActions) {
+		out.Actions = append(out.Actions, s.item(r, true))
+	}
+	out.Changed = []reply.Item{}
+	for _, r := range window(changed, 0, SectionSize) {
+		out.Changed = append(out.Changed, brief(s.item(r, false)))
+	}
+	out.Upcoming = []reply.Item{}
+	for _, r := range window(upcoming, 0, SectionSize) {
+		out.Upcoming = append(out.Upcoming, s.item(r, false))
+	}
+	out.Stale = s.stale
+	out.Problems = s.probs.List()
+
+	// Projects needing review first, each group newest first, in what the rest of the page
+	// leaves of the budget, measured as several brains print it.
+	rest, err := size(addressedHome(out))
+	if err != nil {
+		return nil, err
+	}
+	items := make([]reply.Item, len(projects))
+	for i, r := range projects {
+		items[i] = s.item(r, true)
+	}
+	if out.Projects, err = fit(items, reply.Budget-rest); err != nil {
+		return nil, err
+	}
+	out.Projects = emptyItems(out.Projects)
+
+	s.shapeItems(out.Projects)
+	s.shapeItems(out.Actions)
+	s.shapeItems(out.Changed)
+	s.shapeItems(out.Upcoming)
+	if s.single {
+		for i := range out.Activity {
+			out.Activity[i].Brain = ""
+		}
+		for i := range out.Attention {
+			out.Attention[i].Brain = ""
+		}
+	}
+	return out, nil
+}
+
+// addressedHome is a copy of home as several brains print it.
+func addressedHome(h *Home) *Home {
+	c := *h
+	c.Actions = addressedCopy(h.Actions)
+	c.Changed = addressedCopy(h.Changed)
+	c.Upcoming = addressedCopy(h.Upcoming)
+	c.Projects = addressedCopy(h.Projects)
+	return &c
+}
+
+func addressedCopy(items []reply.Item) []reply.Item {
+	out := make([]reply.Item, len(items))
+	for i, it := range items {
+		out[i] = it.Addressed()
+	}
+	return out
+}
+
+// newestFirst sorts rows by key then ref, both descending, keeping brain order on ties.
+func newestFirst(rows []*row) {
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].key != rows[j].key {
+			return rows[i].key > rows[j].key
+		}
+		return rows[i].ref > rows[j].ref
+	})
+}
+
+// activity counts the records of each source placed in [since, until), busiest first,
+// each with its page memories/SOURCE/PERIOD; low-priority sources say so.
+func activity(ctx context.Context, p *part, since, until, period string) ([]Activity, error) {
+	rows, err := p.tx.QueryContext(ctx, `SELECT i.source, count(*) AS n FROM items i
+		WHERE i.kind = 'record' AND coalesce(nullif(i.time, ''), i.observed) >= :since
+			AND coalesce(nullif(i.time, ''), i.observed) < :until AND coalesce(nullif(i.time, ''), i.observed) != ''
+		GROUP BY i.source ORDER BY n DESC, i.source`, sql.Named("since", since), sql.Named("until", until))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []Activity{}
+	for rows.Next() {
+		a := Activity{Brain: p.name}
+		if err := rows.Scan(&a.Source, &a.Records); err != nil {
+			return nil, err
+		}
+		a.Page = "memories/" + a.Source + "/" + period
+		if p.low[a.Source] {
+			a.Priority = "low"
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// attention lists the brain's scheduled programs needing attention. This machine keeps no
+// run history yet, so every enabled program with a schedule has never succeeded here:
+// sensors and routines with a refresh, assistants with a schedule.
+func attention(p *part) []Attention {
+	cfg := p.brain.Config
+	out := []Attention{}
+	if cfg == nil {
+		return out
+	}
+	for _, name := range sortedKeys(cfg.Sensors) {
+		if s := cfg.Sensors[name]; s.Enabled && s.Refresh > 0 {
+			out = append(out, Attention{Brain: p.name, Sensor: name, Freshness: freshNever})
+		}
+	}
+	for _, name := range sortedKeys(cfg.Routines) {
+		if r := cfg.Routines[name]; r.Enabled && r.Refresh > 0 {
+			out = append(out, Attention{Brain: p.name, Routine: name, Freshness: freshNever})
+		}
+	}
+	for _, name := range sortedKeys(cfg.Assistants) {
+		if a := cfg.Assistants[name]; a.Enabled && len(a.Schedules) > 0 {
+			out = append(out, Attention{Brain: p.name, Assistant: name, Freshness: freshNever})
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,113 @@
+package pages
+
+import (
+	"context"
+	"sort"
+
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// TasksReply is the tasks page: open checkboxes and counts over the whole selection.
+type TasksReply struct {
+	Items      []Task          `json:"items"`
+	NextOffset *int64          `json:"next_offset,omitempty"`
+	Notice     string          `json:"notice"`
+	Page       string          `json:"page"`
+	Problems   []reply.Problem `json:"problems,omitempty"`
+	Stale      []string        `json:"stale,omitempty"`
+	Summary    TaskSummary     `json:"summary"`
+	// Total counts the open tasks.
+	Total int `json:"total"`
+}
+
+// Task is one open checkbox: its note and title, the section ref, line and text.
+type Task struct {
+	Brain string `json:"brain,omitempty"`
+	Line  int    `json:"line"`
+	Note  string `json:"note"`
+	Ref   string `json:"ref"`
+	Text  string `json:"text"`
+	Title string `json:"title,omitempty"`
+	URI   string `json:"uri,omitempty"`
+}
+
+// TaskSummary counts open and done checkboxes and the notes holding any.
+type TaskSummary struct {
+	Done  int `json:"done"`
+	Notes int `json:"notes"`
+	Open  int `json:"open"`
+}
+
+// tasks lists the open checkboxes of entry notes that are not deprecated (the cache keeps
+// only theirs), by note path, line and brain, 50 per page.
+func tasks(ctx context.Context, req Request) (*TasksReply, error) {
+	s, err := openSession(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	defer s.close()
+	out := &TasksReply{Notice: reply.Notice, Page: "tasks"}
+	var all []Task
+	for _, p := range s.parts {
+		var open, done, notes int
+		if err := p.tx.QueryRowContext(ctx, `SELECT coalesce(sum(done = 0), 0), coalesce(sum(done = 1), 0),
+			count(DISTINCT item) FROM tasks`).Scan(&open, &done, &notes); err != nil {
+			return nil, cacheError(err)
+		}
+		out.Summary.Open += open
+		out.Summary.Done += done
+		out.Summary.Notes += notes
+		rows, err := p.tx.QueryContext(ctx, `SELECT i.ref, i.title, t.line, t.fragment, t.text
+			FROM tasks t JOIN items i ON i.id = t.item WHERE t.done = 0 ORDER BY i.ref, t.line LIMIT ?`,
+			fetch(req.Offset, PageSize))
+		if err != nil {
+			return nil, cacheError(err)
+		}
+		for rows.Next() {
+			var t Task
+			var fragment string
+			if err := rows.Scan(&t.Note, &t.Title, &t.Line, &fragment, &t.Text); err != nil {
+				rows.Close()
+				return nil, cacheError(err)
+			}
+			t.Brain = p.name
+			t.Title = reply.Title(t.Title)
+			t.Ref = t.Note
+			if fragment != "" {
+				t.Ref += "#" + fragment
+			}
+			t.URI = reply.SectionAddress(p.name, t.Note, fragment)
+			all = append(all, t)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, cacheError(err)
+		}
+	}
+	out.Total = out.Summary.Open
+	sort.SliceStable(all, func(i, j int) bool {
+		a, b := all[i], all[j]
+		switch {
+		case a.Note != b.Note:
+			return a.Note < b.Note
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		}
+		return a.Brain < b.Brain
+	})
+	page := window(all, req.Offset, PageSize)
+	n, err := reply.Fit(page, reply.Budget, nil)
+	if err != nil {
+		return nil, err
+	}
+	out.Items = append([]Task{}, page[:n]...)
+	out.NextOffset = reply.NextOffset(req.Offset, n, req.Offset+int64(n) < int64(out.Total))
+	if s.single {
+		for i := range out.Items {
+			out.Items[i].Brain, out.Items[i].URI = "", ""
+		}
+	}
+	out.Problems = s.probs.List()
+	out.Stale = s.stale
+	return out, nil
+}
