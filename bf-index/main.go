@@ -1,5 +1,6 @@
-// Command bf-index serves the verbs that work on a brain as a whole: bf build (rebuild the
-// search cache) and bf validate (check every file).
+// Command bf-index serves the verbs that work on a brain as a whole: bf validate (check
+// every file), bf build (rebuild the search cache), bf eval (run retrieval suites) and
+// bf schema (print JSON Schemas).
 package main
 
 import (
@@ -8,11 +9,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/check"
 	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/eval"
+	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/schema"
 )
 
 func main() {
@@ -76,7 +81,73 @@ exits 1 when files were skipped (bf validate says why).`,
 			return nil
 		},
 	}
-	cli.Main(validate, build)
+	var path, baseline, kind string
+	evalCmd := &cli.Command{
+		Name: "eval",
+		Usage: `usage: bf eval [--path evals] [--baseline FILE] [--brain NAME|PATH]
+
+Run the brain's retrieval suites (evals/*.yaml): each case searches or reads and checks
+the refs and text it expects. Prints {"cases":[…],"mrr":…,"passed":…,"score":"P/N"}
+and exits 1 when a case fails. --baseline compares with a saved bf eval reply and adds
+regressions and improvements.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&path, "path", "evals", "a suite file or a folder of suites, inside the brain")
+			fs.StringVar(&baseline, "baseline", "", "a saved bf eval reply to compare with")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf eval takes no arguments (see bf eval --help)")
+			}
+			sel, err := cli.Select(brain.Checks, brainFlag)
+			if err != nil {
+				return err
+			}
+			res, err := eval.Run(ctx, eval.Request{Path: path, Baseline: baseline, Brains: sel.Brains, Problems: sel.Problems})
+			if err != nil {
+				return cli.Classify(err)
+			}
+			if err := writeReply(env, res); err != nil {
+				return err
+			}
+			if !res.Passed {
+				return cli.ErrCheckFailed
+			}
+			return nil
+		},
+	}
+	schemaCmd := &cli.Command{
+		Name: "schema",
+		Usage: `usage: bf schema [--kind brain|registry|eval|search-reply|read-reply]
+
+Print a JSON Schema (draft 2020-12): of bf.yaml (brain, the default), the machine
+registry, retrieval suites, or the replies of bf search and bf read.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&kind, "kind", schema.DefaultKind, "which schema: "+strings.Join(schema.Kinds(), ", "))
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf schema takes no arguments (see bf schema --help)")
+			}
+			b, err := schema.Get(kind)
+			if err != nil {
+				return cli.Classify(err)
+			}
+			_, err = env.Stdout.Write(append(b, '\n'))
+			return err
+		},
+	}
+	cli.Main(validate, build, evalCmd, schemaCmd)
+}
+
+// writeReply prints a retrieval reply within its byte limit.
+func writeReply(env *cli.Env, v any) error {
+	b, err := reply.Encode(v)
+	if err != nil {
+		return err
+	}
+	_, err = env.Stdout.Write(append(b, '\n'))
+	return err
 }
 
 // progress reports a build's progress on one rewritten line, only when stderr is a terminal:

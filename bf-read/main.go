@@ -4,12 +4,15 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/export"
 	"github.com/bfgo/bf/libbf/read"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -60,7 +63,7 @@ func main() {
 			}
 			// Invalid refs and offsets fail before any brain is read.
 			if err := read.Check(req); err != nil && !isRel(err) {
-				return classify(err)
+				return cli.Classify(err)
 			}
 			sel, err := cli.Select(brain.Retrieval, brainFlag)
 			if err != nil {
@@ -69,7 +72,7 @@ func main() {
 			req.Brains, req.Problems = sel.Brains, sel.Problems
 			res, err := read.Run(ctx, req)
 			if err != nil {
-				return classify(err)
+				return cli.Classify(err)
 			}
 			b, err := reply.Encode(res)
 			if err != nil {
@@ -79,7 +82,7 @@ func main() {
 			return err
 		},
 	}
-	cli.Main(cmd)
+	cli.Main(cmd, exportCommand())
 }
 
 // isRel reports an unknown relation, which only the selected brains can settle.
@@ -88,10 +91,68 @@ func isRel(err error) bool {
 	return errors.As(err, &ie) && ie.Argument == "rel"
 }
 
-// classify makes invalid input exit 2.
-func classify(err error) error {
-	if reply.IsInput(err) {
-		return &cli.UsageError{Err: err}
+func exportCommand() *cli.Command {
+	var (
+		brainFlag   *cli.Optional
+		kind, scope string
+	)
+	return &cli.Command{
+		Name: "export",
+		Usage: `usage: bf export [--kind items|edges|identities] [--scope SCOPE] [--brain NAME|PATH]
+
+Print the brain as JSON Lines, one compact object per line, for jq, DuckDB and scripts:
+items (notes and records), edges (every claim and link, typed or not) or identities
+(entities, aliases and resources with their owners). Rows stream in brain and ref order.
+SCOPE is a folder or note, memories, memories/SOURCE[/PERIOD|/undated|/FILE] or a period.
+
+Exit status: 0 success, 1 failure or an incomplete export (the rows written are still
+valid; each problem is named on stderr), 2 invalid input.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&kind, "kind", "items", "what to export: items, edges or identities")
+			fs.StringVar(&scope, "scope", "", "export only within `SCOPE`")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf export takes no arguments (see bf export --help)")
+			}
+			req := export.Request{Kind: kind, Scope: scope}
+			if err := export.Check(req); err != nil {
+				return cli.Classify(err)
+			}
+			sel, err := cli.Select(brain.Retrieval, brainFlag)
+			if err != nil {
+				return err
+			}
+			req.Brains, req.Problems = sel.Brains, sel.Problems
+			w := bufio.NewWriter(env.Stdout)
+			err = export.Write(ctx, w, req)
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
+			var inc *export.IncompleteError
+			if errors.As(err, &inc) {
+				for _, p := range inc.Problems {
+					fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(problemText(p)))
+				}
+				for _, name := range inc.Stale {
+					fmt.Fprintln(env.Stderr, "bf: "+name+": served from the previous cache while another process holds the brain")
+				}
+				return cli.ErrCheckFailed
+			}
+			return cli.Classify(err)
+		},
 	}
-	return cli.Classify(err)
+}
+
+// problemText prints a reply problem as one diagnostic: brain, file, then the error.
+func problemText(p reply.Problem) string {
+	s := p.Error
+	if p.File != "" {
+		s = p.File + ": " + s
+	}
+	if p.Brain != "" {
+		s = p.Brain + ": " + s
+	}
+	return s
 }

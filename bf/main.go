@@ -28,6 +28,9 @@ var verbs = []verb{
 	{"read", "", "read a note, section, record, identity or page: bf read REF"},
 	{"validate", "bf-index", "check bf.yaml, notes, links and records"},
 	{"build", "bf-index", "rebuild the search cache from the brain's files"},
+	{"eval", "bf-index", "run the brain's retrieval suites (evals/*.yaml)"},
+	{"export", "bf-read", "print items, claims or identities as JSON Lines"},
+	{"schema", "bf-index", "print the JSON Schema of bf.yaml, the registry, suites or replies"},
 }
 
 var version = "dev"

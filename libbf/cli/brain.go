@@ -5,6 +5,7 @@ import (
 	"flag"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/reply"
 )
 
 // BrainFlag adds --brain to a command's flags.
@@ -20,13 +21,14 @@ func Select(purpose brain.Purpose, flag *Optional) (*brain.Selection, error) {
 	return sel, Classify(err)
 }
 
-// Classify marks errors that libbf reports as invalid input so they exit 2.
+// Classify marks errors that libbf reports as invalid input (reply.InputError, a malformed
+// brain choice) so they exit 2.
 func Classify(err error) error {
 	if err == nil {
 		return nil
 	}
 	var u *UsageError
-	if !errors.As(err, &u) && brain.KindOf(err) == brain.Invalid {
+	if !errors.As(err, &u) && (reply.IsInput(err) || brain.KindOf(err) == brain.Invalid) {
 		return &UsageError{Err: err}
 	}
 	return err

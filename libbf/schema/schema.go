@@ -1,0 +1,131 @@
+// Package schema holds the JSON Schemas (draft 2020-12) that bf publishes with bf schema:
+// bf.yaml (kind brain, title Config), the machine registry (registry, UserConfig), retrieval
+// suites (eval, Suite) and the replies of bf search and bf read (search-reply, read-reply).
+//
+// The schemas are hand-written JSON files embedded in the package, so each reads on its
+// own; the definitions both reply schemas share (items, claims, coverage, problems…) live
+// once in reply.defs.json and are copied into each reply schema's $defs when the package
+// loads. Get prints a schema the way bf prints every document: compact JSON with sorted
+// keys and without HTML escaping.
+//
+// Published schemas are open: none sets additionalProperties to false, so a client
+// validating a reply of a later minor release, which may add optional fields, still
+// accepts it. The rules bf enforces beyond a schema's reach (a relation's broader
+// relation being declared, names unique within a suite, byte limits…) are stated in the
+// descriptions.
+package schema
+
+import (
+	"bytes"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// Schema kinds.
+const (
+	KindBrain       = "brain"
+	KindRegistry    = "registry"
+	KindEval        = "eval"
+	KindSearchReply = "search-reply"
+	KindReadReply   = "read-reply"
+)
+
+// DefaultKind is the schema bf schema prints without --kind.
+const DefaultKind = KindBrain
+
+// kinds lists every kind in the order bf schema -h names them, with its file.
+var kinds = []struct{ kind, file string }{
+	{KindBrain, "brain.schema.json"},
+	{KindRegistry, "registry.schema.json"},
+	{KindEval, "eval.schema.json"},
+	{KindSearchReply, "search-reply.schema.json"},
+	{KindReadReply, "read-reply.schema.json"},
+}
+
+// sharedDefs is the file of definitions copied into every reply schema.
+const sharedDefs = "reply.defs.json"
+
+//go:embed *.json
+var files embed.FS
+
+// printed holds each kind's schema as Get returns it, built once when the package loads.
+var printed = map[string][]byte{}
+
+func init() {
+	shared, err := load(sharedDefs)
+	if err != nil {
+		panic(err)
+	}
+	for _, k := range kinds {
+		doc, err := load(k.file)
+		if err != nil {
+			panic(err)
+		}
+		if strings.HasSuffix(k.kind, "-reply") {
+			defs, _ := doc["$defs"].(map[string]any)
+			if defs == nil {
+				defs = map[string]any{}
+			}
+			for name, def := range shared["$defs"].(map[string]any) {
+				if _, own := defs[name]; own {
+					panic(fmt.Sprintf("schema: %s redefines the shared definition %s", k.file, name))
+				}
+				defs[name] = def
+			}
+			doc["$defs"] = defs
+		}
+		b, err := reply.Marshal(doc)
+		if err != nil {
+			panic(err)
+		}
+		printed[k.kind] = b
+	}
+}
+
+// load decodes an embedded schema file, keeping numbers exactly as written.
+func load(name string) (map[string]any, error) {
+	data, err := files.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("schema: %s: %w", name, err)
+	}
+	return doc, nil
+}
+
+// Kinds returns the schema kinds: brain, registry, eval, search-reply and read-reply.
+func Kinds() []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = k.kind
+	}
+	return out
+}
+
+// Get returns the schema of kind as compact JSON with sorted keys, without a trailing
+// newline. An empty kind is DefaultKind. An unknown kind is invalid input
+// (*reply.InputError naming the argument kind) that lists the valid kinds.
+func Get(kind string) ([]byte, error) {
+	if kind == "" {
+		kind = DefaultKind
+	}
+	b, ok := printed[kind]
+	if !ok {
+		return nil, &reply.InputError{Argument: "kind", Err: errors.New("expected " + orList(Kinds()))}
+	}
+	return slices.Clone(b), nil
+}
+
+func orList(words []string) string {
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
+}
