@@ -31,3 +31,10 @@ run bf validate --brain "$tmp/example"
 run bf search "when does dunning stop" --brain "$tmp/example" --limit 2
 run bf search "repo:github.com/acme/billing" --brain "$tmp/example" --limit 2
 run bf search ledgr --brain "$tmp/example" --scope concepts --limit 1
+cd "$tmp/example"
+step "bf read   # the home page, first 800 bytes"
+bf read | head -c 800
+printf ' …\n'
+run bf read concepts/ledger.md#decision
+run bf read bf://acme/people/dana --rel owner
+run bf eval
