@@ -84,8 +84,10 @@ func home(ctx context.Context, req Request) (*Home, error) {
 		if err != nil {
 			return nil, cacheError(err)
 		}
+		// Projects list themselves in projects, so changed holds the other notes.
 		ch, err := queryRows(ctx, p, eventExpr,
-			`i.kind = 'note' AND i.status != 'deprecated' AND `+eventExpr+` != '' AND `+eventExpr+` >= :since AND `+
+			`i.kind = 'note' AND i.status != 'deprecated' AND NOT (`+entry+` AND i.type = 'project') AND `+
+				eventExpr+` != '' AND `+eventExpr+` >= :since AND `+
 				eventExpr+` < :until`, `k DESC, i.ref DESC`, SectionSize,
 			sql.Named("since", week), sql.Named("until", stamp))
 		if err != nil {
