@@ -43,21 +43,21 @@ func main() {
 	var (
 		brainFlag *cli.Optional
 		rel       string
-		offset    int64
+		offset    cli.Offset
 	)
 	cmd := &cli.Command{
 		Name:  "read",
 		Usage: usage,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&rel, "rel", "", "list the items linking to REF through `RELATION`")
-			fs.Int64Var(&offset, "offset", 0, "continue at a reply's next_offset `N`")
+			fs.Var(&offset, "offset", "continue at a reply's next_offset `N`")
 			brainFlag = cli.BrainFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) > 1 {
 				return cli.Usagef("bf read takes at most one REF (see bf read --help)")
 			}
-			req := read.Request{Rel: rel, Offset: offset}
+			req := read.Request{Rel: rel, Offset: int64(offset)}
 			if len(args) == 1 {
 				req.Ref = args[0]
 			}

@@ -39,7 +39,7 @@ func main() {
 		brainFlag *cli.Optional
 		scope     string
 		limit     int
-		offset    int64
+		offset    cli.Offset
 	)
 	cmd := &cli.Command{
 		Name:  "search",
@@ -47,7 +47,7 @@ func main() {
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&scope, "scope", "", "search only within `SCOPE` (see above)")
 			fs.IntVar(&limit, "limit", search.DefaultLimit, "at most `N` results per page, 1 to 50")
-			fs.Int64Var(&offset, "offset", 0, "continue at a reply's next_offset `N`")
+			fs.Var(&offset, "offset", "continue at a reply's next_offset `N`")
 			brainFlag = cli.BrainFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
@@ -57,7 +57,7 @@ func main() {
 			if limit == 0 {
 				return cli.Usagef("%s", (&search.InputError{Argument: "limit", Err: search.ErrLimit}).Error())
 			}
-			req := search.Request{Query: strings.Join(args, " "), Scope: scope, Limit: limit, Offset: offset}
+			req := search.Request{Query: strings.Join(args, " "), Scope: scope, Limit: limit, Offset: int64(offset)}
 			// Invalid input fails before any brain is read.
 			if err := search.Check(req); err != nil {
 				return classify(err)

@@ -13,6 +13,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"unicode"
@@ -90,6 +92,9 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 			fmt.Fprint(env.Stdout, helpText(cmd, fs))
 			return ExitOK
 		}
+		if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+			return report(env, &UsageError{Err: fmt.Errorf("invalid input: %s: %s", m[1], valueReason(m[2]))})
+		}
 		return report(env, &UsageError{Err: fmt.Errorf("%s (see bf %s --help)", flagMessage(err), cmd.Name)})
 	}
 	err = cmd.Run(ctx, env, args)
@@ -161,6 +166,34 @@ func report(env *Env, err error) int {
 		return ExitUsage
 	}
 	return ExitFailure
+}
+
+// badValue matches the flag package's report of a value a flag refused.
+var badValue = regexp.MustCompile(`^(?:error parsing commandline arguments: )?invalid (?:boolean )?value ".*" for flag -([\w-]+): (.*)$`)
+
+// valueReason words the flag package's own parse failures like bf's other reasons.
+func valueReason(reason string) string {
+	switch reason {
+	case "parse error", "value out of range":
+		return "expected an integer"
+	}
+	return reason
+}
+
+// Offset is the --offset flag of paged commands: a continuation offset from a reply's
+// next_offset. A value out of range is refused while parsing, naming the valid range.
+type Offset int64
+
+func (o *Offset) String() string { return strconv.FormatInt(int64(*o), 10) }
+
+// Set parses a continuation offset.
+func (o *Offset) Set(s string) error {
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || reply.CheckOffset(n) != nil {
+		return reply.ErrOffset
+	}
+	*o = Offset(n)
+	return nil
 }
 
 // flagMessage turns the flag package's wording into bf's.
