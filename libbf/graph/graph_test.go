@@ -235,7 +235,7 @@ func TestSharedAlias(t *testing.T) {
 	if len(groups) != 1 || groups[0].Total != 1 {
 		t.Errorf("groups %s", jsonOf(t, groups))
 	}
-	want := []reply.Problem{{Brain: "work", Error: "1 aliases are also claimed elsewhere and were not expanded"}}
+	want := []reply.Problem{{Brain: "work", Error: "1 alias is also claimed elsewhere and was not expanded"}}
 	if diff := cmp.Diff(want, probs.List()); diff != "" {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}

@@ -16,8 +16,19 @@ import (
 // aliases.
 const maxNames = 1003
 
-// msgShared is the problem of names other items claim too.
-const msgShared = "%d aliases are also claimed elsewhere and were not expanded"
+// Problems of names other items claim too: one, or several (counted).
+const (
+	msgSharedOne  = "1 alias is also claimed elsewhere and was not expanded"
+	msgSharedMany = "%d aliases are also claimed elsewhere and were not expanded"
+)
+
+// sharedProblem is the problem of n names other items claim too.
+func sharedProblem(n int) string {
+	if n == 1 {
+		return msgSharedOne
+	}
+	return fmt.Sprintf(msgSharedMany, n)
+}
 
 // Target is what a graph question is about: one item of one brain, or an identity no item
 // owns. Its identities say which edge targets count in each brain.
@@ -135,7 +146,7 @@ func Resolve(ctx context.Context, set *Set, brainName, itemRef string) (*Target,
 		}
 	}
 	if len(shared) > 0 {
-		set.problem(brainName, fmt.Sprintf(msgShared, len(shared)))
+		set.problem(brainName, sharedProblem(len(shared)))
 	}
 	t.local[brainName] = map[string]bool{itemRef: true}
 	// A bare SOURCE:ID written in another brain names this record unless that brain holds

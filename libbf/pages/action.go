@@ -111,16 +111,13 @@ func action(ctx context.Context, req Request, folderPath string) (*ActionReply, 
 	out.Text = string(data)
 	out.Modified = timestamp.Local(info.ModTime(), s.loc)
 
-	if err := review(ctx, p.tx, p.days, []*row{r}, s.now, s.loc); err != nil {
+	if err := review(ctx, s.scope(), s.index(p), []*row{r}, s.now, s.loc); err != nil {
 		return nil, cacheError(err)
 	}
 	if sig := r.signals; sig != nil {
 		out.Tasks, out.Next = sig.Tasks, sig.Next
 		out.Review, out.ReviewDue, out.ReviewReasons, out.ReviewSource = sig.Review, sig.ReviewDue, sig.ReviewReasons, sig.ReviewSource
 		out.NewLinks, out.Newer = sig.NewLinks, sig.Newer
-		if !s.single {
-			out.Newer = (reply.Item{Brain: p.name, Newer: sig.Newer}).Addressed().Newer
-		}
 	}
 
 	files, skipped, err := actionFiles(p.brain.Root, folderPath, notePath)

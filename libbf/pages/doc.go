@@ -15,9 +15,9 @@
 // Upcoming items and newer evidence use event times only: observation never counts.
 //
 // Choices made where the reference is silent:
-//   - Home changed holds every non-deprecated note dated in the last 7 days, projects and
-//     actions included (as the original does); its entries keep ref, kind, title, date,
-//     modified and review only.
+//   - Home changed holds every non-deprecated note dated in the last 7 days other than
+//     projects, which list themselves in projects; actions stay, even those home actions
+//     lists. Its entries keep ref, kind, title, date, modified and review only.
 //   - Home attention lists, per brain, enabled sensors and routines with a refresh and
 //     enabled assistants with a schedule, as freshness never: this machine keeps no run
 //     history yet. Sensors come first, then routines, then assistants, each by name.
@@ -28,7 +28,10 @@
 //   - A record file page (memories/SOURCE/FILE) of a known source whose file is not indexed
 //     is an empty listing, not an error.
 //   - A page restricted to one brain (a bf://NAME/ read) prints the local shape when no
-//     selection problem concerns that brain.
+//     selection problem concerns that brain, and its review signals count the evidence of
+//     that brain only; unrestricted pages and exact reads count every selected brain.
+//   - Newer evidence follows the backlink rules of package graph, with one difference: a
+//     name counts for none when another item holds it as a name or as its ref.
 //   - The action page is the whole read of the folder's ACTION.md; it is returned whole
 //     (text paging of large exact reads belongs to the exact-read code). Its files are the
 //     folder's regular files, recursively, sorted, without ACTION.md and hidden names;

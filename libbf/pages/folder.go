@@ -23,7 +23,8 @@ type Listing struct {
 	Page       string          `json:"page"`
 	Previous   string          `json:"previous,omitempty"`
 	Problems   []reply.Problem `json:"problems,omitempty"`
-	// Sources is the coverage of a source page's source, in each brain that knows it.
+	// Sources is the coverage of the source of memories/SOURCE, its period and undated
+	// pages, in each brain that knows it.
 	Sources []reply.Coverage `json:"sources,omitempty"`
 	Stale   []string         `json:"stale,omitempty"`
 	// Total counts the items of every page.
@@ -119,16 +120,18 @@ func folder(ctx context.Context, req Request, path string) (*Listing, error) {
 	return s.finishListing(out, page, req.Offset, 0)
 }
 
-// reviewRows sets the review signals of rows, brain by brain.
+// reviewRows sets the review signals of rows, brain by brain, with newer evidence from
+// every brain.
 func (s *session) reviewRows(ctx context.Context, rows []*row) error {
-	for _, p := range s.parts {
+	sc := s.scope()
+	for i, p := range s.parts {
 		var mine []*row
 		for _, r := range rows {
 			if r.part == p {
 				mine = append(mine, r)
 			}
 		}
-		if err := review(ctx, p.tx, p.days, mine, s.now, s.loc); err != nil {
+		if err := review(ctx, sc, i, mine, s.now, s.loc); err != nil {
 			return cacheError(err)
 		}
 	}
@@ -142,7 +145,7 @@ func (s *session) finishListing(out *Listing, page []*row, offset int64, reserve
 	for i, r := range page {
 		items[i] = s.item(r, true)
 	}
-	items, err := fit(items, reply.Budget-reserved)
+	items, err := s.fit(items, reply.Budget-reserved)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,8 @@ func home(ctx context.Context, req Request) (*Home, error) {
 
 	var projects, actions, changed, upcoming []*row
 	out := &Home{Notice: reply.Notice, Pages: Browse, Activity: []Activity{}, Attention: []Attention{}}
-	for _, p := range s.parts {
+	sc := s.scope()
+	for i, p := range s.parts {
 		pr, err := queryRows(ctx, p, eventExpr,
 			entry+` AND i.type = 'project' AND i.status != 'deprecated'`, `k DESC, i.ref DESC`, -1)
 		if err != nil {
@@ -101,7 +102,7 @@ func home(ctx context.Context, req Request) (*Home, error) {
 			return nil, cacheError(err)
 		}
 		all := append(append(append(append([]*row{}, pr...), ac...), ch...), up...)
-		if err := review(ctx, p.tx, p.days, all, now, s.loc); err != nil {
+		if err := review(ctx, sc, i, all, now, s.loc); err != nil {
 			return nil, cacheError(err)
 		}
 		act, err := activity(ctx, p, day, stamp, "24h")
@@ -149,7 +150,7 @@ func home(ctx context.Context, req Request) (*Home, error) {
 
 	// Projects needing review first, each group newest first, in what the rest of the page
 	// leaves of the budget, measured as several brains print it.
-	rest, err := size(addressedHome(out))
+	rest, err := size(s.addressedHome(out))
 	if err != nil {
 		return nil, err
 	}
@@ -157,7 +158,7 @@ func home(ctx context.Context, req Request) (*Home, error) {
 	for i, r := range projects {
 		items[i] = s.item(r, true)
 	}
-	if out.Projects, err = fit(items, reply.Budget-rest); err != nil {
+	if out.Projects, err = s.fit(items, reply.Budget-rest); err != nil {
 		return nil, err
 	}
 	out.Projects = emptyItems(out.Projects)
@@ -178,19 +179,20 @@ func home(ctx context.Context, req Request) (*Home, error) {
 }
 
 // addressedHome is a copy of home as several brains print it.
-func addressedHome(h *Home) *Home {
+func (s *session) addressedHome(h *Home) *Home {
 	c := *h
-	c.Actions = addressedCopy(h.Actions)
-	c.Changed = addressedCopy(h.Changed)
-	c.Upcoming = addressedCopy(h.Upcoming)
-	c.Projects = addressedCopy(h.Projects)
+	c.Actions = s.addressedCopy(h.Actions)
+	c.Changed = s.addressedCopy(h.Changed)
+	c.Upcoming = s.addressedCopy(h.Upcoming)
+	c.Projects = s.addressedCopy(h.Projects)
 	return &c
 }
 
-func addressedCopy(items []reply.Item) []reply.Item {
+// addressedCopy is a copy of items as several brains print them.
+func (s *session) addressedCopy(items []reply.Item) []reply.Item {
 	out := make([]reply.Item, len(items))
 	for i, it := range items {
-		out[i] = it.Addressed()
+		out[i] = s.addressed(it)
 	}
 	return out
 }

@@ -231,15 +231,29 @@ func (s *session) shapeItems(items []reply.Item) []reply.Item {
 		if s.single {
 			items[i] = items[i].Local()
 		} else {
-			items[i] = items[i].Addressed()
+			items[i] = s.addressed(items[i])
 		}
 	}
 	return items
 }
 
+// addressed is an item as a reply naming several brains prints it. Review signals name
+// newer items already in the reply's shape: bf:// addresses of each item's own brain when
+// several brains are read, brain-relative refs of the one brain otherwise, which the
+// measure of a local reply addresses like the item's other refs.
+func (s *session) addressed(it reply.Item) reply.Item {
+	if s.single {
+		return it.Addressed()
+	}
+	newer := it.Newer
+	it = it.Addressed()
+	it.Newer = newer
+	return it
+}
+
 // fit keeps the items that fit budget bytes, measured addressed.
-func fit(items []reply.Item, budget int) ([]reply.Item, error) {
-	n, err := reply.FitItems(items, budget)
+func (s *session) fit(items []reply.Item, budget int) ([]reply.Item, error) {
+	n, err := reply.Fit(items, budget, func(it reply.Item) any { return s.addressed(it) })
 	if err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ type Memories struct {
 	Stale    []string         `json:"stale,omitempty"`
 }
 
-// Coverage states and freshness (seed "Source coverage").
+// Coverage states and freshness of a source.
 const (
 	stateActive     = "active"
 	stateDisabled   = "disabled"
@@ -121,8 +121,9 @@ func memoriesOverview(ctx context.Context, req Request) (*Memories, error) {
 	return out, nil
 }
 
-// source lists one source's records: all of them (20 per page, with the source's coverage),
-// those placed in a period, those without event time, or the one a record file holds.
+// source lists one source's records: all of them (20 per page), those placed in a period
+// or those without event time, each page with the source's coverage in every brain that
+// indexes or declares it; or the record a record file holds, without coverage.
 func source(ctx context.Context, req Request, page ref.Page) (*Listing, error) {
 	var pd ref.Period
 	if page.Kind == ref.PageSourcePeriod {
@@ -140,10 +141,12 @@ func source(ctx context.Context, req Request, page ref.Page) (*Listing, error) {
 	where := `i.kind = 'record' AND i.source = :source`
 	key, order, pageSize := `i.time`, `k DESC, i.ref DESC`, PageSize
 	out := &Listing{Notice: reply.Notice, Page: page.Path}
+	if page.Kind != ref.PageRecordFile {
+		out.Sources = []reply.Coverage{}
+	}
 	switch page.Kind {
 	case ref.PageSource:
 		pageSize = SectionSize
-		out.Sources = []reply.Coverage{}
 	case ref.PageSourcePeriod:
 		args = append(args, sql.Named("since", canonical(pd.Start)), sql.Named("until", canonical(pd.End)))
 		where += ` AND ` + placedIn

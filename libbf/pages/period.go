@@ -93,7 +93,7 @@ func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, erro
 	reserved, err := size(struct {
 		Changed []reply.Item `json:"changed"`
 		Sources []Activity   `json:"sources"`
-	}{addressedCopy(out.Changed), out.Sources})
+	}{s.addressedCopy(out.Changed), out.Sources})
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, erro
 	for i, r := range pageRows {
 		items[i] = s.item(r, true)
 	}
-	if items, err = fit(items, reply.Budget-reserved); err != nil {
+	if items, err = s.fit(items, reply.Budget-reserved); err != nil {
 		return nil, err
 	}
 	out.Items = emptyItems(s.shapeItems(items))

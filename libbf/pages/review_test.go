@@ -71,11 +71,16 @@ func withCache(t *testing.T, b *testBrain, f func(db *sql.DB)) {
 	f(c.DB())
 }
 
+// one is the evidence of one brain, printed in the local shape.
+func one(b *testBrain, db *sql.DB) Evidence {
+	return Evidence{Brains: []Snapshot{{Name: b.name, DB: db}}, Local: true}
+}
+
 func TestReviewOneNote(t *testing.T) {
 	w := workBrain(t)
 	ctx := context.Background()
 	withCache(t, w, func(db *sql.DB) {
-		got, err := Review(ctx, db, "projects/atlas.md", now, paris)
+		got, err := Review(ctx, one(w, db), w.name, "projects/atlas.md", now, paris)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +93,7 @@ func TestReviewOneNote(t *testing.T) {
 		}
 		for _, r := range []string{"concepts/archive.md", "projects/old.md", "projects/index.md", "projects/nothing.md",
 			"actions/2026-09-25_launch/ACTION.md"} {
-			if s, err := Review(ctx, db, r, now, paris); err != nil || s != nil {
+			if s, err := Review(ctx, one(w, db), w.name, r, now, paris); err != nil || s != nil {
 				t.Errorf("Review(%s) = %+v, %v; want no reminders", r, s, err)
 			}
 		}
@@ -97,7 +102,7 @@ func TestReviewOneNote(t *testing.T) {
 	// Editing the note clears newer_evidence until newer evidence arrives.
 	w.touch("projects/atlas.md", utc(9, 27, 0, 0))
 	withCache(t, w, func(db *sql.DB) {
-		got, err := Review(ctx, db, "projects/atlas.md", now, paris)
+		got, err := Review(ctx, one(w, db), w.name, "projects/atlas.md", now, paris)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,7 +125,8 @@ func TestReviewUnknownModified(t *testing.T) {
 		// A note whose file has no fingerprint: its modification time cannot be stated.
 		r := &row{id: 1 << 40, ref: "projects/ghost.md", path: "projects/ghost.md", kind: "note", weight: 2, typ: "project",
 			staleAfter: "2026-09-30T00:00:00.000000Z"}
-		if err := review(ctx, db, days, []*row{r}, now, paris); err != nil {
+		sc := &scope{brains: []snapshot{{name: w.name, q: db, days: days}}, local: true}
+		if err := review(ctx, sc, 0, []*row{r}, now, paris); err != nil {
 			t.Fatal(err)
 		}
 		want := &Signals{Review: true, ReviewDue: "2026-09-30", ReviewReasons: []string{"unknown_modified"},
@@ -161,5 +167,60 @@ func TestReviewNewerCap(t *testing.T) {
 	}
 	if !cmp.Equal(it.ReviewReasons, []string{"due", "newer_evidence"}) {
 		t.Errorf("reasons %v", it.ReviewReasons)
+	}
+}
+
+func TestReviewAcrossBrains(t *testing.T) {
+	alpha := newBrain(t, "alpha", "version: 8\nname: %s\n", map[string]string{
+		"projects/hub.md": "---\ntitle: Hub\ntype: project\naliases: [org:hub, org:dup]\n---\n# Hub\n\n" +
+			"Reads [b1](bf://beta/mail:b1), [b2](mail:b2) and [a1](mail:a1).\n",
+	})
+	alpha.touch("projects/hub.md", utc(9, 1, 0, 0))
+	alpha.record("mail", "a1", `"title":"A1","time":"2026-09-10T08:00:00.000000Z"`)
+	beta := newBrain(t, "beta", "version: 8\nname: %s\n", map[string]string{
+		// A name items of two brains claim links to neither.
+		"concepts/dup.md": "---\ntitle: Dup\naliases: [org:dup]\n---\n# Dup\n\nDup.\n",
+	})
+	// Linked from the hub by address, and linking back: counted once.
+	beta.record("mail", "b1", `"title":"B1","time":"2026-09-11T08:00:00.000000Z","links":["bf://alpha/projects/hub.md"]`)
+	// A bare SOURCE:ID that alpha does not hold names beta's record.
+	beta.record("mail", "b2", `"title":"B2","time":"2026-09-12T08:00:00.000000Z"`)
+	// alpha holds its own mail:a1: the hub's bare link names that one only.
+	beta.record("mail", "a1", `"title":"Beta A1","time":"2026-09-13T08:00:00.000000Z"`)
+	beta.record("log", "x", `"title":"X","time":"2026-09-14T08:00:00.000000Z","links":["org:hub"]`)
+	beta.record("log", "y", `"title":"Y","time":"2026-09-15T08:00:00.000000Z","links":["org:dup"]`)
+	beta.record("log", "z", `"title":"Z","time":"2026-09-16T08:00:00.000000Z","links":["bf://alpha/projects/hub.md#hub"]`)
+	// A note path names a note of the linking item's own brain.
+	beta.record("log", "w", `"title":"W","time":"2026-09-17T08:00:00.000000Z","links":["projects/hub.md"]`)
+
+	wantNewer := []string{"bf://beta/log:z", "bf://beta/log:x", "bf://beta/mail:b2", "bf://beta/mail:b1", "bf://alpha/mail:a1"}
+	v, err := read(t, "projects", 0, alpha, beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := v.(*Listing)
+	if len(l.Items) != 1 {
+		t.Fatalf("items: %s", jsonOf(t, l))
+	}
+	it := l.Items[0]
+	if it.NewLinks != 5 || !cmp.Equal(it.Newer, wantNewer) || !cmp.Equal(it.ReviewReasons, []string{"due", "newer_evidence"}) {
+		t.Errorf("projects: new_links %d, newer %v, reasons %v", it.NewLinks, it.Newer, it.ReviewReasons)
+	}
+	v, err = read(t, "", 0, alpha, beta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := v.(*Home)
+	if len(h.Projects) != 1 || h.Projects[0].NewLinks != 5 || !cmp.Equal(h.Projects[0].Newer, wantNewer) {
+		t.Errorf("home projects: %s", jsonOf(t, h.Projects))
+	}
+	// Alone, alpha knows only its own record, named by its ref.
+	v, err = read(t, "projects", 0, alpha)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it = v.(*Listing).Items[0]
+	if it.NewLinks != 1 || !cmp.Equal(it.Newer, []string{"mail:a1"}) {
+		t.Errorf("alpha alone: new_links %d, newer %v", it.NewLinks, it.Newer)
 	}
 }

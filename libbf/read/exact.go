@@ -33,10 +33,13 @@ type reader struct {
 	// unavailable names the selected brains that did not answer; any is "" when selection
 	// skipped something without naming a brain.
 	unavailable map[string]bool
+	// stale names the brains served from their previous cache generation, which may lack
+	// what a writer is adding.
+	stale map[string]bool
 }
 
 func (r *reader) run(ctx context.Context) (any, error) {
-	r.unavailable = map[string]bool{}
+	r.unavailable, r.stale = map[string]bool{}, map[string]bool{}
 	for _, p := range r.req.Problems {
 		r.probs.Add(reply.Problem{Brain: p.Brain, Error: p.Error, File: p.File})
 		if p.File == "" {
@@ -67,6 +70,9 @@ func (r *reader) run(ctx context.Context) (any, error) {
 			}
 		}
 	}
+	for _, name := range opened.Stale {
+		r.stale[name] = true
+	}
 	r.readProbs = r.probs.List()
 	return r.resolve(ctx)
 }
@@ -79,9 +85,19 @@ func (r *reader) incomplete() bool {
 	return len(r.unavailable) > 0
 }
 
-// notFound is the failure of a ref that names nothing readable.
+// behind reports whether a brain that could hold the ref answered from its previous cache
+// generation, which may lack it.
+func (r *reader) behind() bool {
+	if r.rt.brain != "" {
+		return r.stale[r.rt.brain]
+	}
+	return len(r.stale) > 0
+}
+
+// notFound is the failure of a ref that names nothing readable: incomplete when a brain
+// that could hold it did not answer or answered stale, or when a cache skipped its file.
 func (r *reader) notFound(ctx context.Context) error {
-	if r.incomplete() || r.skipped() {
+	if r.incomplete() || r.behind() || r.skipped() {
 		return &reply.NotFoundError{Msg: msgIncomplete}
 	}
 	return &reply.NotFoundError{Msg: msgNotFound + r.hint(ctx)}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/bfgo/bf/libbf/graph"
 	"github.com/bfgo/bf/libbf/pages"
-	"github.com/bfgo/bf/libbf/reply"
 )
 
 // readPage delegates a computed page to package pages.
@@ -23,17 +22,18 @@ func readPage(ctx context.Context, req Request, rt *route) (any, error) {
 }
 
 // reminders adds the tasks, next open task and review signals of a note that gets them, as
-// pages computes them for listings.
+// pages computes them for listings, with newer evidence from every brain that answered.
 func (r *reader) reminders(ctx context.Context, p graph.Part, noteRef string, out *NoteReply) error {
-	sig, err := pages.Review(ctx, p.DB, noteRef, r.req.Now, r.req.Location)
+	ev := pages.Evidence{Missing: r.set.Missing, Local: r.set.Local}
+	for _, q := range r.set.Parts {
+		ev.Brains = append(ev.Brains, pages.Snapshot{Name: q.Name(), DB: q.DB})
+	}
+	sig, err := pages.Review(ctx, ev, p.Name(), noteRef, r.req.Now, r.req.Location)
 	if err != nil || sig == nil {
 		return err
 	}
 	out.Tasks, out.Next = sig.Tasks, sig.Next
 	out.Review, out.ReviewDue, out.ReviewReasons, out.ReviewSource = sig.Review, sig.ReviewDue, sig.ReviewReasons, sig.ReviewSource
 	out.NewLinks, out.Newer = sig.NewLinks, sig.Newer
-	if !r.set.Local && len(out.Newer) > 0 {
-		out.Newer = reply.Item{Brain: p.Name(), Newer: sig.Newer}.Addressed().Newer
-	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 // Opening is the most a first page of an outlined text holds, in bytes of its JSON.
 const Opening = 4 << 10
 
-// pager pages the text of an exact read whose reply exceeds reply.Budget (B §4.3). Offsets
+// pager pages the text of an exact read whose reply exceeds reply.Budget. Offsets
 // and lengths count Unicode characters.
 type pager struct {
 	text string

@@ -2,12 +2,13 @@
 // exact read of a note, a section, a record or an identity, an identity's backlinks page,
 // or a relation page (package graph), and pages the text of large exact reads.
 //
-// Routing looks at the ref's syntax first (B §3.10): an empty ref is home; bf://NAME/…
+// Routing looks at the ref's syntax first: an empty ref is home; bf://NAME/…
 // reads in brain NAME only; page paths go to pages.Read; note paths, SOURCE:ID records,
 // identities and bf:// note, record and entity addresses are exact reads. Invalid refs, a
 // relation on a page or section, an unknown relation and offsets that cannot apply fail
 // with *reply.InputError before the reply is built; refs that name nothing fail with
-// *reply.NotFoundError, saying so when a selected brain was unavailable.
+// *reply.NotFoundError, saying the answer is incomplete when a selected brain was
+// unavailable or served stale.
 //
 // Choices made where the reference is silent:
 //   - An identity read returns the owner's reply under the owner's own ref; uri names its
@@ -17,6 +18,10 @@
 //   - While a selected brain is unavailable, a ref no answering brain holds fails as
 //     incomplete, even when other brains link to it as an identity: the missing brain
 //     could own it.
+//   - While a selected brain is stale (served from its previous cache generation because a
+//     writer holds it), a ref that would otherwise fail as not found fails as incomplete:
+//     the generation being written could hold it. An identity that items link to still
+//     answers with its backlinks page, which names the brain in stale.
 //   - An ownerless identity page names the identity as read in page; it carries no claims,
 //     since only an owner states claims.
 //   - A relation page's ref is the ref as read; an action folder lists the backlinks of its
@@ -24,8 +29,8 @@
 //   - The tasks, next open task and review signals of a whole note read are those
 //     pages.Review computes for listings; an ACTION.md read lists its files and linked
 //     projects by the rules of the action page.
-//   - A section read carries neither backlinks nor claims (the seed lists neither); the
-//     outline of a paged section lists its subsections only.
+//   - A section read carries neither backlinks nor claims (the reference lists neither
+//     for a section); the outline of a paged section lists its subsections only.
 package read
 
 import (

@@ -79,7 +79,7 @@ func (r *reader) record(ctx context.Context, t *graph.Target) (any, error) {
 	return pg.page()
 }
 
-// Collection states and freshness (seed "Source coverage").
+// Coverage states and freshness of a source.
 const (
 	stateActive     = "active"
 	stateDisabled   = "disabled"
