@@ -26,6 +26,7 @@ var verbs = []verb{
 	{"register", "bf-init", "add a brain to this machine's registry"},
 	{"search", "", "search notes and records: bf search WORDS"},
 	{"read", "", "read a note, section, record, identity or page: bf read REF"},
+	{"mcp", "", "serve search and read to agents over MCP on stdio"},
 	{"validate", "bf-index", "check bf.yaml, notes, links and records"},
 	{"build", "bf-index", "rebuild the search cache from the brain's files"},
 	{"eval", "bf-index", "run the brain's retrieval suites (evals/*.yaml)"},

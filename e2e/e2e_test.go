@@ -27,7 +27,7 @@ func TestMain(m *testing.M) {
 	}
 	_, self, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(self))
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./bf", "./bf-init", "./bf-index", "./bf-search", "./bf-read")
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./bf", "./bf-init", "./bf-index", "./bf-search", "./bf-read", "./bf-mcp")
 	build.Dir = root
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {

@@ -1,0 +1,512 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/bfgo/bf/libbf/schema"
+)
+
+var binDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "bf-mcp-test-bin-")
+	if err != nil {
+		panic(err)
+	}
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./bf-mcp", "./bf-search", "./bf-read")
+	build.Dir = repoRoot()
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		panic("building the binaries: " + err.Error())
+	}
+	binDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func repoRoot() string {
+	_, self, _, _ := runtime.Caller(0)
+	return filepath.Dir(filepath.Dir(self))
+}
+
+// fixture is a copy of the example brain with a private home, plus one large note whose
+// text comes back in pages.
+type fixture struct {
+	brain, home, work string
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	tmp := t.TempDir()
+	f := &fixture{brain: filepath.Join(tmp, "brain"), home: filepath.Join(tmp, "home"), work: filepath.Join(tmp, "work")}
+	if err := os.CopyFS(f.brain, os.DirFS(filepath.Join(repoRoot(), "examples", "brain"))); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{f.home, f.work} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var big strings.Builder
+	big.WriteString("---\ntype: concept\nstatus: stable\ntitle: Retention handbook\n---\n\n# Retention handbook\n\n")
+	for i := range 60 {
+		fmt.Fprintf(&big, "## Rule %d\n\n", i)
+		for range 8 {
+			big.WriteString("Invoices are archived for seven years, then purged by the retention sweeper. ")
+		}
+		big.WriteString("\n\n")
+	}
+	if err := os.WriteFile(filepath.Join(f.brain, "concepts", "retention.md"), []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func (f *fixture) env() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		switch strings.SplitN(kv, "=", 2)[0] {
+		case "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "BF_BRAIN", "TZ":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "HOME="+f.home, "TZ=UTC")
+}
+
+// cli runs a built CLI binary and returns its stdout without the trailing newline.
+func (f *fixture) cli(t *testing.T, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, name), append(args, "--brain", f.brain)...)
+	cmd.Dir, cmd.Env = f.work, f.env()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %q: %v: %s", name, args, err, stderr.String())
+	}
+	return bytes.TrimSuffix(out, []byte("\n"))
+}
+
+// session is the bf-mcp binary driven by mcp-go's client.
+type session struct {
+	c   *client.Client
+	cmd *exec.Cmd
+}
+
+func (f *fixture) start(t *testing.T, args ...string) *session {
+	t.Helper()
+	s := &session{}
+	var mu sync.Mutex
+	c, err := client.NewStdioMCPClientWithOptions(filepath.Join(binDir, "bf-mcp"), nil, args,
+		transport.WithCommandFunc(func(ctx context.Context, command string, _ []string, args []string) (*exec.Cmd, error) {
+			cmd := exec.CommandContext(ctx, command, args...)
+			cmd.Dir, cmd.Env = f.work, f.env()
+			mu.Lock()
+			s.cmd = cmd
+			mu.Unlock()
+			return cmd, nil
+		}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.c = c
+	t.Cleanup(func() { c.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "bf-mcp-test", Version: "1"}
+	res, err := c.Initialize(ctx, init)
+	if err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if res.ServerInfo.Name != "bf" || !strings.Contains(res.Instructions, "next_offset") || !strings.Contains(res.Instructions, "evidence") {
+		t.Fatalf("initialize: server %+v instructions %q", res.ServerInfo, res.Instructions)
+	}
+	return s
+}
+
+// call calls a tool with arguments given as JSON, so numbers keep their spelling.
+func (s *session) call(t *testing.T, tool, argsJSON string) *mcp.CallToolResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	req := mcp.CallToolRequest{}
+	req.Params.Name = tool
+	req.Params.Arguments = json.RawMessage(argsJSON)
+	res, err := s.c.CallTool(ctx, req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", tool, argsJSON, err)
+	}
+	return res
+}
+
+func text(t *testing.T, res *mcp.CallToolResult) string {
+	t.Helper()
+	if len(res.Content) != 1 {
+		t.Fatalf("content: %+v", res.Content)
+	}
+	tc, ok := mcp.AsTextContent(res.Content[0])
+	if !ok {
+		t.Fatalf("content is not text: %+v", res.Content[0])
+	}
+	return tc.Text
+}
+
+// sameAsCLI checks a success result: its text is the CLI's document byte for byte and its
+// structured content the same JSON value.
+func sameAsCLI(t *testing.T, res *mcp.CallToolResult, want []byte) map[string]any {
+	t.Helper()
+	if res.IsError {
+		t.Fatalf("error result: %s", text(t, res))
+	}
+	if got := text(t, res); got != string(want) {
+		t.Fatalf("text differs from the CLI:\n got %s\nwant %s", got, want)
+	}
+	var wantV, gotV map[string]any
+	if err := json.Unmarshal(want, &wantV); err != nil {
+		t.Fatal(err)
+	}
+	structured, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(structured, &gotV); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(wantV, gotV); diff != "" {
+		t.Fatalf("structured content differs from the CLI (-cli +mcp):\n%s", diff)
+	}
+	return gotV
+}
+
+func wantError(t *testing.T, res *mcp.CallToolResult, check func(string) bool, what string) {
+	t.Helper()
+	if !res.IsError {
+		t.Fatalf("want an error result (%s), got %s", what, text(t, res))
+	}
+	if msg := text(t, res); !check(msg) {
+		t.Fatalf("error %q: want %s", msg, what)
+	}
+}
+
+func TestServer(t *testing.T) {
+	f := newFixture(t)
+	s := f.start(t, "--brain", f.brain)
+
+	// Exactly two read-only tools, each with a title, a description, an input schema and its
+	// reply schema.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tools, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+		if tl.Title == "" || tl.Description == "" || tl.Annotations.ReadOnlyHint == nil || !*tl.Annotations.ReadOnlyHint ||
+			tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint {
+			t.Errorf("tool %s: %+v", tl.Name, tl)
+		}
+	}
+	if diff := cmp.Diff([]string{"read", "search"}, sorted(names)); diff != "" {
+		t.Fatalf("tools (-want +got):\n%s", diff)
+	}
+
+	// Search, then its continuation, each the CLI's JSON.
+	first := sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":2}`), f.cli(t, "bf-search", "invoice", "--limit", "2"))
+	next, ok := first["next_offset"].(float64)
+	if !ok {
+		t.Fatalf("no next_offset in %v", first)
+	}
+	n := strconv.FormatInt(int64(next), 10)
+	sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":2,"offset":`+n+`}`), f.cli(t, "bf-search", "invoice", "--limit", "2", "--offset", n))
+	// Integral numbers count as integers.
+	sameAsCLI(t, s.call(t, "search", `{"query":"ledger postings","limit":3.0,"offset":0.0,"scope":"concepts"}`),
+		f.cli(t, "bf-search", "ledger postings", "--limit", "3", "--scope", "concepts"))
+
+	// Reads: home, a page, a note, a section, a relation page, and a large note in text pages.
+	sameAsCLI(t, s.call(t, "read", `{}`), f.cli(t, "bf-read"))
+	sameAsCLI(t, s.call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
+	sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/ledger.md"}`), f.cli(t, "bf-read", "concepts/ledger.md"))
+	sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/ledger.md","rel":"links"}`), f.cli(t, "bf-read", "concepts/ledger.md", "--rel", "links"))
+	page := sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md"}`), f.cli(t, "bf-read", "concepts/retention.md"))
+	for i := 0; ; i++ {
+		next, ok := page["next_offset"].(float64)
+		if !ok {
+			if i == 0 {
+				t.Fatalf("the large note came back in one page: %v", page)
+			}
+			break
+		}
+		n := strconv.FormatInt(int64(next), 10)
+		page = sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md","offset":`+n+`}`), f.cli(t, "bf-read", "concepts/retention.md", "--offset", n))
+	}
+
+	// Arguments outside the input schema: the SDK's error result.
+	sdk := func(msg string) bool { return strings.Contains(msg, "input schema validation failed") }
+	for _, c := range []struct{ tool, args string }{
+		{"search", `{"query":"invoice","limit":0}`},
+		{"search", `{"query":"invoice","limit":51}`},
+		{"search", `{"query":"invoice","limit":2.5}`},
+		{"search", `{"query":"invoice","limit":"5"}`},
+		{"search", `{"query":"invoice","offset":-1}`},
+		{"search", `{"query":"invoice","brain":"x"}`},
+		{"search", `{"limit":5}`},
+		{"search", `{"query":7}`},
+		{"read", `{"ref":"projects","offset":true}`},
+		{"read", `{"ref":"projects","page":2}`},
+		{"read", `{"ref":"projects","offset":9007199254740992}`},
+	} {
+		wantError(t, s.call(t, c.tool, c.args), sdk, c.tool+" "+c.args+": the SDK's validation message")
+	}
+
+	// Values the tools reject: invalid input naming the argument.
+	exact := func(want string) func(string) bool { return func(got string) bool { return got == want } }
+	prefix := func(want string) func(string) bool {
+		return func(got string) bool { return strings.HasPrefix(got, want) }
+	}
+	wantError(t, s.call(t, "read", `{"ref":"2026-13"}`), exact("invalid input: ref: invalid period: 2026-13"), "an invalid period")
+	wantError(t, s.call(t, "read", `{"ref":"tasks#open"}`), exact("invalid input: ref: pages have no sections; read the page without #section"), "a page section")
+	wantError(t, s.call(t, "search", `{"query":""}`), prefix("invalid input: query: "), "an empty query")
+	wantError(t, s.call(t, "search", `{"query":"invoice","scope":"2026-13"}`), prefix("invalid input: scope: "), "an invalid scope")
+	wantError(t, s.call(t, "read", `{"ref":"concepts/ledger.md","rel":"nope"}`),
+		func(m string) bool {
+			return strings.HasPrefix(m, "invalid input: rel: unknown relation; use one of ") && strings.Contains(m, "links") && strings.Contains(m, "cites")
+		}, "an unknown relation with the choices")
+
+	// Other failures: the CLI's message, naming the tools instead of commands.
+	wantError(t, s.call(t, "read", `{"ref":"projects/nothing.md"}`),
+		prefix("reference not found; use the search tool to locate it, or the read tool to browse pages"), "not found, naming the tools")
+	wantError(t, s.call(t, "read", `{"ref":"concepts/ledger.md#nothing"}`), exact("section not found; read the whole note to see its headings"), "a missing section")
+	// Control characters are escaped.
+	wantError(t, s.call(t, "read", `{"ref":"projects/a\u001b[2J.md"}`),
+		func(m string) bool { return !strings.ContainsRune(m, 0x1b) }, "no raw control characters")
+
+	// The selection is resolved again for each call: once the brain is gone, a call fails
+	// with its path shown as <brain>, and the server keeps serving.
+	moved := f.brain + ".moved"
+	if err := os.Rename(f.brain, moved); err != nil {
+		t.Fatal(err)
+	}
+	wantError(t, s.call(t, "search", `{"query":"invoice"}`),
+		func(m string) bool { return strings.Contains(m, "<brain>") && !strings.Contains(m, f.brain) }, "the missing brain as <brain>")
+	if err := os.Rename(moved, f.brain); err != nil {
+		t.Fatal(err)
+	}
+	sameAsCLI(t, s.call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
+}
+
+// TestSchemas reads tools/list off the wire and compiles each published schema.
+func TestSchemas(t *testing.T) {
+	f := newFixture(t)
+	cmd := exec.Command(filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
+	cmd.Dir, cmd.Env = f.work, f.env()
+	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/list"}
+`)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list struct {
+		Result struct {
+			Tools []struct {
+				Name         string          `json:"name"`
+				InputSchema  json.RawMessage `json:"inputSchema"`
+				OutputSchema json.RawMessage `json:"outputSchema"`
+			} `json:"tools"`
+		} `json:"result"`
+	}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if bytes.Contains(sc.Bytes(), []byte(`"id":2`)) {
+			if err := json.Unmarshal(sc.Bytes(), &list); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(list.Result.Tools) != 2 {
+		t.Fatalf("tools/list: %s", out)
+	}
+	for _, tl := range list.Result.Tools {
+		for kind, raw := range map[string]json.RawMessage{"input": tl.InputSchema, "output": tl.OutputSchema} {
+			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatalf("%s %s schema: %v", tl.Name, kind, err)
+			}
+			c := jsonschema.NewCompiler()
+			url := "mem:///" + tl.Name + "-" + kind + ".json"
+			if err := c.AddResource(url, doc); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := c.Compile(url); err != nil {
+				t.Errorf("%s %s schema does not compile: %v", tl.Name, kind, err)
+			}
+		}
+		want, err := schema.Get(tl.Name + "-reply")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b any
+		json.Unmarshal(want, &a)
+		json.Unmarshal(tl.OutputSchema, &b)
+		if !cmp.Equal(a, b) {
+			t.Errorf("%s outputSchema is not the %s-reply schema", tl.Name, tl.Name)
+		}
+	}
+}
+
+// TestStartup: the selection is checked before serving, with the CLI's exit codes.
+func TestStartup(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--brain", filepath.Join(f.work, "missing")}, 1, "does not exist"},
+		{[]string{"--brain="}, 2, "bf: "},
+		{[]string{"extra"}, 2, "takes no arguments"},
+	} {
+		cmd := exec.Command(filepath.Join(binDir, "bf-mcp"), c.args...)
+		cmd.Dir, cmd.Env = f.work, f.env()
+		cmd.Stdin = strings.NewReader("")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != c.code || !strings.Contains(stderr.String(), c.msg) {
+			t.Errorf("%q: %v, stderr %q; want exit %d", c.args, err, stderr.String(), c.code)
+		}
+	}
+}
+
+// TestSignal: SIGTERM ends a serving server with exit 130.
+func TestSignal(t *testing.T) {
+	f := newFixture(t)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		cmd := exec.Command(filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
+		cmd.Dir, cmd.Env = f.work, f.env()
+		in, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait until it serves, then signal it.
+		fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+		if _, err := bufio.NewReader(stdout).ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Process.Signal(sig)
+		err = cmd.Wait()
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || exit.ExitCode() != 130 {
+			t.Errorf("%v: %v, want exit 130", sig, err)
+		}
+		in.Close()
+	}
+}
+
+// TestSoak makes 1,000 mixed calls in one session and fails only on a gross leak.
+func TestSoak(t *testing.T) {
+	if testing.Short() {
+		t.Skip("soak test")
+	}
+	f := newFixture(t)
+	s := f.start(t, "--brain", f.brain)
+	calls := []struct{ tool, args string }{
+		{"search", `{"query":"invoice","limit":5}`},
+		{"search", `{"query":"ledger migration","scope":"projects"}`},
+		{"search", `{"query":"invoice","limit":2,"offset":2}`},
+		{"read", `{}`},
+		{"read", `{"ref":"concepts/ledger.md"}`},
+		{"read", `{"ref":"tasks"}`},
+		{"read", `{"ref":"concepts/ledger.md","rel":"links"}`},
+		{"read", `{"ref":"concepts/retention.md","offset":1000}`},
+		{"read", `{"ref":"2026-13"}`},
+		{"search", `{"query":"invoice","limit":0}`},
+	}
+	// Warm up, then measure.
+	for _, c := range calls {
+		s.call(t, c.tool, c.args)
+	}
+	before := rss(t, s.cmd.Process.Pid)
+	start := time.Now()
+	for i := range 1000 {
+		c := calls[i%len(calls)]
+		res := s.call(t, c.tool, c.args)
+		if wantErr := i%len(calls) >= 8; res.IsError != wantErr {
+			t.Fatalf("call %d %s %s: error %v: %s", i, c.tool, c.args, res.IsError, text(t, res))
+		}
+	}
+	after := rss(t, s.cmd.Process.Pid)
+	t.Logf("1000 calls in %v; RSS %d KiB before, %d KiB after", time.Since(start).Round(time.Millisecond), before, after)
+	if after-before > 64<<10 {
+		t.Errorf("RSS grew by %d KiB over 1000 calls", after-before)
+	}
+}
+
+// rss is a process's resident set size in KiB.
+func rss(t *testing.T, pid int) int64 {
+	t.Helper()
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return n
+		}
+	}
+	t.Fatal("no VmRSS")
+	return 0
+}
+
+func sorted(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}

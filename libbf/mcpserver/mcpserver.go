@@ -1,0 +1,141 @@
+// Package mcpserver serves bf search and bf read to AI agents over the Model Context
+// Protocol (stdio): exactly two read-only tools, search and read, whose results carry the
+// same JSON value the CLI prints for the same request.
+//
+// Each call selects the brains again (so registry changes need no restart), runs the
+// request through libbf's search or read, and closes every cache it opened before
+// answering. Neither tool collects, runs programs or touches the network.
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"runtime/debug"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/schema"
+)
+
+// Server identity as hosts show it.
+const (
+	Name  = "bf"
+	Title = "Brain Framework"
+)
+
+// Options configure a server.
+type Options struct {
+	// Brain is the --brain value, used only when BrainGiven is true.
+	Brain      string
+	BrainGiven bool
+	// Version is reported to clients; "" uses the module version of the running binary.
+	Version string
+	// Select picks the brains of one call; nil means brain.Select with the process
+	// environment. Tests replace it.
+	Select func(brain.Request) (*brain.Selection, error)
+	// Env locates the registry file and the home directory hidden in error text; the zero
+	// value means brain.System().
+	Env *brain.Env
+}
+
+// Server is a configured bf MCP server.
+type Server struct {
+	opts Options
+	mcp  *server.MCPServer
+	// startRoots are the brain roots selected at startup, hidden in error text too.
+	startRoots []string
+}
+
+// New checks the selection once, as the CLI would (its error classifies like the CLI's:
+// invalid input exits 2, anything else 1), and returns a server with its two tools.
+func New(opts Options) (*Server, error) {
+	if opts.Select == nil {
+		opts.Select = brain.Select
+	}
+	if opts.Env == nil {
+		env := brain.System()
+		opts.Env = &env
+	}
+	s := &Server{opts: opts}
+	sel, err := s.selectBrains()
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range sel.Brains {
+		s.startRoots = append(s.startRoots, b.Root)
+	}
+	version := opts.Version
+	if version == "" {
+		version = moduleVersion()
+	}
+	searchTool, err := tool("search", "Search the brain", searchDescription, searchInput, "search-reply")
+	if err != nil {
+		return nil, err
+	}
+	readTool, err := tool("read", "Read a brain page, note or record", readDescription, readInput, "read-reply")
+	if err != nil {
+		return nil, err
+	}
+	s.mcp = server.NewMCPServer(Name, version,
+		server.WithTitle(Title),
+		server.WithInstructions(Instructions),
+		server.WithToolCapabilities(false),
+		server.WithInputSchemaValidation(),
+		server.WithRecovery(),
+	)
+	s.mcp.AddTool(searchTool, s.search)
+	s.mcp.AddTool(readTool, s.read)
+	return s, nil
+}
+
+// MCP returns the underlying SDK server, for in-process clients.
+func (s *Server) MCP() *server.MCPServer { return s.mcp }
+
+// Serve answers requests read from in on out until in ends or ctx is cancelled.
+func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
+	std := server.NewStdioServer(s.mcp)
+	if errLog != nil {
+		std.SetErrorLogger(newLogger(errLog))
+	}
+	return std.Listen(ctx, in, out)
+}
+
+// selectBrains resolves the selection for one call, classified like the CLI's.
+func (s *Server) selectBrains() (*brain.Selection, error) {
+	sel, err := s.opts.Select(brain.Request{Purpose: brain.Retrieval, Brain: s.opts.Brain, BrainGiven: s.opts.BrainGiven})
+	return sel, cli.Classify(err)
+}
+
+func tool(name, title, description, input, replyKind string) (mcp.Tool, error) {
+	out, err := schema.Get(replyKind)
+	if err != nil {
+		return mcp.Tool{}, err
+	}
+	t := mcp.NewTool(name,
+		mcp.WithToolTitle(title),
+		mcp.WithDescription(description),
+		mcp.WithRawInputSchema(json.RawMessage(input)),
+		mcp.WithRawOutputSchema(json.RawMessage(out)),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           title,
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(true),
+			OpenWorldHint:   mcp.ToBoolPtr(false),
+		}),
+	)
+	// NewTool starts from an empty object schema; the raw schemas replace it.
+	t.InputSchema, t.OutputSchema = mcp.ToolInputSchema{}, mcp.ToolOutputSchema{}
+	return t, nil
+}
+
+func moduleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
