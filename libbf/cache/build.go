@@ -181,6 +181,13 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	if err != nil {
 		return res, err
 	}
+	// Digests use the listed order, which sortedInputs replaces.
+	digests := map[string]string{}
+	for _, s := range l.scopes {
+		if isAuthoredScope(s) {
+			digests[s] = digestOf(l.scopeInputs(s))
+		}
+	}
 	inputs := l.sortedInputs()
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
@@ -202,6 +209,11 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	}
 	for f, fp := range l.folders {
 		if err := w.setFolder(ctx, f, fp); err != nil {
+			return res, err
+		}
+	}
+	for s, dg := range digests {
+		if err := w.setScope(ctx, s, dg); err != nil {
 			return res, err
 		}
 	}

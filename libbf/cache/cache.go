@@ -137,13 +137,35 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	}
 	ino := st.Sys().(*syscall.Stat_t).Ino
 
-	rw, err := openFile(live, false)
+	// The read-only pool the Cache serves also does the checks and comparisons; the
+	// writable connection is opened only to refresh (one connection less to open and
+	// whose schema to read on a warm open).
+	ro, err := openFile(live, true)
 	if err != nil {
 		return nil, err
 	}
-	defer rw.Close()
+	defer func() {
+		if !ok {
+			ro.Close()
+		}
+	}()
+	var rw *sql.DB
+	defer func() {
+		if rw != nil {
+			rw.Close()
+		}
+	}()
+	refreshWith := func(d *diff) error {
+		if rw == nil {
+			if rw, err = openFile(live, false); err != nil {
+				rw = nil
+				return err
+			}
+		}
+		return refresh(ctx, rw, ix, b.Root, d)
+	}
 	damaged := func(err error) error {
-		if IsDamaged(err) && confirmDamage(ctx, rw) {
+		if IsDamaged(err) && confirmDamage(ctx, ro) {
 			return errNeedBuild
 		}
 		return fmt.Errorf("cannot read the search cache in .bf: %w", err)
@@ -152,13 +174,13 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	// The shared reader lock keeps record writers out while files are compared.
 	reader, err := acquire(ctx, dir, ReaderLockFile, false, 0)
 	if errors.Is(err, errBusy) {
-		good, uerr := usable(ctx, rw, sig, ino)
+		good, uerr := usable(ctx, ro, sig, ino)
 		if uerr != nil {
 			return nil, damaged(uerr)
 		}
 		if good {
 			c.Status.Stale = true
-			if err := c.finish(ctx, rw, live, b.Name, nil); err != nil {
+			if err := c.finish(ctx, ro, b.Name, nil); err != nil {
 				return nil, damaged(err)
 			}
 			ok = true
@@ -171,14 +193,14 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	}
 	defer reader.release()
 
-	good, err := usable(ctx, rw, sig, ino)
+	good, err := usable(ctx, ro, sig, ino)
 	if err != nil {
 		return nil, damaged(err)
 	}
 	if !good {
 		return nil, errNeedBuild
 	}
-	l, d, err := compare(ctx, rw, b.Root, clock())
+	l, d, err := compare(ctx, ro, b.Root, clock())
 	if err != nil {
 		return nil, damaged(err)
 	}
@@ -192,7 +214,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		default:
 			// A refresh that committed meanwhile is harmless to repeat: every changed path is
 			// dropped before it is indexed again, and the next open compares anew.
-			err = refresh(ctx, rw, ix, b.Root, d)
+			err = refreshWith(d)
 			writer.release()
 			if err != nil {
 				if ctx.Err() != nil {
@@ -201,29 +223,33 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 				return nil, damaged(err)
 			}
 		}
+	} else if len(d.digests) > 0 {
+		// Nothing changed, but an authored root's listing digest is new (the first open
+		// after a change that a refresh could not describe exactly): store it so the next
+		// open need not read that root's rows. It only saves work, so a busy writer or a
+		// failure changes nothing in this answer.
+		if writer, err := acquire(ctx, dir, WriterLockFile, true, 0); err == nil {
+			err = refreshWith(d)
+			writer.release()
+			if err != nil && ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+		}
 	}
-	if err := c.finish(ctx, rw, live, b.Name, l.problems); err != nil {
+	if err := c.finish(ctx, ro, b.Name, l.problems); err != nil {
 		return nil, damaged(err)
 	}
 	ok = true
 	return c, nil
 }
 
-// finish collects the problems and opens the read-only pool.
-func (c *Cache) finish(ctx context.Context, rw *sql.DB, live, name string, listed []brain.Problem) error {
-	probs, err := problems(ctx, rw, name, listed)
+// finish collects the problems and keeps the read-only pool.
+func (c *Cache) finish(ctx context.Context, ro *sql.DB, name string, listed []brain.Problem) error {
+	probs, err := problems(ctx, ro, name, listed)
 	if err != nil {
 		return err
 	}
 	c.Status.Problems = probs
-	ro, err := openFile(live, true)
-	if err != nil {
-		return err
-	}
-	if err := ro.PingContext(ctx); err != nil {
-		ro.Close()
-		return err
-	}
 	c.db = ro
 	return nil
 }

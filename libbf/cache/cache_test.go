@@ -1,6 +1,8 @@
 package cache
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -168,5 +170,18 @@ func TestBuildSmallBrain(t *testing.T) {
 		if len(got) == 0 || got[0] != want {
 			t.Errorf("MATCH %s = %v, want %s", q, got, want)
 		}
+	}
+}
+
+// TestLayoutDigest keeps layoutDigest, which usable compares with, equal to the layout of
+// the DDL.
+func TestLayoutDigest(t *testing.T) {
+	s, err := layout()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(s))
+	if got := hex.EncodeToString(sum[:]); got != layoutDigest {
+		t.Errorf("layoutDigest = %s; the DDL now gives %s", layoutDigest, got)
 	}
 }

@@ -582,3 +582,101 @@ func TestPrepareVanishedAndUnreadable(t *testing.T) {
 		t.Errorf("special file: %+v", odd)
 	}
 }
+
+// TestListingDigest proves with a counter that an open reads the stored files of an
+// authored root only when its listing is not the one the generation holds.
+func TestListingDigest(t *testing.T) {
+	f := smallBrain(t)
+	f.build()
+	var read []string
+	onReadScope = func(s string) {
+		if isAuthoredScope(s) {
+			read = append(read, s)
+		}
+	}
+	defer func() { onReadScope = nil }()
+	open := func() []string {
+		read = nil
+		c := f.open()
+		c.Close()
+		sort.Strings(read)
+		return read
+	}
+	if got := open(); len(got) != 0 {
+		t.Errorf("after a build, read %v", got)
+	}
+	f.write("concepts/site.md", "# Site renamed\n\nLonger text now.\n")
+	if diff := cmp.Diff([]string{"concepts/"}, open()); diff != "" {
+		t.Errorf("after an edit (-want +got):\n%s", diff)
+	}
+	if got := open(); len(got) != 0 {
+		t.Errorf("after the refresh, read %v", got)
+	}
+	if got := titleOf(t, f.open(), "concepts/site.md"); got != "Site renamed" {
+		t.Errorf("title = %q", got)
+	}
+	f.remove("projects")
+	if diff := cmp.Diff([]string{"projects/"}, open()); diff != "" {
+		t.Errorf("after removing a root (-want +got):\n%s", diff)
+	}
+	if got := open(); len(got) != 0 {
+		t.Errorf("after removing a root and a refresh, read %v", got)
+	}
+
+	// Without stored digests every root is compared file by file; an open that finds
+	// nothing to change stores them.
+	db, err := openFile(f.path(".bf/index.sqlite"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM scopes`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if diff := cmp.Diff([]string{"actions/", "concepts/", "projects/"}, open()); diff != "" {
+		t.Errorf("without digests (-want +got):\n%s", diff)
+	}
+	if got := open(); len(got) != 0 {
+		t.Errorf("once stored again, read %v", got)
+	}
+}
+
+// TestInexactScopeKeepsNoDigest: a root holding a file applied with another fingerprint
+// than listed (gone before it was read, or read with an error) stores no digest, so the
+// next open compares it file by file.
+func TestInexactScopeKeepsNoDigest(t *testing.T) {
+	f := smallBrain(t)
+	f.build()
+	db, err := openFile(f.path(".bf/index.sqlite"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	w, err := newWriter(ctx, tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.close()
+	gone := input{path: "concepts/gone.md", fp: fingerprint{1, 2, 3, 4}}
+	if err := w.apply(ctx, newIndexer(f.brain()), f.root, []input{gone}, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"concepts/", "projects/"} {
+		if err := w.setScope(ctx, s, "d1"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := storedScopes(ctx, tx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["concepts/"]; ok || got["projects/"] != "d1" {
+		t.Errorf("scopes = %v, want projects/ only", got)
+	}
+}

@@ -2,9 +2,12 @@ package cache
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
+	"encoding/hex"
+	"slices"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -14,6 +17,11 @@ type diff struct {
 	removed     []string
 	folders     map[string]folderPrint // source folders whose stored fingerprint changes
 	dropFolders []string               // source folders that are gone
+	// digests are the listing digests to store for the authored roots compared file by
+	// file ("" removes one); seen are the stored digests compare read, which the refresh
+	// checks are still in place.
+	digests map[string]string
+	seen    map[string]string
 }
 
 func (d *diff) empty() bool {
@@ -44,23 +52,88 @@ func storedFolders(ctx context.Context, db *sql.DB) (map[string]folderPrint, err
 	return out, rows.Err()
 }
 
-// storedFiles reads the fingerprints stored under one path prefix, through the primary key.
-func storedFiles(ctx context.Context, db *sql.DB, prefix string, into map[string]fingerprint) error {
-	rows, err := db.QueryContext(ctx, `SELECT path, size, mtime, ctime, inode FROM files WHERE path >= ? AND path < ?`,
-		prefix, upper(prefix))
+// onReadScope is called with each scope whose stored files compare reads (tests count them).
+var onReadScope func(scope string)
+
+// storedScopes reads the stored listing digests of the authored roots.
+func storedScopes(ctx context.Context, db querier) (map[string]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT scope, digest FROM scopes`)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var s, dg string
+		if err := rows.Scan(&s, &dg); err != nil {
+			return nil, err
+		}
+		out[s] = dg
+	}
+	return out, rows.Err()
+}
+
+// querier is a database or a transaction.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// isAuthoredScope reports an authored root's scope.
+func isAuthoredScope(s string) bool { return slices.Contains(authoredScopes, s) }
+
+// within returns the inputs under scope, from inputs in path order.
+func within(inputs []input, scope string) []input {
+	lo := sort.Search(len(inputs), func(i int) bool { return inputs[i].path >= scope })
+	hi := sort.Search(len(inputs), func(i int) bool { return inputs[i].path >= upper(scope) })
+	return inputs[lo:hi]
+}
+
+// digestOf is the SHA-256 hex of a listing's paths and fingerprints in listed order, or ""
+// when an input has no fingerprint (it is compared again every time).
+func digestOf(inputs []input) string {
+	h := sha256.New()
+	buf := make([]byte, 0, 64<<10)
+	for _, in := range inputs {
+		if in.fp == unknown {
+			return ""
+		}
+		buf = append(buf, in.path...)
+		buf = append(buf, 0)
+		for _, v := range []int64{in.fp.size, in.fp.mtime, in.fp.ctime, in.fp.inode} {
+			buf = binary.LittleEndian.AppendUint64(buf, uint64(v))
+		}
+		if len(buf) > 60<<10 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+	}
+	h.Write(buf)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// storedFile is one files row's fingerprint.
+type storedFile struct {
+	path string
+	fp   fingerprint
+}
+
+// storedFiles appends the fingerprints stored under one path prefix, in path order, through
+// the primary key.
+func storedFiles(ctx context.Context, db *sql.DB, prefix string, into []storedFile) ([]storedFile, error) {
+	rows, err := db.QueryContext(ctx, `SELECT path, size, mtime, ctime, inode FROM files WHERE path >= ? AND path < ?
+		ORDER BY path`, prefix, upper(prefix))
+	if err != nil {
+		return into, err
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var p string
-		var f fingerprint
-		if err := rows.Scan(&p, &f.size, &f.mtime, &f.ctime, &f.inode); err != nil {
-			return err
+		var f storedFile
+		if err := rows.Scan(&f.path, &f.fp.size, &f.fp.mtime, &f.fp.ctime, &f.fp.inode); err != nil {
+			return into, err
 		}
-		into[p] = f
+		into = append(into, f)
 	}
-	return rows.Err()
+	return into, rows.Err()
 }
 
 // compare lists the brain and compares it with the generation in db.
@@ -89,33 +162,59 @@ func compare(ctx context.Context, db *sql.DB, root string, now time.Time) (*list
 			d.folders[f] = fp
 		}
 	}
-	stored := map[string]fingerprint{}
+	// The scopes are distinct folder prefixes, none inside another, so in order they hold
+	// the stored files and the inputs in path order (every input lies in a scope). Each
+	// scope's two sorted lists are merged, which costs less than maps of every file.
+	//
+	// An authored root whose listing has the digest stored for it holds exactly that
+	// listing: its thousands of rows need not be read. The digest is stored only when the
+	// generation's rows are known to be that listing (see writer.setScope), and changes or
+	// goes whenever they change.
+	seen, err := storedScopes(ctx, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	d.seen, d.digests = seen, map[string]string{}
+	sort.Strings(scopes)
+	scopes = slices.Compact(scopes)
+	var stored []storedFile
 	for _, s := range scopes {
-		if err := storedFiles(ctx, db, s, stored); err != nil {
+		in := l.scopeInputs(s)
+		if isAuthoredScope(s) {
+			dg := digestOf(in)
+			if dg != "" && dg == seen[s] {
+				continue
+			}
+			if dg != seen[s] {
+				d.digests[s] = dg
+			}
+		}
+		if onReadScope != nil {
+			onReadScope(s)
+		}
+		if stored, err = storedFiles(ctx, db, s, slices.Grow(stored[:0], len(in)+64)); err != nil {
 			return nil, nil, err
 		}
-	}
-	for _, in := range l.sortedInputs() {
-		if old, ok := stored[in.path]; !ok || old != in.fp || in.fp == unknown {
-			d.changed = append(d.changed, in)
+		sortInputs(in) // after its digest, which uses the listed order
+		i, j := 0, 0
+		for i < len(in) || j < len(stored) {
+			switch {
+			case j == len(stored) || i < len(in) && in[i].path < stored[j].path:
+				d.changed = append(d.changed, in[i]) // new
+				i++
+			case i == len(in) || stored[j].path < in[i].path:
+				d.removed = append(d.removed, stored[j].path)
+				j++
+			default:
+				if in[i].fp != stored[j].fp || in[i].fp == unknown {
+					d.changed = append(d.changed, in[i])
+				}
+				i++
+				j++
+			}
 		}
 	}
-	for p := range stored {
-		if _, ok := l.inputs[p]; !ok && inScopes(p, scopes) {
-			d.removed = append(d.removed, p)
-		}
-	}
-	sort.Strings(d.removed)
 	return l, d, nil
-}
-
-func inScopes(p string, scopes []string) bool {
-	for _, s := range scopes {
-		if strings.HasPrefix(p, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // refresh applies d to the live generation in one transaction, one savepoint per file.
@@ -138,6 +237,9 @@ func refresh(ctx context.Context, db *sql.DB, ix *indexer, root string, d *diff)
 	if err := w.apply(ctx, ix, root, d.changed, true, nil); err != nil {
 		return err
 	}
+	if err := w.flushFTS(ctx); err != nil { // the removed files' rows, when nothing changed
+		return err
+	}
 	for _, f := range d.dropFolders {
 		if _, err := w.exec(ctx, "dropDir", f); err != nil {
 			return err
@@ -146,6 +248,22 @@ func refresh(ctx context.Context, db *sql.DB, ix *indexer, root string, d *diff)
 	for f, fp := range d.folders {
 		if err := w.setFolder(ctx, f, fp); err != nil {
 			return err
+		}
+	}
+	if len(d.digests) > 0 {
+		// A digest another writer changed since compare read it may describe rows this
+		// refresh did not see: remove it, and the next open compares file by file.
+		now, err := storedScopes(ctx, tx)
+		if err != nil {
+			return err
+		}
+		for s, dg := range d.digests {
+			if now[s] != d.seen[s] {
+				dg = ""
+			}
+			if err := w.setScope(ctx, s, dg); err != nil {
+				return err
+			}
 		}
 	}
 	return tx.Commit()

@@ -1,8 +1,9 @@
 package cache
 
 // SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
-// with another value is never read: it is rebuilt from the brain's files.
-const SchemaVersion = 1
+// with another value is never read: it is rebuilt from the brain's files. Version 2 added
+// the scopes table.
+const SchemaVersion = 2
 
 // File names inside a brain's .bf/ folder.
 const (
@@ -57,6 +58,10 @@ var Tables = []Table{
 		{"ctime", "status change time, ns since the epoch, when last listed"},
 		{"inode", "inode number when last listed"},
 		{"subfolder", "1 when the folder held a subfolder when last listed: it is then listed on every open"},
+	}},
+	{Name: "scopes", Doc: "one row per authored root whose files rows are exactly one listing of it, so a warm open that lists the same need not read them", Columns: []Column{
+		{"scope", "authored root with its slash (projects/, actions/, concepts/), primary key"},
+		{"digest", "SHA-256 hex of that listing's paths and fingerprints, in path order"},
 	}},
 	{Name: "items", Doc: "one row per indexed note or record", Columns: []Column{
 		{"id", "integer primary key"},
@@ -146,6 +151,7 @@ var ddl = []string{
 		ctime INTEGER NOT NULL, inode INTEGER NOT NULL, error TEXT NOT NULL DEFAULT '') WITHOUT ROWID`,
 	`CREATE TABLE folders(path TEXT PRIMARY KEY, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
 		inode INTEGER NOT NULL, subfolder INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID`,
+	`CREATE TABLE scopes(scope TEXT PRIMARY KEY, digest TEXT NOT NULL) WITHOUT ROWID`,
 	`CREATE TABLE items(id INTEGER PRIMARY KEY, ref TEXT NOT NULL UNIQUE, path TEXT NOT NULL,
 		kind TEXT NOT NULL, source TEXT NOT NULL DEFAULT '', title TEXT NOT NULL DEFAULT '',
 		time TEXT NOT NULL DEFAULT '', type TEXT NOT NULL DEFAULT '', status TEXT NOT NULL DEFAULT '',

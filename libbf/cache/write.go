@@ -22,35 +22,58 @@ import (
 type writer struct {
 	tx    *sql.Tx
 	stmts map[string]*sql.Stmt
+	// inexact are the inputs applied whose files row does not hold their listed
+	// fingerprint (gone before they were read, or read with an error that asks for
+	// another look): their scope's listing is not what the generation holds.
+	inexact []string
+	// FTS5 writes its pending terms to disk as a new index segment at every SAVEPOINT, so
+	// search rows written inside each file's savepoint cost a segment per file, merged
+	// again and again (most of a build, and of a refresh of 100 records). They wait here
+	// instead: the rows to delete (old passage ids) and to insert (files whose savepoint
+	// was released), written by flushFTS once per batch of files, deletes first.
+	ftsDel []int64
+	ftsAdd []ftsRow
+	// pending are the search rows of the file being added, kept when it is released.
+	pending []ftsRow
+}
+
+// ftsRow is one search row, its values folded.
+type ftsRow struct {
+	id                          int64
+	title, text, names, context string
 }
 
 var writeSQL = map[string]string{
 	"item": `INSERT INTO items(ref, path, kind, source, title, time, type, status, lead, url, updated,
 		observed, partial, tasks_open, tasks_done, next, weight, stale_after, fields)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"passage":   `INSERT INTO passages(item, fragment, title, original) VALUES(?, ?, ?, ?)`,
-	"search":    `INSERT INTO search(rowid, title, text, names, context) VALUES(?, ?, ?, ?, ?)`,
-	"task":      `INSERT OR IGNORE INTO tasks(item, line, fragment, text, done) VALUES(?, ?, ?, ?, ?)`,
-	"name":      `INSERT OR IGNORE INTO names(name, item) VALUES(?, ?)`,
-	"link":      `INSERT OR IGNORE INTO links(item, target) VALUES(?, ?)`,
-	"tag":       `INSERT OR IGNORE INTO tags(item, target) VALUES(?, ?)`,
-	"edge":      `INSERT INTO edges(item, subject, relation, target, origin) VALUES(?, ?, ?, ?, ?)`,
-	"file":      `INSERT OR REPLACE INTO files(path, size, mtime, ctime, inode, error) VALUES(?, ?, ?, ?, ?, ?)`,
-	"folder":    `INSERT OR REPLACE INTO folders(path, mtime, ctime, inode, subfolder) VALUES(?, ?, ?, ?, ?)`,
-	"dropDir":   `DELETE FROM folders WHERE path = ?`,
-	"dropFTS":   `DELETE FROM search WHERE rowid IN (SELECT p.id FROM passages p JOIN items i ON p.item = i.id WHERE i.path = ?)`,
-	"dropPass":  `DELETE FROM passages WHERE item IN (SELECT id FROM items WHERE path = ?)`,
-	"dropTasks": `DELETE FROM tasks WHERE item IN (SELECT id FROM items WHERE path = ?)`,
-	"dropNames": `DELETE FROM names WHERE item IN (SELECT id FROM items WHERE path = ?)`,
-	"dropLinks": `DELETE FROM links WHERE item IN (SELECT id FROM items WHERE path = ?)`,
-	"dropTags":  `DELETE FROM tags WHERE item IN (SELECT id FROM items WHERE path = ?)`,
-	"dropEdges": `DELETE FROM edges WHERE item IN (SELECT id FROM items WHERE path = ?)`,
-	"dropItems": `DELETE FROM items WHERE path = ?`,
-	"dropFile":  `DELETE FROM files WHERE path = ?`,
+	"passage":    `INSERT INTO passages(item, fragment, title, original) VALUES(?, ?, ?, ?)`,
+	"search":     `INSERT INTO search(rowid, title, text, names, context) VALUES(?, ?, ?, ?, ?)`,
+	"task":       `INSERT OR IGNORE INTO tasks(item, line, fragment, text, done) VALUES(?, ?, ?, ?, ?)`,
+	"name":       `INSERT OR IGNORE INTO names(name, item) VALUES(?, ?)`,
+	"link":       `INSERT OR IGNORE INTO links(item, target) VALUES(?, ?)`,
+	"tag":        `INSERT OR IGNORE INTO tags(item, target) VALUES(?, ?)`,
+	"edge":       `INSERT INTO edges(item, subject, relation, target, origin) VALUES(?, ?, ?, ?, ?)`,
+	"file":       `INSERT OR REPLACE INTO files(path, size, mtime, ctime, inode, error) VALUES(?, ?, ?, ?, ?, ?)`,
+	"folder":     `INSERT OR REPLACE INTO folders(path, mtime, ctime, inode, subfolder) VALUES(?, ?, ?, ?, ?)`,
+	"dropDir":    `DELETE FROM folders WHERE path = ?`,
+	"scope":      `INSERT OR REPLACE INTO scopes(scope, digest) VALUES(?, ?)`,
+	"dropScope":  `DELETE FROM scopes WHERE scope = ?`,
+	"passageIDs": `SELECT p.id FROM passages p JOIN items i ON p.item = i.id WHERE i.path = ?`,
+	"dropFTS":    `DELETE FROM search WHERE rowid = ?`,
+	"dropPass":   `DELETE FROM passages WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropTasks":  `DELETE FROM tasks WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropNames":  `DELETE FROM names WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropLinks":  `DELETE FROM links WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropTags":   `DELETE FROM tags WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropEdges":  `DELETE FROM edges WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropItems":  `DELETE FROM items WHERE path = ?`,
+	"dropFile":   `DELETE FROM files WHERE path = ?`,
 }
 
-// dropOrder removes an item's rows before the item itself.
-var dropOrder = []string{"dropFTS", "dropPass", "dropTasks", "dropNames", "dropLinks", "dropTags", "dropEdges", "dropItems", "dropFile"}
+// dropOrder removes an item's rows before the item itself (its search rows wait for
+// flushFTS).
+var dropOrder = []string{"dropPass", "dropTasks", "dropNames", "dropLinks", "dropTags", "dropEdges", "dropItems", "dropFile"}
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}}
@@ -75,8 +98,25 @@ func (w *writer) exec(ctx context.Context, k string, args ...any) (sql.Result, e
 	return w.stmts[k].ExecContext(ctx, args...)
 }
 
-// drop removes a path's item, its rows and its files row.
+// drop removes a path's item, its rows and its files row; its search rows are removed by
+// the next flushFTS.
 func (w *writer) drop(ctx context.Context, path string) error {
+	rows, err := w.stmts["passageIDs"].QueryContext(ctx, path)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		w.ftsDel = append(w.ftsDel, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
 	for _, k := range dropOrder {
 		if _, err := w.exec(ctx, k, path); err != nil {
 			return err
@@ -115,9 +155,7 @@ func (w *writer) add(ctx context.Context, e *entry) error {
 		if err != nil {
 			return err
 		}
-		if _, err := w.exec(ctx, "search", pid, foldText(p.title), text, foldText(p.names), foldText(p.context)); err != nil {
-			return err
-		}
+		w.pending = append(w.pending, ftsRow{pid, foldText(p.title), text, foldText(p.names), foldText(p.context)})
 	}
 	for _, t := range e.tasks {
 		if _, err := w.exec(ctx, "task", id, t.line, t.fragment, t.text, t.done); err != nil {
@@ -152,8 +190,43 @@ func (w *writer) add(ctx context.Context, e *entry) error {
 	return nil
 }
 
+// flushFTS writes the search rows waiting since the last flush: deletes first, since a
+// new passage may reuse the id of a removed one.
+func (w *writer) flushFTS(ctx context.Context) error {
+	for _, id := range w.ftsDel {
+		if _, err := w.exec(ctx, "dropFTS", id); err != nil {
+			return err
+		}
+	}
+	w.ftsDel = w.ftsDel[:0]
+	for _, r := range w.ftsAdd {
+		if _, err := w.exec(ctx, "search", r.id, r.title, r.text, r.names, r.context); err != nil {
+			return err
+		}
+	}
+	clear(w.ftsAdd) // drop the texts
+	w.ftsAdd = w.ftsAdd[:0]
+	return nil
+}
+
 func (w *writer) setFile(ctx context.Context, path string, fp fingerprint, msg string) error {
 	_, err := w.exec(ctx, "file", path, fp.size, fp.mtime, fp.ctime, fp.inode, clipError(msg))
+	return err
+}
+
+// setScope stores the digest of an authored root's listing, or removes it: when digest is
+// empty or an input of the root was applied inexactly.
+func (w *writer) setScope(ctx context.Context, scope, digest string) error {
+	for _, p := range w.inexact {
+		if strings.HasPrefix(p, scope) {
+			digest = ""
+		}
+	}
+	if digest == "" {
+		_, err := w.exec(ctx, "dropScope", scope)
+		return err
+	}
+	_, err := w.exec(ctx, "scope", scope, digest)
 	return err
 }
 
@@ -286,6 +359,9 @@ func (w *writer) apply(ctx context.Context, ix *indexer, root string, inputs []i
 		close(next)
 		wg.Wait()
 		for i := range batch {
+			if out[i].vanished || out[i].in.fp != batch[i].fp {
+				w.inexact = append(w.inexact, batch[i].path)
+			}
 			if err := w.insert(ctx, out[i], replace); err != nil {
 				return err
 			}
@@ -293,6 +369,9 @@ func (w *writer) apply(ctx context.Context, ix *indexer, root string, inputs []i
 			if progress != nil {
 				progress(start + i + 1)
 			}
+		}
+		if err := w.flushFTS(ctx); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -313,8 +392,9 @@ func (w *writer) insert(ctx context.Context, p prepared, replace bool) error {
 		if _, err := w.tx.ExecContext(ctx, "SAVEPOINT file"); err != nil {
 			return err
 		}
-		err := w.add(ctx, p.e)
-		if err != nil {
+		w.pending = w.pending[:0]
+		added := w.add(ctx, p.e)
+		if err := added; err != nil {
 			if _, rerr := w.tx.ExecContext(ctx, "ROLLBACK TO file"); rerr != nil {
 				return rerr
 			}
@@ -330,6 +410,9 @@ func (w *writer) insert(ctx context.Context, p prepared, replace bool) error {
 		}
 		if _, err := w.tx.ExecContext(ctx, "RELEASE file"); err != nil {
 			return err
+		}
+		if added == nil {
+			w.ftsAdd = append(w.ftsAdd, w.pending...)
 		}
 	}
 	return w.setFile(ctx, p.in.path, p.in.fp, msg)

@@ -21,7 +21,13 @@ const (
 // searchedSources lists the sources a part searches: every source it indexes and every
 // sensor its bf.yaml declares, or only the scope's source.
 func searchedSources(ctx context.Context, p *part, only string) ([]string, error) {
-	indexed, err := stringsOf(ctx, p, `SELECT DISTINCT source FROM items WHERE kind = 'record'`)
+	// DISTINCT would read the index entry of every record (100k records: ~10 ms); this
+	// skip-scan seeks items_kind_source_time once per source instead.
+	indexed, err := stringsOf(ctx, p, `WITH RECURSIVE s(source) AS (
+			SELECT (SELECT min(source) FROM items WHERE kind = 'record')
+			UNION ALL SELECT (SELECT min(source) FROM items WHERE kind = 'record' AND source > s.source)
+			FROM s WHERE s.source IS NOT NULL)
+		SELECT source FROM s WHERE source IS NOT NULL`)
 	if err != nil {
 		return nil, err
 	}

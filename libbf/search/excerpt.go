@@ -19,11 +19,20 @@ const ellipsis = " … "
 // of at most 48 tokens, in the passage's original characters, on one line. A whole note or
 // record whose text shows nothing, such as one matching by its title, previews its lead.
 func excerpt(ctx context.Context, p *part, match string, passage int64) (string, error) {
-	var snip, original, lead string
-	err := p.tx.QueryRowContext(ctx, `SELECT snippet(search, 1, '', '', ?, 48), p.original,
+	// One statement per brain serves every result of the page: compiling it is most of
+	// the cost of one excerpt.
+	if p.excerpts == nil {
+		st, err := p.tx.PrepareContext(ctx, `SELECT snippet(search, 1, '', '', ?, 48), p.original,
 			CASE WHEN p.fragment = '' THEN i.lead ELSE '' END
 		FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
-		WHERE search MATCH ? AND search.rowid = ?`, ellipsis, match, passage).Scan(&snip, &original, &lead)
+		WHERE search MATCH ? AND search.rowid = ?`)
+		if err != nil {
+			return "", err
+		}
+		p.excerpts = st
+	}
+	var snip, original, lead string
+	err := p.excerpts.QueryRowContext(ctx, ellipsis, match, passage).Scan(&snip, &original, &lead)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

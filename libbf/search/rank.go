@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/bfgo/bf/libbf/fold"
@@ -21,12 +22,11 @@ const (
 	linking = `SELECT l.item FROM links l WHERE l.target IN (SELECT value FROM json_each(:targets))
 		UNION SELECT l.item FROM json_each(:sections) s CROSS JOIN links l
 		ON l.target > s.value || '#' AND l.target < s.value || '$'`
-	// filters applies a scope.
-	filters = `(:period = 0 OR (i.time != '' AND ` + timeExpr + ` >= :since AND ` + timeExpr + ` < :until))
-		AND (:undated = 0 OR i.time = '')
-		AND (:prefix = '' OR i.path = :prefix OR substr(i.path, 1, length(:prefix) + 1) = :prefix || '/')
-		AND (:target = '' OR (:tag = 1 AND i.id IN (SELECT item FROM tags WHERE target = :target))
-			OR (:tag = 0 AND (i.ref IN (SELECT value FROM json_each(:targets)) OR i.id IN (` + linking + `))))`
+	// filters stands for the scope's filter in the queries below (see scopeFilter).
+	filters = `{filters}`
+	// limitBound stands for the row bound, written as a number: bound as a parameter, a
+	// LIMIT makes SQLite compile the whole statement a second time when it first runs.
+	limitBound = `{limit}`
 	// rowColumns are the columns scanRow reads, after the CTEs named t (rank) and i (item).
 	rowColumns = `i.id, i.ref, i.path, i.kind, i.source, i.time, i.type, i.status, i.url, i.updated,
 		i.observed, i.partial, i.fields, i.title, i.lead`
@@ -41,12 +41,21 @@ const (
 // notes come last; equal scores list the newest first, then by ref. A result names at most
 // 5 other sources' records sharing its URL (also, by ref) and at most 3 other matching
 // sections of its note (sections, best first).
+//
+// Only the first {limit} partitions (a note, or a URL) can place a result in the page: a
+// partition's rows rank no better than its best row, and every row of a later partition
+// ranks below the best rows of the earlier ones. So the window, which sorts every row it
+// sees, runs only over the partitions whose best score reaches the {limit}-th best (ties
+// kept); with a word in most passages that halves the query. The best scores come from one
+// GROUP BY over small rows. (A partition's rows share closed: a note's are one item, and a
+// URL's are records.)
 const wordsSQL = `WITH ` + daysCTE + `,
 hits AS MATERIALIZED (
 	SELECT s.rowid AS passage, count(*) AS n
 	FROM json_each(:terms) t CROSS JOIN search s ON s.search MATCH t.value GROUP BY s.rowid),
 matches AS MATERIALIZED (
-	SELECT p.item, p.id AS passage, p.fragment, i.ref, i.url, i.source,
+	SELECT CASE WHEN i.url = '' THEN p.item ELSE i.url END AS part, p.item, p.id AS passage, p.fragment,
+		i.ref, i.url, i.source,
 		i.status = 'deprecated' AS closed, ` + timeExpr + ` AS time,
 		-bm25(search, 10.0, 1.0, 0.5, 3.0) * i.weight
 		* (CASE WHEN i.source IN (SELECT value FROM json_each(:low)) THEN 0.5 ELSE 1.0 END)
@@ -56,13 +65,18 @@ matches AS MATERIALIZED (
 	LEFT JOIN hits h ON h.passage = p.id
 	WHERE search MATCH :match AND (p.fragment = '' OR bm25(search, 10.0, 1.0, 0.0, 0.0) < 0)
 		AND ` + filters + `),
+best AS MATERIALIZED (SELECT part, closed, max(score) AS score FROM matches GROUP BY part),
+cut AS (SELECT closed, score FROM best ORDER BY closed, score DESC LIMIT 1 OFFSET ` + limitBound + ` - 1),
+chosen AS (SELECT part FROM best WHERE NOT EXISTS (SELECT 1 FROM cut) OR closed < (SELECT closed FROM cut)
+	OR closed = (SELECT closed FROM cut) AND score >= (SELECT score FROM cut)),
 ranked AS MATERIALIZED (
 	SELECT *, row_number() OVER w AS position, first_value(source) OVER w AS lead FROM matches
-	WINDOW w AS (PARTITION BY CASE WHEN url = '' THEN item ELSE url END
+	WHERE part IN (SELECT part FROM chosen)
+	WINDOW w AS (PARTITION BY part
 		ORDER BY closed, score DESC, time DESC, fragment, ref ROWS UNBOUNDED PRECEDING)),
 top AS (
 	SELECT * FROM ranked WHERE position = 1 OR (url != '' AND source = lead)
-	ORDER BY closed, score DESC, time DESC, ref LIMIT :limit),
+	ORDER BY closed, score DESC, time DESC, ref LIMIT ` + limitBound + `),
 copies AS (
 	SELECT url, json_group_array(ref) AS refs FROM (
 		SELECT url, ref, row_number() OVER (PARTITION BY url ORDER BY ref) AS n FROM ranked
@@ -94,14 +108,14 @@ owners AS (SELECT item, max(score) AS score FROM candidates GROUP BY item)
 SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, c.score, '', ''
 FROM owners c JOIN items i ON i.id = c.item ` + daysJoin + `
 WHERE ` + filters + `
-ORDER BY c.score DESC, time DESC, i.ref DESC LIMIT :limit`
+ORDER BY c.score DESC, time DESC, i.ref DESC LIMIT ` + limitBound
 
 // tagSQL lists a tag's members, newest first.
 const tagSQL = `WITH ` + daysCTE + `
 SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, 1e3, '', ''
 FROM items i ` + daysJoin + `
 WHERE i.id IN (SELECT item FROM tags WHERE target = :text) AND ` + filters + `
-ORDER BY time DESC, i.ref DESC LIMIT :limit`
+ORDER BY time DESC, i.ref DESC LIMIT ` + limitBound
 
 // row is one ranked item of one brain.
 type row struct {
@@ -116,24 +130,45 @@ type row struct {
 	also, sections                      []string
 }
 
-// scopeArgs binds a scope's filters; targets are this brain's identities of the scope.
-func scopeArgs(p *part, sc scope, targets map[string]bool) []any {
-	period, undated, tag := 0, 0, 0
+// scopeFilter is the SQL condition on items i of a scope: only the clauses the scope
+// uses, so an unscoped search does not compile the others (compiling the word query is a
+// good part of a warm search). Each clause is the one of the full filter that holds when
+// its part of the scope is unset.
+func scopeFilter(sc scope) string {
+	var parts []string
 	if sc.period {
-		period = 1
+		parts = append(parts, `(i.time != '' AND `+timeExpr+` >= :since AND `+timeExpr+` < :until)`)
 	}
 	if sc.undated {
-		undated = 1
+		parts = append(parts, `i.time = ''`)
 	}
-	if sc.tag {
-		tag = 1
+	if sc.prefix != "" {
+		parts = append(parts, `(i.path = :prefix OR substr(i.path, 1, length(:prefix) + 1) = :prefix || '/')`)
 	}
+	switch {
+	case sc.target == "":
+	case sc.tag:
+		parts = append(parts, `i.id IN (SELECT item FROM tags WHERE target = :target)`)
+	default:
+		parts = append(parts, `(i.ref IN (SELECT value FROM json_each(:targets)) OR i.id IN (`+linking+`))`)
+	}
+	if len(parts) == 0 {
+		return "1"
+	}
+	return strings.Join(parts, "\n\t\tAND ")
+}
+
+// render fills a query's scope filter and row bound.
+func render(query string, sc scope, limit int64) string {
+	return strings.NewReplacer(filters, scopeFilter(sc), limitBound, strconv.FormatInt(limit, 10)).Replace(query)
+}
+
+// scopeArgs binds a scope's filters; targets are this brain's identities of the scope.
+func scopeArgs(p *part, sc scope, targets map[string]bool) []any {
 	list := sortedSet(targets)
 	return []any{
-		sql.Named("days", p.days),
-		sql.Named("period", period), sql.Named("since", sc.since), sql.Named("until", sc.until),
-		sql.Named("undated", undated), sql.Named("prefix", sc.prefix),
-		sql.Named("target", sc.target), sql.Named("tag", tag),
+		sql.Named("days", p.days), sql.Named("since", sc.since), sql.Named("until", sc.until),
+		sql.Named("prefix", sc.prefix), sql.Named("target", sc.target),
 		sql.Named("targets", jsonList(list)), sql.Named("sections", jsonList(sectionTargets(list))),
 	}
 }
@@ -153,16 +188,15 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 	}
 	args := append(scopeArgs(p, sc, targets),
 		sql.Named("terms", counted), sql.Named("nterms", len(strs)),
-		sql.Named("low", p.low), sql.Named("match", strings.Join(strs, " OR ")),
-		sql.Named("limit", limit))
-	return queryRows(ctx, p, wordsSQL, args)
+		sql.Named("low", p.low), sql.Named("match", strings.Join(strs, " OR ")))
+	return queryRows(ctx, p, render(wordsSQL, sc, limit), args)
 }
 
 // rankIdentity runs the identity query in one brain: tag members for a tag address.
 func rankIdentity(ctx context.Context, p *part, text string, identities map[string]bool, sc scope, targets map[string]bool, limit int64) ([]*row, error) {
-	args := append(scopeArgs(p, sc, targets), sql.Named("text", text), sql.Named("limit", limit))
+	args := append(scopeArgs(p, sc, targets), sql.Named("text", text))
 	if isTagAddress(text) {
-		return queryRows(ctx, p, tagSQL, args)
+		return queryRows(ctx, p, render(tagSQL, sc, limit), args)
 	}
 	ids := identities
 	if len(ids) == 0 {
@@ -170,7 +204,7 @@ func rankIdentity(ctx context.Context, p *part, text string, identities map[stri
 	}
 	list := sortedSet(ids)
 	args = append(args, sql.Named("identities", jsonList(list)), sql.Named("idsections", jsonList(sectionTargets(list))))
-	return queryRows(ctx, p, identitySQL, args)
+	return queryRows(ctx, p, render(identitySQL, sc, limit), args)
 }
 
 func queryRows(ctx context.Context, p *part, query string, args []any) ([]*row, error) {

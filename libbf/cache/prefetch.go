@@ -1,0 +1,362 @@
+package cache
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/bfgo/bf/libbf/scan"
+	"golang.org/x/sys/unix"
+)
+
+// Every open fingerprints every note (one lstat each) and reads every authored folder: with
+// 10,000 notes that is the largest part of a warm search (about 20 ms of system calls on
+// two cores). Three things make it cheaper without changing what is compared:
+//   - a folder is read once and its files are fingerprinted with fstatat relative to the
+//     open folder, which spares the kernel a walk of the whole path per file;
+//   - folders are read with plain system calls, not os.File (no poller registration);
+//   - folders (and a large source folder's files, in chunks) are read by a few goroutines
+//     at once, since the time is spent in system calls that run in parallel on several
+//     cores.
+//
+// The walk in list.go then applies the listing rules in order over what was read, so
+// errors, limits and skipped files are exactly those of a sequential walk.
+
+// statChunk is how many files of one folder one goroutine fingerprints.
+const statChunk = 512
+
+// workers bounds the goroutines reading folders and fingerprinting files at once.
+var workers = max(1, min(runtime.GOMAXPROCS(0), 8))
+
+// statResult is one file's fingerprint, or why it could not be taken.
+type statResult struct {
+	taken bool // false for an entry no rule asked for
+	fp    fingerprint
+	err   error
+}
+
+// folderRead is one folder: its entries in name order, as os.ReadDir returns them, and
+// the fingerprints of the entries a rule asked for (by index; not taken for the others).
+type folderRead struct {
+	entries []dirEntry
+	stats   []statResult
+	// fingerprinted counts the entries with a fingerprint (taken or failed).
+	fingerprinted int
+	err           error
+}
+
+// input fingerprints entry i at brain path p like listing.stat: an empty path means the
+// file vanished.
+func (d *folderRead) input(i int, p string) input {
+	st := d.stats[i]
+	if !st.taken {
+		return input{} // never fingerprinted: only entries the rule asked for reach here
+	}
+	switch {
+	case st.err == nil:
+		return input{path: p, fp: st.fp}
+	case errors.Is(st.err, fs.ErrNotExist):
+		return input{}
+	}
+	return input{path: p, fp: unknown, err: "inaccessible file or folder; check permissions"}
+}
+
+// skipped is like listing.skipped: an input reported without being read.
+func (d *folderRead) skipped(i int, p, msg string) input {
+	in := d.input(i, p)
+	if in.path == "" {
+		in = input{path: p, fp: unknown}
+	}
+	in.err = msg
+	return in
+}
+
+// noteCandidate reports the authored entries the walk fingerprints: notes, including
+// symbolic links and other non-folders named *.md.
+func noteCandidate(e dirEntry) bool {
+	return !e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".md")
+}
+
+// recordCandidate reports the source entries the listing fingerprints.
+func recordCandidate(e dirEntry) bool {
+	return !e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".json")
+}
+
+// spawnAll runs fs on at most workers goroutines and returns when all are done.
+func spawnAll(fns []func()) {
+	if len(fns) == 1 || workers == 1 {
+		runInline(fns)
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(workers, len(fns)) {
+		wg.Go(func() {
+			for i := next.Add(1) - 1; i < int64(len(fns)); i = next.Add(1) - 1 {
+				fns[i]()
+			}
+		})
+	}
+	wg.Wait()
+}
+
+// readFolder reads dir like os.ReadDir (without following a symbolic link) and fingerprints
+// the entries want selects, relative to the open folder; run runs the chunks of
+// fingerprints (in parallel or not). A folder past the entry limit is only listed: it is
+// reported, not indexed.
+func readFolder(dir string, want func(dirEntry) bool, run func([]func())) *folderRead {
+	fd, err := openFolder(dir)
+	if err != nil {
+		return &folderRead{err: &fs.PathError{Op: "open", Path: dir, Err: err}}
+	}
+	defer unix.Close(fd)
+	entries, err := readEntries(fd)
+	if err != nil {
+		return &folderRead{err: &fs.PathError{Op: "readdirent", Path: dir, Err: err}}
+	}
+	d := &folderRead{entries: entries, stats: make([]statResult, len(entries))}
+	if len(entries) > scan.MaxEntries {
+		return d
+	}
+	var chunks []func()
+	for start := 0; start < len(entries); start += statChunk {
+		part := entries[start:min(start+statChunk, len(entries))]
+		out := d.stats[start : start+len(part)]
+		n := 0
+		for _, e := range part {
+			if want(e) {
+				n++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		d.fingerprinted += n
+		chunks = append(chunks, func() {
+			var st unix.Stat_t
+			for k, e := range part {
+				if !want(e) {
+					continue
+				}
+				if err := fstatat(fd, e.name, &st); err != nil {
+					out[k] = statResult{taken: true, err: err}
+					continue
+				}
+				out[k] = statResult{taken: true, fp: fingerprint{st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(st.Ino)}}
+			}
+		})
+	}
+	run(chunks)
+	return d
+}
+
+// openFolder opens a folder for reading its entries, never through a symbolic link. It
+// skips what os.Open adds for a file (a poller registration, non-blocking mode): a
+// measurable share when every open reads thousands of folders.
+func openFolder(dir string) (int, error) {
+	for {
+		fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// fstatat is lstat of name in the open folder fd.
+func fstatat(fd int, name string, st *unix.Stat_t) error {
+	for {
+		err := unix.Fstatat(fd, name, st, unix.AT_SYMLINK_NOFOLLOW)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// dirEntry is one folder entry, typed from its directory record like os.ReadDir's. The
+// listing needs only its name and type (a value, not an fs.DirEntry: one allocation less
+// per file).
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (e dirEntry) Name() string      { return e.name }
+func (e dirEntry) IsDir() bool       { return e.typ.IsDir() }
+func (e dirEntry) Type() fs.FileMode { return e.typ }
+
+// readEntries lists the open folder fd in name order, without "." and "..". An entry whose
+// record gives no type is typed by lstat, as os.ReadDir does.
+func readEntries(fd int) ([]dirEntry, error) {
+	var out []dirEntry
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := unix.Getdents(fd, buf)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n <= 0 {
+			break
+		}
+		for b := buf[:n]; len(b) > 0; {
+			// struct linux_dirent64: ino u64, off s64, reclen u16, type u8, name NUL-terminated.
+			if len(b) < 19 {
+				return nil, unix.EIO
+			}
+			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
+			if reclen < 19 || reclen > len(b) {
+				return nil, unix.EIO
+			}
+			rec := b[:reclen]
+			b = b[reclen:]
+			if binary.NativeEndian.Uint64(rec[0:8]) == 0 {
+				continue // a deleted file
+			}
+			name := rec[19:]
+			if i := bytes.IndexByte(name, 0); i >= 0 {
+				name = name[:i]
+			}
+			if string(name) == "." || string(name) == ".." {
+				continue
+			}
+			e := dirEntry{name: string(name)}
+			switch rec[18] {
+			case unix.DT_REG:
+			case unix.DT_DIR:
+				e.typ = fs.ModeDir
+			case unix.DT_LNK:
+				e.typ = fs.ModeSymlink
+			case unix.DT_FIFO:
+				e.typ = fs.ModeNamedPipe
+			case unix.DT_SOCK:
+				e.typ = fs.ModeSocket
+			case unix.DT_BLK:
+				e.typ = fs.ModeDevice
+			case unix.DT_CHR:
+				e.typ = fs.ModeDevice | fs.ModeCharDevice
+			default:
+				var st unix.Stat_t
+				if err := fstatat(fd, e.name, &st); err != nil {
+					if errors.Is(err, fs.ErrNotExist) {
+						continue // vanished, as os.ReadDir skips it
+					}
+					return nil, err
+				}
+				e.typ = modeOf(st.Mode)
+			}
+			out = append(out, e)
+		}
+	}
+	slices.SortFunc(out, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	return out, nil
+}
+
+// modeOf is the type bits of a stat mode.
+func modeOf(m uint32) fs.FileMode {
+	switch m & unix.S_IFMT {
+	case unix.S_IFDIR:
+		return fs.ModeDir
+	case unix.S_IFLNK:
+		return fs.ModeSymlink
+	case unix.S_IFIFO:
+		return fs.ModeNamedPipe
+	case unix.S_IFSOCK:
+		return fs.ModeSocket
+	case unix.S_IFBLK:
+		return fs.ModeDevice
+	case unix.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	}
+	return 0
+}
+
+// prefetch reads the authored folders ahead of the walk, level by level, each level's
+// folders shared by a few goroutines (a goroutine per folder costs more in scheduling than
+// the folder's system calls).
+type prefetch struct {
+	root    string
+	folders map[string]*folderRead
+	files   int // fingerprinted, to size the listing
+}
+
+// readAhead reads the folders tops (brain-relative, at depth 1) and every folder below them.
+// A folder that cannot be read, or is not a real folder, is left to the walk, which also
+// reads on demand what a tree past the entry limit or the depth limit still needs.
+func readAhead(root string, tops []string) *prefetch {
+	pf := &prefetch{root: root, folders: map[string]*folderRead{}}
+	level := tops
+	total := map[string]int{} // entries read under each top, which has the entry limit
+	for depth := 1; len(level) > 0 && depth <= scan.MaxDepth; depth++ {
+		read := make([]*folderRead, len(level))
+		jobs := make([]func(), len(level))
+		for i, rel := range level {
+			jobs[i] = func() {
+				// A large folder's chunks run inline: the other folders keep the workers busy.
+				read[i] = readFolder(filepath.Join(root, filepath.FromSlash(rel)), noteCandidate, runInline)
+			}
+		}
+		spawnAll(jobs)
+		var next []string
+		for i, d := range read {
+			if d.err != nil {
+				continue
+			}
+			pf.folders[level[i]] = d
+			pf.files += d.fingerprinted
+			top, _, _ := strings.Cut(level[i], "/")
+			if total[top] += len(d.entries); total[top] > scan.MaxEntries {
+				continue
+			}
+			for _, e := range d.entries {
+				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+					next = append(next, path.Join(level[i], e.Name()))
+				}
+			}
+		}
+		level = next
+	}
+	return pf
+}
+
+// runInline runs fns one after the other.
+func runInline(fns []func()) {
+	for _, f := range fns {
+		f()
+	}
+}
+
+// get returns folder rel as read ahead, or reads it now like os.ReadDir.
+func (pf *prefetch) get(rel string) *folderRead {
+	if d := pf.folders[rel]; d != nil {
+		return d
+	}
+	full := filepath.Join(pf.root, filepath.FromSlash(rel))
+	entries, err := os.ReadDir(full)
+	if err != nil {
+		return &folderRead{err: err}
+	}
+	d := &folderRead{entries: make([]dirEntry, len(entries)), stats: make([]statResult, len(entries))}
+	for i, e := range entries {
+		d.entries[i] = dirEntry{e.Name(), e.Type()}
+		if noteCandidate(d.entries[i]) {
+			fi, err := os.Lstat(filepath.Join(full, e.Name()))
+			if err != nil {
+				d.stats[i] = statResult{taken: true, err: err}
+			} else {
+				d.stats[i] = statResult{taken: true, fp: fingerprintOf(fi)}
+			}
+		}
+	}
+	return d
+}
