@@ -16,7 +16,11 @@ import (
 const (
 	daysCTE  = `days(day, at) AS MATERIALIZED (SELECT key, value FROM json_each(:days))`
 	daysJoin = `LEFT JOIN days d ON i.kind = 'note' AND d.day = substr(i.time, 1, 10)`
-	timeExpr = `(CASE WHEN i.kind = 'note' THEN coalesce(d.at, '') ELSE i.time END)`
+	// timeExpr is where an item sits in time: a note's day at local midnight, a record's
+	// event time, or when it has none the time it was first observed. Period scopes and
+	// newest-first ties use it; replies show a record's own time (row.stored), never this
+	// fallback.
+	timeExpr = `(CASE WHEN i.kind = 'note' THEN coalesce(d.at, '') WHEN i.time != '' THEN i.time ELSE i.observed END)`
 	// linking selects the items linking to a target (:targets) or to a section of one
 	// (:sections); the range reads every link target starting with "TARGET#".
 	linking = `SELECT l.item FROM links l WHERE l.target IN (SELECT value FROM json_each(:targets))
@@ -137,7 +141,7 @@ type row struct {
 func scopeFilter(sc scope) string {
 	var parts []string
 	if sc.period {
-		parts = append(parts, `(i.time != '' AND `+timeExpr+` >= :since AND `+timeExpr+` < :until)`)
+		parts = append(parts, `(`+timeExpr+` != '' AND `+timeExpr+` >= :since AND `+timeExpr+` < :until)`)
 	}
 	if sc.undated {
 		parts = append(parts, `i.time = ''`)

@@ -269,6 +269,16 @@ func slice(rows []*row, offset, n int64) []*row {
 	return rows[offset:end]
 }
 
+// shownTime is the time a reply shows: a note's local midnight (dropped for its date), a
+// record's own event time. Observation places a record in periods but is never shown as
+// its event time.
+func (rw *row) shownTime() string {
+	if rw.kind == reply.KindRecord {
+		return rw.stored
+	}
+	return rw.time
+}
+
 // finish builds the reply item of a row: its excerpt, relations, fields and uri, with
 // instants in local time.
 func finish(ctx context.Context, rw *row, match string, targets map[string]bool, pq *parsed) (reply.Item, error) {
@@ -278,7 +288,7 @@ func finish(ctx context.Context, rw *row, match string, targets map[string]bool,
 		Kind:     rw.kind,
 		Ref:      rw.ref,
 		Title:    reply.Title(rw.title),
-		Time:     rw.time,
+		Time:     rw.shownTime(),
 		Observed: rw.observed,
 		Partial:  rw.partial,
 		URL:      rw.url,
