@@ -61,7 +61,12 @@ type Query struct {
 // and a whole word differ), keeping the first spelling. English and French function
 // words drop unless quoted or written as an acronym, and all stay if all would drop.
 // The first MaxTerms terms are kept.
-func Parse(q string) (Query, error) {
+func Parse(q string) (Query, error) { return ParseWith(q, IsFunctionWord) }
+
+// ParseWith is Parse with another test of which words drop as function words, such as one
+// that also drops words whose stem is a function word (having, beings), which needs the
+// index's stemmer.
+func ParseWith(q string, isFunction func(word string) bool) (Query, error) {
 	if utf8.RuneCountInString(q) > MaxQueryLength {
 		return Query{}, ErrQueryLength
 	}
@@ -80,7 +85,7 @@ func Parse(q string) (Query, error) {
 	terms := distinct(scan(folded))
 	kept := terms[:0:0]
 	for _, t := range terms {
-		if t.Quoted || t.Acronym || !IsFunctionWord(t.Text) {
+		if t.Quoted || t.Acronym || !isFunction(t.Text) {
 			kept = append(kept, t)
 		}
 	}

@@ -8,6 +8,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -132,13 +133,24 @@ func parse(req Request) (*parsed, error) {
 		return nil, &InputError{"scope", err}
 	}
 	p.scope = sc
-	q, err := fold.Parse(req.Query)
+	q, err := fold.ParseWith(req.Query, functionWord)
 	if err != nil {
 		return nil, &InputError{"query", err}
 	}
 	p.query = q
 	p.text = q.Identity
 	return p, nil
+}
+
+// functionWord reports whether a query word drops as a function word: one of the list, or a
+// word the index's stemmer turns into one (having → have, beings → be), which would
+// otherwise match every passage holding that function word.
+func functionWord(word string) bool {
+	if fold.IsFunctionWord(word) {
+		return true
+	}
+	stem, err := tokens.term(context.Background(), "stemmed", word)
+	return err == nil && stem != "" && fold.IsFunctionWord(stem)
 }
 
 // IsInput reports whether err is invalid input.
