@@ -112,3 +112,10 @@ func (v *Validate) Patterns() []*regexp.Regexp {
 	}
 	return out
 }
+
+// SingleValued reports whether name is a declared field that holds one value (cardinality
+// one or optional): listings show only those beside an item.
+func (c *Config) SingleValued(name string) bool {
+	f := c.Fields[name]
+	return f != nil && f.Cardinality != Many
+}

@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"sort"
-	"strings"
 
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/reply"
@@ -152,62 +150,12 @@ func noExcerpt(it reply.Item) reply.Item {
 	return it
 }
 
-// Listed field limits: a value's characters, and the JSON of an item's fields.
-const (
-	maxFact  = 200
-	maxFacts = 2048
-)
-
-// listedFields are the item's declared single-value fields, by name, each string at most
-// 200 characters, stopping before the fields' JSON would pass 2 KiB.
+// listedFields are the item's declared single-value fields as listings show them.
 func listedFields(cfg *config.Config, raw string) map[string]json.RawMessage {
-	if raw == "" || cfg == nil {
+	if cfg == nil {
 		return nil
 	}
-	var all map[string]json.RawMessage
-	if json.Unmarshal([]byte(raw), &all) != nil {
-		return nil
-	}
-	names := make([]string, 0, len(all))
-	for n := range all {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	out := map[string]json.RawMessage{}
-	size := 2 // {}
-	for _, n := range names {
-		f := cfg.Fields[n]
-		if f == nil || f.Cardinality == config.Many {
-			continue
-		}
-		v := all[n]
-		var s string
-		switch {
-		case json.Unmarshal(v, &s) == nil:
-			if len([]rune(s)) > maxFact {
-				continue
-			}
-		case strings.HasPrefix(string(v), "[") || strings.HasPrefix(string(v), "{") || string(v) == "null":
-			continue
-		}
-		b, err := reply.Marshal(map[string]json.RawMessage{n: v})
-		if err != nil {
-			continue
-		}
-		add := len(b) - 2
-		if len(out) > 0 {
-			add++ // the comma
-		}
-		if size+add > maxFacts {
-			break
-		}
-		size += add
-		out[n] = v
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return reply.ListedFields(raw, cfg.SingleValued)
 }
 
 // window returns up to n rows of all from offset.

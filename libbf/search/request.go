@@ -9,7 +9,6 @@ package search
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -67,20 +66,12 @@ type Reply struct {
 	Unmatched []string `json:"unmatched,omitempty"`
 }
 
-// InputError is invalid input: the argument it names (query, scope, limit or offset) and
-// why. Its text is "invalid input: ARGUMENT: reason", as the CLI and MCP print it.
-type InputError struct {
-	Argument string
-	Err      error
-}
-
-func (e *InputError) Error() string { return "invalid input: " + e.Argument + ": " + e.Err.Error() }
-func (e *InputError) Unwrap() error { return e.Err }
-
-// NotFoundError is a scope naming a source no selected brain indexes or configures.
-type NotFoundError struct{ Msg string }
-
-func (e *NotFoundError) Error() string { return e.Msg }
+// InputError is invalid input naming its argument; NotFoundError a scope naming a source
+// no selected brain holds. Both are the replies' shared errors.
+type (
+	InputError    = reply.InputError
+	NotFoundError = reply.NotFoundError
+)
 
 // Messages of failures.
 const (
@@ -122,20 +113,20 @@ func parse(req Request) (*parsed, error) {
 		p.limit = DefaultLimit
 	}
 	if p.limit < 1 || p.limit > MaxLimit {
-		return nil, &InputError{"limit", ErrLimit}
+		return nil, &InputError{Argument: "limit", Err: ErrLimit}
 	}
 	if err := reply.CheckOffset(p.offset); err != nil {
-		return nil, &InputError{"offset", err}
+		return nil, &InputError{Argument: "offset", Err: err}
 	}
 	// The scope first: a query without words names the query only when the scope is fine.
 	sc, err := parseScope(req.Scope, p.now, p.loc)
 	if err != nil {
-		return nil, &InputError{"scope", err}
+		return nil, &InputError{Argument: "scope", Err: err}
 	}
 	p.scope = sc
 	q, err := fold.ParseWith(req.Query, functionWord)
 	if err != nil {
-		return nil, &InputError{"query", err}
+		return nil, &InputError{Argument: "query", Err: err}
 	}
 	p.query = q
 	p.text = q.Identity
@@ -154,7 +145,4 @@ func functionWord(word string) bool {
 }
 
 // IsInput reports whether err is invalid input.
-func IsInput(err error) bool {
-	var ie *InputError
-	return errors.As(err, &ie)
-}
+func IsInput(err error) bool { return reply.IsInput(err) }

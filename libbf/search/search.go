@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"sort"
-	"strings"
 
-	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -63,9 +61,9 @@ func Run(ctx context.Context, req Request) (*Reply, error) {
 		}
 		if !any {
 			if probs.Len() > 0 || len(stale) > 0 {
-				return nil, &NotFoundError{msgIncomplete}
+				return nil, &NotFoundError{Msg: msgIncomplete}
 			}
-			return nil, &NotFoundError{msgUnknownSource}
+			return nil, &NotFoundError{Msg: msgUnknownSource}
 		}
 	}
 
@@ -353,60 +351,10 @@ func unmatched(ctx context.Context, parts []*part, terms []fold.Term, out *Reply
 	return nil
 }
 
-// Listed field limits: a value's characters, and the JSON of an item's fields.
-const (
-	maxFact  = 200
-	maxFacts = 2048
-)
-
-// listedFields are the item's declared single-value fields, by name, each string at most
-// 200 characters, stopping before the fields' JSON would pass 2 KiB.
+// listedFields are the item's declared single-value fields as listings show them.
 func listedFields(p *part, raw string) map[string]json.RawMessage {
-	if raw == "" || p.brain.Config == nil {
+	if p.brain.Config == nil {
 		return nil
 	}
-	var all map[string]json.RawMessage
-	if json.Unmarshal([]byte(raw), &all) != nil {
-		return nil
-	}
-	names := make([]string, 0, len(all))
-	for n := range all {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	out := map[string]json.RawMessage{}
-	size := 2 // {}
-	for _, n := range names {
-		f := p.brain.Config.Fields[n]
-		if f == nil || f.Cardinality == config.Many {
-			continue
-		}
-		v := all[n]
-		var s string
-		switch {
-		case json.Unmarshal(v, &s) == nil:
-			if len([]rune(s)) > maxFact {
-				continue
-			}
-		case strings.HasPrefix(string(v), "[") || strings.HasPrefix(string(v), "{") || string(v) == "null":
-			continue
-		}
-		b, err := reply.Marshal(map[string]json.RawMessage{n: v})
-		if err != nil {
-			continue
-		}
-		add := len(b) - 2
-		if len(out) > 0 {
-			add++ // the comma
-		}
-		if size+add > maxFacts {
-			break
-		}
-		size += add
-		out[n] = v
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out
+	return reply.ListedFields(raw, p.brain.Config.SingleValued)
 }
