@@ -7,7 +7,7 @@
 // fragments, or no refs at all (empty). Suites are loaded and checked before any case
 // runs, so a malformed suite fails the whole run naming the suite and the field.
 //
-// How a case is judged (B §12.2):
+// How a case is judged:
 //   - A search runs to depth 50, following next_offset like a client; the case's own
 //     results are its first limit items, and each expected ref is ranked within the 50.
 //     Text is matched against those results' titles and excerpts.

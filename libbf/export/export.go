@@ -34,7 +34,6 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
@@ -325,20 +324,6 @@ func (s scope) args() []any {
 		undated = 1
 	}
 	return []any{sql.Named("prefix", s.prefix), sql.Named("source", s.source), sql.Named("undated", undated)}
-}
-
-// clean reports a brain-relative path without empty, dot or dot-dot segments, backslashes
-// or control characters.
-func clean(p string) bool {
-	if p == "" || strings.Contains(p, `\`) || strings.IndexFunc(p, unicode.IsControl) >= 0 {
-		return false
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "" || seg == "." || seg == ".." {
-			return false
-		}
-	}
-	return true
 }
 
 // local shows a canonical instant in loc.

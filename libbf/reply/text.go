@@ -32,18 +32,18 @@ func Title(s string) string {
 	if space := strings.LastIndexByte(cut, ' '); space >= 0 && utf8.RuneCountInString(cut[:space]) >= TitleLimit/2 {
 		cut = cut[:space]
 	}
-	return strings.TrimRightFunc(cut, isSpace) + "…"
+	return strings.TrimRightFunc(cut, IsSpace) + "…"
 }
 
 // Collapse turns every run of white space into one space and trims the ends: the one-line
 // form of excerpts.
 func Collapse(s string) string {
-	return strings.Join(strings.FieldsFunc(s, isSpace), " ")
+	return strings.Join(strings.FieldsFunc(s, IsSpace), " ")
 }
 
-// isSpace is white space as Python's str.isspace sees it, which adds the information
-// separators U+001C–U+001F to Go's.
-func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
+// IsSpace is white space for collapsing excerpts: Go's, plus the information separators
+// U+001C–U+001F, which text from other tools uses as breaks.
+func IsSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
 
 // canonical is the stored instant form, YYYY-MM-DDTHH:MM:SS.ffffffZ.
 var canonical = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$`)

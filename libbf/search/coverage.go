@@ -6,7 +6,7 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-// Coverage states and freshness (seed "Source coverage").
+// Coverage states and freshness.
 const (
 	stateActive     = "active"
 	stateDisabled   = "disabled"

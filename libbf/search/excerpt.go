@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/fold"
@@ -56,8 +55,8 @@ func verbatim(snip, original string) string {
 	var runs []string
 	for rest := original; rest != ""; {
 		r, _ := utf8.DecodeRuneInString(rest)
-		space := isSpace(r)
-		end := strings.IndexFunc(rest, func(r rune) bool { return isSpace(r) != space })
+		space := reply.IsSpace(r)
+		end := strings.IndexFunc(rest, func(r rune) bool { return reply.IsSpace(r) != space })
 		if end < 0 {
 			end = len(rest)
 		}
@@ -96,6 +95,3 @@ func verbatim(snip, original string) string {
 	}
 	return head + kept.String() + tail
 }
-
-// isSpace is Python's str.isspace for one character.
-func isSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }

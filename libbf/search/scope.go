@@ -49,7 +49,7 @@ func (s scope) memories() bool {
 	return s.prefix == "memories" || strings.HasPrefix(s.prefix, "memories/")
 }
 
-// parseScope reads one scope (B §7, seed "Scopes").
+// parseScope reads one scope of bf search --scope.
 func parseScope(value string, now time.Time, loc *time.Location) (scope, error) {
 	value = strings.TrimFunc(value, unicode.IsSpace)
 	if value == "" {
@@ -199,4 +199,23 @@ func cleanPath(p string) bool {
 		}
 	}
 	return true
+}
+
+// Scope is a parsed scope for other readers of the cache, such as bf export.
+type Scope struct {
+	Prefix, Source  string // path prefix (path = Prefix or below Prefix/) and record source
+	Undated, Period bool   // only items without event time; only items placed in [Since, Until)
+	Since, Until    string // canonical UTC bounds of Period
+	Target          string // an identity, or with Tag a tag address
+	Tag             bool
+}
+
+// ErrScopeSection is the reason a note scope with a #section is refused.
+var ErrScopeSection = errScopeSection
+
+// ParseScope reads one scope as bf search --scope does.
+func ParseScope(value string, now time.Time, loc *time.Location) (Scope, error) {
+	s, err := parseScope(value, now, loc)
+	return Scope{Prefix: s.prefix, Source: s.source, Undated: s.undated, Period: s.period,
+		Since: s.since, Until: s.until, Target: s.target, Tag: s.tag}, err
 }

@@ -13,7 +13,7 @@ import (
 	_ "modernc.org/sqlite" // the driver of the in-memory tokenizer tables
 )
 
-// Suggestion limits (B §8).
+// Suggestion limits.
 const (
 	maxSuggestions = 3
 	maxCandidates  = 5000
