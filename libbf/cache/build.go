@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/store"
 )
 
 // BuildResult is what bf build reports.
@@ -55,17 +56,8 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 		return BuildResult{}, nil
 	}
 	if !onlyIfNeeded {
-		if _, err := os.Lstat(filepath.Join(b.Root, filepath.FromSlash(pendingDir))); err == nil {
-			// Record writers hold the reader lock exclusively during a transaction.
-			reader, err := acquire(ctx, dir, ReaderLockFile, true, missingWait)
-			if err != nil {
-				return BuildResult{}, busyError(err, "another bf process is writing records")
-			}
-			err = recoverPending(b.Root)
-			reader.release()
-			if err != nil {
-				return BuildResult{}, err
-			}
+		if err := store.Recover(ctx, b.Root); err != nil {
+			return BuildResult{}, err
 		}
 	}
 

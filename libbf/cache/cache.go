@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/store"
 )
 
 // MaxProblems is how many skipped files Status lists per brain before one summary problem.
@@ -89,10 +90,10 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 	if err != nil {
 		return nil, err
 	}
-	if bad, err := interrupted(b.Root); err != nil {
+	if bad, err := store.Interrupted(b.Root); err != nil {
 		return nil, err
 	} else if bad {
-		return nil, errInterrupted
+		return nil, store.ErrInterrupted
 	}
 	ix := newIndexer(b)
 	sig := signature(b)
