@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO ?= go
 BIN := $(CURDIR)/bin
 # Every command module; each builds one binary named after its folder.
-COMMANDS := bf bf-init bf-index bf-search bf-read bf-mcp
+COMMANDS := $(sort $(patsubst %/go.mod,%,$(wildcard bf/go.mod bf-*/go.mod)))
 MODULES := libbf $(COMMANDS) e2e
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 

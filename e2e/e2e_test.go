@@ -27,7 +27,16 @@ func TestMain(m *testing.M) {
 	}
 	_, self, _, _ := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(self))
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./bf", "./bf-init", "./bf-index", "./bf-search", "./bf-read", "./bf-mcp")
+	// Every command module is a folder bf or bf-NAME at the root, as the Makefile builds them.
+	mods, err := filepath.Glob(filepath.Join(root, "bf*", "go.mod"))
+	if err != nil || len(mods) == 0 {
+		panic("no command modules under " + root)
+	}
+	args := []string{"build", "-o", dir + string(filepath.Separator)}
+	for _, m := range mods {
+		args = append(args, "./"+filepath.Base(filepath.Dir(m)))
+	}
+	build := exec.Command("go", args...)
 	build.Dir = root
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
