@@ -54,6 +54,16 @@ func (e Env) BrainStateDir(id Identity) (string, error) {
 	return filepath.Join(dir, "runtime", id.String()), nil
 }
 
+// BrainStatePath names the state folder of the brain with identity id without creating
+// anything, for readers that treat a missing folder as no state.
+func (e Env) BrainStatePath(id Identity) (string, error) {
+	dir, err := e.stateRoot()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "runtime", id.String()), nil
+}
+
 func (e Env) stateRoot() (string, error) {
 	base, err := e.xdg("XDG_STATE_HOME", filepath.Join(".local", "state"))
 	if err != nil {

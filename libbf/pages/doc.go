@@ -14,13 +14,14 @@
 // attributes.observed when they have none; records with neither stay out of periods.
 // Upcoming items and newer evidence use event times only: observation never counts.
 //
-// Choices made where the reference is silent:
+// Choices made where the format leaves room:
 //   - Home changed holds every non-deprecated note dated in the last 7 days other than
 //     projects, which list themselves in projects; actions stay, even those home actions
 //     lists. Its entries keep ref, kind, title, date, modified and review only.
-//   - Home attention lists, per brain, enabled sensors and routines with a refresh and
-//     enabled assistants with a schedule, as freshness never: this machine keeps no run
-//     history yet. Sensors come first, then routines, then assistants, each by name.
+//   - Home attention lists, per brain, the enabled programs with a refresh (assistants:
+//     with a schedule) that failed, are overdue, never succeeded on this machine or went
+//     silent, judged from this machine's run history. Sensors come first, then routines,
+//     then assistants, each by name.
 //   - A source page (memories/SOURCE) orders its records by event time, newest first,
 //     undated records last; memories/SOURCE/undated lists them by ref, descending. Source
 //     period pages place records like period pages (time, else observed) and keep

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/bfgo/bf/libbf/history"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -48,10 +49,8 @@ type Attention struct {
 	Freshness string `json:"freshness"`
 	Routine   string `json:"routine,omitempty"`
 	Sensor    string `json:"sensor,omitempty"`
+	Silent    bool   `json:"silent,omitempty"`
 }
-
-// Freshness of a program that never ran on this machine.
-const freshNever = "never"
 
 // Home windows.
 const (
@@ -110,7 +109,7 @@ func home(ctx context.Context, req Request) (*Home, error) {
 			return nil, cacheError(err)
 		}
 		out.Activity = append(out.Activity, act...)
-		out.Attention = append(out.Attention, attention(p)...)
+		out.Attention = append(out.Attention, attention(p, now)...)
 		projects = append(projects, pr...)
 		actions = append(actions, ac...)
 		changed = append(changed, ch...)
@@ -233,29 +232,24 @@ func activity(ctx context.Context, p *part, since, until, period string) ([]Acti
 	return out, rows.Err()
 }
 
-// attention lists the brain's scheduled programs needing attention. This machine keeps no
-// run history yet, so every enabled program with a schedule has never succeeded here:
-// sensors and routines with a refresh, assistants with a schedule.
-func attention(p *part) []Attention {
-	cfg := p.brain.Config
+// attention lists the brain's scheduled programs needing attention at now, from this
+// machine's run history: those that failed, are overdue, never succeeded here or went
+// silent. Home shows this for every brain it reads, trusted to collect here or not: a
+// program that may not run here indeed never succeeded here (bf status, which judges the
+// machine's health, counts only trusted brains).
+func attention(p *part, now time.Time) []Attention {
 	out := []Attention{}
-	if cfg == nil {
-		return out
-	}
-	for _, name := range sortedKeys(cfg.Sensors) {
-		if s := cfg.Sensors[name]; s.Enabled && s.Refresh > 0 {
-			out = append(out, Attention{Brain: p.name, Sensor: name, Freshness: freshNever})
+	for _, n := range history.Attention(p.brain.Config, historyOf(p), now) {
+		a := Attention{Brain: p.name, Failed: n.Failed, Freshness: n.Freshness, Silent: n.Silent}
+		switch n.Kind {
+		case history.KindSensor:
+			a.Sensor = n.Name
+		case history.KindRoutine:
+			a.Routine = n.Name
+		default:
+			a.Assistant = n.Name
 		}
-	}
-	for _, name := range sortedKeys(cfg.Routines) {
-		if r := cfg.Routines[name]; r.Enabled && r.Refresh > 0 {
-			out = append(out, Attention{Brain: p.name, Routine: name, Freshness: freshNever})
-		}
-	}
-	for _, name := range sortedKeys(cfg.Assistants) {
-		if a := cfg.Assistants[name]; a.Enabled && len(a.Schedules) > 0 {
-			out = append(out, Attention{Brain: p.name, Assistant: name, Freshness: freshNever})
-		}
+		out = append(out, a)
 	}
 	return out
 }

@@ -4,7 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"sort"
+	"time"
 
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/history"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -18,15 +22,6 @@ type Memories struct {
 	Sources  []reply.Coverage `json:"sources"`
 	Stale    []string         `json:"stale,omitempty"`
 }
-
-// Coverage states and freshness of a source.
-const (
-	stateActive     = "active"
-	stateDisabled   = "disabled"
-	stateHistorical = "historical"
-	freshManual     = "manual"
-	freshUnknown    = "unknown"
-)
 
 // indexed holds a source's record count and newest event time in one brain.
 type indexed struct {
@@ -53,31 +48,25 @@ func sourcesOf(ctx context.Context, p *part) (map[string]indexed, error) {
 	return out, rows.Err()
 }
 
-// coverageOf describes one source of a brain. This machine keeps no collection history
-// yet, so a declared sensor has never run here: never when it refreshes on its own,
-// manual without refresh, unknown when disabled; a source whose sensor is no longer
-// declared is historical.
-func coverageOf(p *part, source string, ix indexed) reply.Coverage {
+// coverageOf describes one source of a brain from its indexed records and this machine's
+// run history h at now.
+func coverageOf(p *part, source string, ix indexed, h *history.History, now time.Time) reply.Coverage {
+	var s *config.Sensor
+	if p.brain.Config != nil {
+		s = p.brain.Config.Sensors[source]
+	}
+	c := history.Coverage(source, s, h.Sensor(source), now)
 	records := ix.records
-	c := reply.Coverage{Brain: p.name, Source: source, State: stateHistorical, Freshness: freshUnknown,
-		Records: &records, Latest: ix.latest}
-	if p.brain.Config == nil {
-		return c
-	}
-	s := p.brain.Config.Sensors[source]
-	if s == nil {
-		return c
-	}
-	c.Mode = s.Mode
-	switch {
-	case !s.Enabled:
-		c.State = stateDisabled
-	case s.Refresh > 0:
-		c.State, c.Freshness = stateActive, freshNever
-	default:
-		c.State, c.Freshness = stateActive, freshManual
-	}
+	c.Brain, c.Records, c.Latest = p.name, &records, ix.latest
 	return c
+}
+
+// historyOf reads a brain's run history on this machine. History that cannot be read counts
+// as none: its sources then read as never collected, which asks for a look (bf status names
+// the problem) rather than hiding one.
+func historyOf(p *part) *history.History {
+	h, _ := history.Load(brain.System(), p.brain)
+	return h
 }
 
 // declares reports whether a brain's bf.yaml declares a sensor.
@@ -97,6 +86,7 @@ func memoriesOverview(ctx context.Context, req Request) (*Memories, error) {
 		if err != nil {
 			return nil, cacheError(err)
 		}
+		h := historyOf(p)
 		names := map[string]bool{}
 		for n := range counts {
 			names[n] = true
@@ -107,7 +97,7 @@ func memoriesOverview(ctx context.Context, req Request) (*Memories, error) {
 			}
 		}
 		for _, n := range sortedKeys(names) {
-			c := coverageOf(p, n, counts[n])
+			c := coverageOf(p, n, counts[n], h, s.now)
 			c.Page = "memories/" + n
 			c.Present(s.loc)
 			if s.single {
@@ -178,7 +168,7 @@ func source(ctx context.Context, req Request, page ref.Page) (*Listing, error) {
 		}
 		known = true
 		if out.Sources != nil {
-			c := coverageOf(p, page.Source, ix)
+			c := coverageOf(p, page.Source, ix, historyOf(p), s.now)
 			c.Present(s.loc)
 			out.Sources = append(out.Sources, c)
 		}

@@ -2,20 +2,13 @@ package search
 
 import (
 	"context"
+	"sync"
+	"time"
 
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/history"
 	"github.com/bfgo/bf/libbf/reply"
-)
-
-// Coverage states and freshness.
-const (
-	stateActive     = "active"
-	stateDisabled   = "disabled"
-	stateHistorical = "historical"
-
-	freshNever   = "never"
-	freshManual  = "manual"
-	freshUnknown = "unknown"
-	freshOverdue = "overdue"
 )
 
 // searchedSources lists the sources a part searches: every source it indexes and every
@@ -49,29 +42,40 @@ func searchedSources(ctx context.Context, p *part, only string) ([]string, error
 	return sortedSet(set), nil
 }
 
-// coverageOf describes one source of a part. Collection run history is not kept on this
-// machine yet, so a declared sensor has never run here: never when it refreshes on its own,
-// manual without refresh, unknown when disabled; a source whose sensor is no longer
-// declared is historical.
+// coverageOf describes one source of a part from this machine's run history: its state,
+// freshness, last collection, collected window and whether its last attempt failed.
+// Freshness is judged at the real clock, whatever period the request ends at: it says how
+// recent the collection is now.
 func coverageOf(p *part, source string) reply.Coverage {
-	c := reply.Coverage{Brain: p.name, Source: source, State: stateHistorical, Freshness: freshUnknown}
-	if p.brain.Config == nil {
-		return c
+	var s *config.Sensor
+	if p.brain.Config != nil {
+		s = p.brain.Config.Sensors[source]
 	}
-	s := p.brain.Config.Sensors[source]
-	if s == nil {
-		return c
-	}
-	c.Mode = s.Mode
-	switch {
-	case !s.Enabled:
-		c.State = stateDisabled
-	case s.Refresh > 0:
-		c.State, c.Freshness = stateActive, freshNever
-	default:
-		c.State, c.Freshness = stateActive, freshManual
-	}
+	c := history.Coverage(source, s, historyOf(p).Sensor(source), time.Now())
+	c.Brain = p.name
 	return c
+}
+
+// lastHistory holds the run history of the part whose coverage was asked last: a search asks
+// for each source of a part in turn, and one read of the history serves them all. Holding
+// the part also keeps its address from being reused by a later search's part while it is
+// remembered, so a pointer comparison is enough.
+var lastHistory struct {
+	sync.Mutex
+	part *part
+	hist *history.History
+}
+
+// historyOf returns the part's run history. History that cannot be read counts as none:
+// freshness then says never, which asks for a look rather than hiding a problem.
+func historyOf(p *part) *history.History {
+	lastHistory.Lock()
+	defer lastHistory.Unlock()
+	if lastHistory.part != p {
+		h, _ := history.Load(brain.System(), p.brain)
+		lastHistory.part, lastHistory.hist = p, h
+	}
+	return lastHistory.hist
 }
 
 // coverage keeps the sources of returned records and those needing attention (failed,
@@ -87,7 +91,7 @@ func coverage(all []reply.Coverage, items []reply.Item, whole bool) ([]reply.Cov
 	var kept []reply.Coverage
 	for _, c := range all {
 		if whole || returned[[2]string{c.Brain, c.Source}] || c.Failed ||
-			c.Freshness == freshOverdue || c.Freshness == freshNever {
+			c.Freshness == history.Overdue || c.Freshness == history.Never {
 			kept = append(kept, c)
 		}
 	}

@@ -1,0 +1,149 @@
+// Command bf-collect serves the verbs that run a brain's programs and report on them:
+// bf collect (one sensor now), bf update (every due sensor and routine, then the cache)
+// and bf status (freshness, failures and attention, without running anything).
+package main
+
+import (
+	"context"
+	"flag"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/collect"
+	"github.com/bfgo/bf/libbf/status"
+)
+
+// list is a repeatable flag.
+type list []string
+
+func (l *list) String() string     { return "" }
+func (l *list) Set(s string) error { *l = append(*l, s); return nil }
+
+func main() {
+	var (
+		brainFlag                 *cli.Optional
+		since, until              string
+		dryRun, allowRemoval, chk bool
+		sensors, routines         list
+	)
+	collectCmd := &cli.Command{
+		Name: "collect",
+		Usage: `usage: bf collect SENSOR [--since T] [--until T] [--dry-run] [--allow-removal] [--brain NAME|PATH]
+
+Run one sensor of bf.yaml now, whatever its refresh, over [--since, --until) (default:
+its lookback up to now), check its whole output, then store the records in
+memories/SENSOR/ and refresh the search cache. T is now, today, yesterday, 12h, 7d, 2w,
+YYYY-MM-DD (local midnight) or an ISO 8601 time with offset. Needs collection trust:
+bf register PATH --collect. Prints {"sensor","records","added","updated","unchanged",
+"removed"}; --dry-run stores nothing and prints up to 3 "samples". A snapshot sensor may
+not remove more than half of a source's records unless --allow-removal is given.
+Exits 1 when the sensor fails; nothing is written then, and the error names its log.`,
+		Flags: func(fs *flag.FlagSet) {
+			brainFlag = cli.BrainFlag(fs)
+			fs.StringVar(&since, "since", "", "window start `T` (default: lookback before now)")
+			fs.StringVar(&until, "until", "", "window end `T`, exclusive (default: now)")
+			fs.BoolVar(&dryRun, "dry-run", false, "run the sensor and check its output; store nothing")
+			fs.BoolVar(&allowRemoval, "allow-removal", false, "let a snapshot remove more than half of the source's records")
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) != 1 {
+				return cli.Usagef("bf collect takes one SENSOR (see bf collect --help)")
+			}
+			b, err := one(brainFlag)
+			if err != nil {
+				return err
+			}
+			res, err := collect.Collect(ctx, b, args[0], collect.Options{
+				Since: since, Until: until, DryRun: dryRun, AllowRemoval: allowRemoval,
+			})
+			if res != nil {
+				if werr := cli.WriteJSON(env.Stdout, res); werr != nil {
+					return werr
+				}
+			}
+			return cli.Classify(err)
+		},
+	}
+	updateCmd := &cli.Command{
+		Name: "update",
+		Usage: `usage: bf update [--sensor NAME]… [--routine NAME]… [--dry-run] [--brain NAME|PATH]
+
+Run the brain's due sensors, then its due routines, then refresh the search cache. A
+program is due when it has a refresh and its last success is older than that; --sensor
+and --routine narrow the choice but never force a run. A failing program never stops the
+others. Skips a brain not trusted to collect here (bf register PATH --collect).
+--dry-run runs nothing and lists what is due with its window, and the manual programs.
+Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.`,
+		Flags: func(fs *flag.FlagSet) {
+			brainFlag = cli.BrainFlag(fs)
+			fs.Var(&sensors, "sensor", "consider only this sensor `NAME` (repeatable)")
+			fs.Var(&routines, "routine", "consider only this routine `NAME` (repeatable)")
+			fs.BoolVar(&dryRun, "dry-run", false, "run nothing; list the due programs and their windows")
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf update takes no arguments (see bf update --help)")
+			}
+			b, err := one(brainFlag)
+			if err != nil {
+				return err
+			}
+			res, err := collect.Update(ctx, b, collect.Options{DryRun: dryRun, Sensors: sensors, Routines: routines})
+			if err != nil {
+				return cli.Classify(err)
+			}
+			if err := cli.WriteJSON(env.Stdout, res); err != nil {
+				return err
+			}
+			if !res.OK {
+				return cli.ErrCheckFailed
+			}
+			return nil
+		},
+	}
+	statusCmd := &cli.Command{
+		Name: "status",
+		Usage: `usage: bf status [--check] [--brain NAME|PATH]
+
+Report each brain's search cache, sources and routines: records, freshness (fresh,
+overdue, never, manual, unknown), collected window, last run and error with its log, and
+the programs that need attention. Runs nothing and contacts no provider. Without
+--brain: every registered brain, or the enclosing one.
+--check exits 1 unless everything is healthy: no scheduled program failed, is overdue or
+never succeeded, and every cache is ready.`,
+		Flags: func(fs *flag.FlagSet) {
+			brainFlag = cli.BrainFlag(fs)
+			fs.BoolVar(&chk, "check", false, "exit 1 unless every brain is healthy")
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf status takes no arguments (see bf status --help)")
+			}
+			sel, err := cli.Select(brain.Retrieval, brainFlag)
+			if err != nil {
+				return err
+			}
+			res, err := status.Status(ctx, sel.Brains, status.Options{Problems: sel.Problems})
+			if err != nil {
+				return cli.Classify(err)
+			}
+			if err := cli.WriteJSON(env.Stdout, res); err != nil {
+				return err
+			}
+			if chk && !res.Check() {
+				return cli.ErrCheckFailed
+			}
+			return nil
+		},
+	}
+	cli.Main(collectCmd, updateCmd, statusCmd)
+}
+
+// one selects the single brain a program runs in: --brain, BF_BRAIN or the enclosing one.
+func one(flag *cli.Optional) (*brain.Brain, error) {
+	sel, err := cli.Select(brain.Execution, flag)
+	if err != nil {
+		return nil, err
+	}
+	return sel.Brains[0], nil
+}

@@ -1,0 +1,84 @@
+package history
+
+import (
+	"sort"
+	"time"
+
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// Coverage describes source from its history entry e at now, for a brain whose bf.yaml
+// declares sensor s for it (nil: the source is historical). It fills source, state,
+// freshness, mode, failed, last_collected (the last fresh success) and window (the covered
+// interval, for window sensors and historical sources: a snapshot has no interval to
+// resume). Instants are canonical UTC: callers present them with Coverage.Present, and
+// set brain, records, latest and page themselves.
+func Coverage(source string, s *config.Sensor, e Entry, now time.Time) reply.Coverage {
+	p := SensorProgram(s)
+	c := reply.Coverage{
+		Source:        source,
+		State:         p.State(),
+		Freshness:     p.Freshness(e, now),
+		Failed:        e.Failed(),
+		LastCollected: instant(e.Success),
+	}
+	if s != nil {
+		c.Mode = s.Mode
+	}
+	if !e.End.IsZero() && (s == nil || s.Mode != config.ModeSnapshot) {
+		c.Window = &reply.Window{Since: instant(e.Start), Until: instant(e.End)}
+	}
+	return c
+}
+
+// Program kinds, as attention entries name them.
+const (
+	KindSensor    = "sensor"
+	KindRoutine   = "routine"
+	KindAssistant = "assistant"
+)
+
+// Need is one program needing attention.
+type Need struct {
+	Kind string // KindSensor, KindRoutine or KindAssistant
+	Name string
+	Flag
+}
+
+// Attention lists the programs of cfg that need attention at now, given the brain's history
+// h: sensors, then routines, then assistants, each by name.
+//
+// Assistants keep their runs in the queue, not in this history: an enabled assistant with a
+// schedule is listed as never having succeeded here.
+func Attention(cfg *config.Config, h *History, now time.Time) []Need {
+	var out []Need
+	if cfg == nil {
+		return out
+	}
+	for _, name := range sortedKeys(cfg.Sensors) {
+		if f, ok := SensorProgram(cfg.Sensors[name]).Attention(h.Sensor(name), now); ok {
+			out = append(out, Need{Kind: KindSensor, Name: name, Flag: f})
+		}
+	}
+	for _, name := range sortedKeys(cfg.Routines) {
+		if f, ok := RoutineProgram(cfg.Routines[name]).Attention(h.Routine(name), now); ok {
+			out = append(out, Need{Kind: KindRoutine, Name: name, Flag: f})
+		}
+	}
+	for _, name := range sortedKeys(cfg.Assistants) {
+		if a := cfg.Assistants[name]; a != nil && a.Enabled && len(a.Schedules) > 0 {
+			out = append(out, Need{Kind: KindAssistant, Name: name, Flag: Flag{Freshness: Never}})
+		}
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
