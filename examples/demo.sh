@@ -38,3 +38,24 @@ printf ' …\n'
 run bf read concepts/ledger.md#decision
 run bf read bf://acme/people/dana --rel owner
 run bf eval
+
+# Collect this repository's own commits with the example git-history sensor.
+step "collect the commits of this repository into a fresh brain"
+bf init "$tmp/history" > /dev/null
+mkdir -p "$tmp/history/sensors"
+cp "$repo/examples/sensors/git-history" "$tmp/history/sensors/"
+cat >> "$tmp/history/bf.yaml" <<YAML
+sensors:
+  git:
+    command: [sensors/git-history, "{{start}}", "{{end}}", "$repo"]
+    lookback: 31536000
+    refresh: 3600
+YAML
+cd "$tmp/history"
+run bf collect git
+run bf register "$tmp/history" --collect
+run bf collect git
+run bf search "record store crash" --limit 2
+step "bf status   # sources of the brain, first 600 bytes"
+bf status | head -c 600
+printf ' …\n'
