@@ -117,7 +117,7 @@ func split(data []byte) ([]json.RawMessage, *Incomplete, error) {
 }
 
 // envelope reads {"records": [...], "incomplete": {"missed": N}} strictly: no other or
-// repeated keys.
+// repeated keys. N = 0 reports no missed item, so the run is complete.
 func envelope(data []byte) ([]json.RawMessage, *Incomplete, error) {
 	whole := func(reason string) error { return &OutputError{Index: -1, Reason: reason} }
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -157,6 +157,11 @@ func envelope(data []byte) ([]json.RawMessage, *Incomplete, error) {
 	}
 	if !seen["records"] {
 		return nil, nil, whole(`output object has no "records" array`)
+	}
+	// Missing nothing is no incomplete run: a sensor that always prints the object form
+	// says so with {"missed": 0}.
+	if inc != nil && inc.Missed == 0 {
+		inc = nil
 	}
 	return items, inc, nil
 }

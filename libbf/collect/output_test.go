@@ -61,6 +61,8 @@ func TestParseOutput(t *testing.T) {
 		{"envelope with incomplete", "plain", `{"incomplete":{"missed":3},"records":[{"id":"a","title":"A"}]}`,
 			&Output{Records: []record.Record{{ID: "a", Title: "A"}}, Incomplete: &Incomplete{Missed: 3}}, ""},
 		{"envelope without incomplete", "plain", `{"records":[]}`, &Output{Records: []record.Record{}}, ""},
+		{"nothing missed is complete", "plain", `{"records":[{"id":"a","title":"A"}],"incomplete":{"missed":0}}`,
+			&Output{Records: []record.Record{{ID: "a", Title: "A"}}}, ""},
 		{"default pointer", "plain", `[{"id":"a","title":"A","attributes":{"size":4}}]`,
 			&Output{Records: []record.Record{{ID: "a", Title: "A", Attributes: map[string]any{"size": jsonNumber("4")},
 				Fields: map[string]any{"size": int64(4)}}}}, ""},

@@ -17,10 +17,11 @@ import (
 func Coverage(source string, s *config.Sensor, e Entry, now time.Time) reply.Coverage {
 	p := SensorProgram(s)
 	c := reply.Coverage{
-		Source:        source,
-		State:         p.State(),
-		Freshness:     p.Freshness(e, now),
-		Failed:        e.Failed(),
+		Source:    source,
+		State:     p.State(),
+		Freshness: p.Freshness(e, now),
+		// A disabled or vanished sensor stops reporting its last failure: nothing will retry it.
+		Failed:        e.Failed() && p.State() == Active,
 		LastCollected: instant(e.Success),
 	}
 	if s != nil {

@@ -67,6 +67,16 @@ func (e Entry) Succeed(o Outcome) Entry {
 		return e
 	}
 	e.Incomplete, e.Missed = 0, 0
+	// Nothing after the run's start can have been collected yet: a window reaching into the
+	// future (bf collect --until tomorrow) covers up to the start only, or later runs,
+	// which end at their own start, would never count as the latest.
+	// A window wholly in the future covers nothing.
+	if !o.Started.IsZero() && o.End.After(o.Started) {
+		if !o.Start.Before(o.Started) {
+			return e
+		}
+		o.End = o.Started
+	}
 	e.Reconcile = o.Reconcile
 	if o.Reconcile || e.Reconciled.IsZero() {
 		e.Reconciled = o.Started

@@ -37,6 +37,8 @@ func TestSucceedCoverage(t *testing.T) {
 		{"backfill overlapping extends backwards", covered(-48, -24), -100, -30, -100, -24, false},
 		{"run inside the interval changes nothing", covered(-48, -24), -40, -30, -48, -24, false},
 		{"wider run covers both sides", covered(-48, -24), -60, -12, -60, -12, true},
+		{"a window into the future covers up to the run's start", covered(-48, -24), -30, 30, -48, 1, true},
+		{"a window wholly in the future covers nothing", covered(-48, -24), 5, 30, -48, -24, false},
 	}
 	run := at(1)
 	for _, tt := range tests {

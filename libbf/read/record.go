@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/graph"
+	"github.com/bfgo/bf/libbf/history"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -47,7 +51,7 @@ func (r *reader) record(ctx context.Context, t *graph.Target) (any, error) {
 	}
 	out := &RecordReply{
 		Backlinks: &groups, BacklinksOmitted: omitted, Brain: t.Brain, Claims: claims, ClaimsTruncated: cut,
-		Collection: collection(p, source), Modified: f.modified, Notice: reply.Notice, Path: path,
+		Collection: collection(p, source, r.req.Location), Modified: f.modified, Notice: reply.Notice, Path: path,
 		Problems: r.probs.List(), Record: fields, Ref: t.Ref, SHA256: f.sha256, Stale: r.set.Stale,
 		URI: r.uri(t.Brain, t.Ref, ""),
 	}
@@ -79,36 +83,17 @@ func (r *reader) record(ctx context.Context, t *graph.Target) (any, error) {
 	return pg.page()
 }
 
-// Coverage states and freshness of a source.
-const (
-	stateActive     = "active"
-	stateDisabled   = "disabled"
-	stateHistorical = "historical"
-	freshNever      = "never"
-	freshManual     = "manual"
-	freshUnknown    = "unknown"
-)
-
-// collection describes a record's source as search does: this machine keeps no collection
-// history yet, so a declared sensor has never run here (never when it refreshes on its own,
-// manual without refresh, unknown when disabled); a source no longer declared is historical.
-func collection(p graph.Part, source string) *Collection {
-	c := &Collection{State: stateHistorical, Freshness: freshUnknown}
-	if p.Brain.Config == nil {
-		return c
+// collection describes a record's source from this machine's run history, as search's
+// sources do: state, freshness, last collection, collected window, last attempt failed.
+func collection(p graph.Part, source string, loc *time.Location) *Collection {
+	var s *config.Sensor
+	if p.Brain.Config != nil {
+		s = p.Brain.Config.Sensors[source]
 	}
-	s := p.Brain.Config.Sensors[source]
-	if s == nil {
-		return c
-	}
-	c.Mode = s.Mode
-	switch {
-	case !s.Enabled:
-		c.State = stateDisabled
-	case s.Refresh > 0:
-		c.State, c.Freshness = stateActive, freshNever
-	default:
-		c.State, c.Freshness = stateActive, freshManual
-	}
-	return c
+	// History that cannot be read counts as none: bf status names the problem.
+	h, _ := history.Load(brain.System(), p.Brain)
+	c := history.Coverage(source, s, h.Sensor(source), time.Now())
+	c.Present(loc)
+	return &Collection{Failed: c.Failed, Freshness: c.Freshness, LastCollected: c.LastCollected,
+		Mode: c.Mode, State: c.State, Window: c.Window}
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
+	"github.com/bfgo/bf/libbf/history"
 	"sort"
 	"strings"
 	"time"
@@ -28,6 +29,8 @@ type part struct {
 	low string
 	// excerpts is the excerpt query, prepared on first use.
 	excerpts *sql.Stmt
+	// hist is the brain's run history on this machine, read on first use.
+	hist *history.History
 }
 
 // open opens every selected brain. A brain that fails is a problem while another answers;

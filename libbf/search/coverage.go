@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -56,26 +55,14 @@ func coverageOf(p *part, source string) reply.Coverage {
 	return c
 }
 
-// lastHistory holds the run history of the part whose coverage was asked last: a search asks
-// for each source of a part in turn, and one read of the history serves them all. Holding
-// the part also keeps its address from being reused by a later search's part while it is
-// remembered, so a pointer comparison is enough.
-var lastHistory struct {
-	sync.Mutex
-	part *part
-	hist *history.History
-}
-
-// historyOf returns the part's run history. History that cannot be read counts as none:
-// freshness then says never, which asks for a look rather than hiding a problem.
+// historyOf returns the part's run history, read once per search. History that cannot be
+// read counts as none: freshness then says never, which asks for a look rather than hiding
+// a problem.
 func historyOf(p *part) *history.History {
-	lastHistory.Lock()
-	defer lastHistory.Unlock()
-	if lastHistory.part != p {
-		h, _ := history.Load(brain.System(), p.brain)
-		lastHistory.part, lastHistory.hist = p, h
+	if p.hist == nil {
+		p.hist, _ = history.Load(brain.System(), p.brain)
 	}
-	return lastHistory.hist
+	return p.hist
 }
 
 // coverage keeps the sources of returned records and those needing attention (failed,

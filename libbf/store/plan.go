@@ -219,7 +219,7 @@ func loadOwn(src, name, file string) (*record.Record, error) {
 }
 
 func evidenceError(file string, err error) error {
-	return fmt.Errorf("%s: %w; bf never overwrites or removes a record file it cannot attribute: repair it or move it out of the folder (bf validate lists such files), then retry", file, reason(err))
+	return fmt.Errorf("%s: %w; bf never overwrites or removes a record file it cannot attribute: repair it or move it out of the folder, then retry", file, reason(err))
 }
 
 // topLevelID returns the id member of a JSON object whose other members may break the

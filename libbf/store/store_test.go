@@ -34,7 +34,7 @@ func TestCommitRules(t *testing.T) {
 		return fmt.Sprintf("snapshot removal guard: the snapshot of mail would remove %d of its %d records; nothing was changed; rerun `bf collect mail --allow-removal` if that is intended", removing, of)
 	}
 	evidence := func(name, why string) string {
-		return "memories/mail/" + name + ": " + why + "; bf never overwrites or removes a record file it cannot attribute: repair it or move it out of the folder (bf validate lists such files), then retry"
+		return "memories/mail/" + name + ": " + why + "; bf never overwrites or removes a record file it cannot attribute: repair it or move it out of the folder, then retry"
 	}
 	files21, recs21 := many(21)
 	files22, recs22 := many(22)
