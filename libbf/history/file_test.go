@@ -245,7 +245,7 @@ func TestCoverage(t *testing.T) {
 			Mode: "snapshot", Failed: true, LastCollected: "2026-10-01T11:00:00.000000Z"}},
 		{"disabled hides its last failure", off, hist, reply.Coverage{Source: "s", State: Disabled, Freshness: Unknown, Mode: "window",
 			LastCollected: "2026-10-01T11:00:00.000000Z",
-			Window: &reply.Window{Since: "2026-09-29T12:00:00.000000Z", Until: "2026-10-01T11:00:00.000000Z"}}},
+			Window:        &reply.Window{Since: "2026-09-29T12:00:00.000000Z", Until: "2026-10-01T11:00:00.000000Z"}}},
 		{"manual", manual, Entry{}, reply.Coverage{Source: "s", State: Active, Freshness: Manual, Mode: "window"}},
 		{"historical keeps its interval", nil, Entry{Start: at(-48), End: at(-1), Success: at(-1), Error: "gone"},
 			reply.Coverage{Source: "s", State: Historical, Freshness: Unknown, LastCollected: "2026-10-01T11:00:00.000000Z",
