@@ -1,0 +1,86 @@
+package channel
+
+import (
+	"cmp"
+	"errors"
+	"slices"
+	"time"
+)
+
+// MaxBatch is the most messages one read may return.
+const MaxBatch = 1000
+
+// ErrTooMany is a read whose window holds more than MaxBatch messages. A manual read
+// fails with it; a read input catches up in smaller parts (Poll).
+var ErrTooMany = errors.New("more than 1000 messages")
+
+const (
+	reasonArray      = "expected a JSON array"
+	reasonBatchKey   = "unknown key; a batch holds only messages, and every page must be read before printing it"
+	reasonOutside    = "outside the requested window"
+	reasonDuplicated = "duplicate ID; each message appears once in a batch"
+)
+
+// ParseBatch reads a read command's output: one strict JSON object {"messages": [...]}
+// whose messages are valid envelopes with distinct IDs, all within [start, end). Any other
+// key (a next-page token, an "incomplete" flag) fails the whole batch, since a partial
+// batch must never pass for a complete one. More than MaxBatch messages return ErrTooMany
+// as soon as the 1,001st is reached. Other failures are *FieldError. Messages come back
+// oldest first, ties by ID.
+func ParseBatch(data []byte, start, end time.Time) ([]Message, error) {
+	d, err := newDecoder(data)
+	if err != nil {
+		return nil, err
+	}
+	if d.peek() != '{' {
+		return nil, &FieldError{Reason: "expected a JSON object holding messages"}
+	}
+	var msgs []Message
+	found := false
+	err = d.object("", func(key string) error {
+		if key != "messages" {
+			return &FieldError{Field: fieldName(key), Reason: reasonBatchKey}
+		}
+		found = true
+		if d.peek() != '[' {
+			return &FieldError{Field: "messages", Reason: reasonArray}
+		}
+		ids := map[string]bool{}
+		return d.array("messages", func(n int) error {
+			if n >= MaxBatch {
+				return ErrTooMany
+			}
+			field := index("messages", n)
+			m, err := d.message(field)
+			if err != nil {
+				return err
+			}
+			if m.Time.Before(start) || !m.Time.Before(end) {
+				return &FieldError{Field: field + ".time", Reason: reasonOutside}
+			}
+			if ids[m.ID] {
+				return &FieldError{Field: field + ".id", Reason: reasonDuplicated}
+			}
+			ids[m.ID] = true
+			msgs = append(msgs, m)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, &FieldError{Field: "messages", Reason: reasonRequired}
+	}
+	if err := d.end(); err != nil {
+		return nil, err
+	}
+	sortMessages(msgs)
+	return msgs, nil
+}
+
+func sortMessages(msgs []Message) {
+	slices.SortStableFunc(msgs, func(a, b Message) int {
+		return cmp.Or(a.Time.Compare(b.Time), cmp.Compare(a.ID, b.ID))
+	})
+}
