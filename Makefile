@@ -4,7 +4,7 @@ GO ?= go
 BIN := $(CURDIR)/bin
 # Every command module; each builds one binary named after its folder.
 COMMANDS := $(sort $(patsubst %/go.mod,%,$(wildcard bf/go.mod bf-*/go.mod)))
-MODULES := libbf $(COMMANDS) e2e
+MODULES := libbf $(COMMANDS) e2e bench
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 
 .PHONY: all build test unit e2e fuzz-seeds demo lint install clean
@@ -31,3 +31,16 @@ install:
 
 clean:
 	rm -rf $(BIN)
+
+# Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
+# are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.
+.PHONY: bench bench-large bench-ir
+
+bench: build
+	$(GO) run ./bench/cmd/benchrun -size small -bin $(BIN)
+
+bench-large: build
+	$(GO) run ./bench/cmd/benchrun -size large -bin $(BIN)
+
+bench-ir: build
+	$(GO) run ./bench/ir -bin $(BIN)

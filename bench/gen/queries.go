@@ -1,0 +1,104 @@
+package gen
+
+import "slices"
+
+// Query is one benchmark search: what is passed to bf search, and what a brute-force
+// baseline needs to do the same work.
+type Query struct {
+	Kind  string `json:"kind"` // word, words, phrase, prefix, scoped, identity
+	Text  string `json:"query"`
+	Scope string `json:"scope,omitempty"`
+	// Words are the query's words without function words (the phrase as one entry for a
+	// phrase, the stem without * for a prefix); Identity is the identity searched.
+	Words    []string `json:"-"`
+	Identity string   `json:"-"`
+}
+
+// IsFunctionWord reports whether w is one of the function words of the vocabulary.
+func IsFunctionWord(w string) bool { return slices.Contains(functionWords, w) }
+
+// Queries returns the fixed set of 50 benchmark queries for the brain of p: one-word,
+// multi-word, phrase, prefix, scoped and identity searches over words and names the
+// generator always writes.
+func Queries(p *Plan) []Query {
+	var qs []Query
+	words := func(kind, text, scope string, ws ...string) {
+		qs = append(qs, Query{Kind: kind, Text: text, Scope: scope, Words: ws})
+	}
+	for _, w := range []string{"customer", "release", "ledger", "latency", "rollback", "invoice",
+		"kubernetes", "reconciliation", "quarantine", "postmortem"} {
+		words("word", w, "", w)
+	}
+	for _, q := range [][]string{
+		{"ledger migration plan", "ledger", "migration", "plan"},
+		{"payment refund invoice", "payment", "refund", "invoice"},
+		{"customer churn analysis", "customer", "churn", "analysis"},
+		{"database latency spike after deploy", "database", "latency", "spike", "deploy"},
+		{"how do we rotate access tokens", "rotate", "access", "tokens"},
+		{"quarterly budget review", "quarterly", "budget", "review"},
+		{"incident postmortem timeline", "incident", "postmortem", "timeline"},
+		{"search index rebuild", "search", "index", "rebuild"},
+		{"vendor contract renewal", "vendor", "contract", "renewal"},
+		{"mobile release checklist", "mobile", "release", "checklist"},
+	} {
+		words("words", q[0], "", q[1:]...)
+	}
+	for _, ph := range []string{"error budget", "on call", "release train", "customer churn",
+		"data retention", "feature flag", "root cause", "rate limit"} {
+		words("phrase", `"`+ph+`"`, "", ph)
+	}
+	for _, pre := range []string{"migr", "deploy", "cust", "escal", "reconcil", "encrypt"} {
+		words("prefix", pre+"*", "", pre)
+	}
+	person := func(k int) Person { return p.People[k%len(p.People)] }
+	repo := "repo:github.com/bench/" + repoNames[0]
+	if len(p.Repos) > 0 {
+		repo = p.Repos[0]
+	}
+	tag := func(label string) string { return "bf://" + BrainName + "/tags/" + label }
+	for _, s := range []struct{ text, scope string }{
+		{"ledger", "projects"},
+		{"rollback", "concepts"},
+		{"refund", "memories/tickets"},
+		{"latency", "memories/mail"},
+		{"budget review", "2026-03"},
+		{"invoice", "memories/mail/2025-06"},
+		{"release", "projects/platform"},
+		{"deploy", tag("infra")},
+	} {
+		words("scoped", s.text, s.scope, fieldsOf(s.text)...)
+	}
+	hub := ""
+	if p.Hub >= 0 {
+		hub = "bf://" + BrainName + "/" + p.Notes[p.Hub].Path
+	}
+	for _, id := range []string{
+		"person:email/" + person(0).Email,
+		"person:email/" + person(1).Email,
+		repo,
+		tag("billing"),
+		person(0).Entity,
+		"tickets:" + TicketKey(0),
+		TicketURL(0),
+		hub,
+	} {
+		qs = append(qs, Query{Kind: "identity", Text: id, Identity: id})
+	}
+	return qs
+}
+
+func fieldsOf(s string) []string {
+	var out []string
+	start := -1
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == ' ' {
+			if start >= 0 {
+				out = append(out, s[start:i])
+			}
+			start = -1
+		} else if start < 0 {
+			start = i
+		}
+	}
+	return out
+}

@@ -1,0 +1,3 @@
+module github.com/bfgo/bf/bench
+
+go 1.26
