@@ -14,6 +14,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/durable"
+
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/yamlx"
 )
@@ -262,44 +264,6 @@ func yamlScalar(s string) string {
 	return b.String()
 }
 
-// writeFileAtomic replaces file with data: a 0600 temporary file in the same folder is
-// written and synced, renamed over file, and the folder is synced, so a crash leaves either
-// the old or the new content.
-func writeFileAtomic(file string, data []byte) (err error) {
-	dir := filepath.Dir(file)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), file); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
-}
-
 // Registration is one registry entry.
 type Registration struct {
 	Brain string `json:"brain"`
@@ -413,7 +377,7 @@ func (r *Registry) Register(path, name string, opts RegisterOptions) (Result, er
 	} else {
 		old := r.Brains
 		r.Brains = next
-		if err := writeFileAtomic(r.File, r.encode()); err != nil {
+		if err := durable.WriteFile(r.File, r.encode(), 0o600); err != nil {
 			r.Brains = old
 			return Result{}, failf(err, "%s: cannot write the registry: %s", r.File, reason(err))
 		}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/bfgo/bf/libbf/durable"
 )
 
 // Collection trust lets a brain's programs (sensors, routines, assistants, channels) run
@@ -120,7 +122,7 @@ func (e Env) Trust(root string) error {
 		return failf(err, "cannot encode collection trust")
 	}
 	file := filepath.Join(dir, trustFile)
-	if err := writeFileAtomic(file, append(data, '\n')); err != nil {
+	if err := durable.WriteFile(file, append(data, '\n'), 0o600); err != nil {
 		return failf(err, "%s: cannot record collection trust: %s", file, reason(err))
 	}
 	return nil

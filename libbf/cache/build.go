@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bfgo/bf/libbf/durable"
+
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/store"
 )
@@ -105,7 +107,7 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 	if err := os.Rename(next, live); err != nil {
 		return res, dirError(err)
 	}
-	if err := syncDir(dir); err != nil {
+	if err := durable.SyncDir(dir); err != nil {
 		return res, dirError(err)
 	}
 	return res, nil

@@ -69,19 +69,6 @@ func dirError(err error) error {
 	return fmt.Errorf("cannot use the search cache in .bf: %v", err)
 }
 
-// syncDir makes renames and removals in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err
-	}
-	return nil
-}
-
 // pathReason keeps an OS error's cause without the absolute path it carries.
 func pathReason(err error) error {
 	var pe *fs.PathError

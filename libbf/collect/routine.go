@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bfgo/bf/libbf/durable"
+
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/history"
 	"github.com/bfgo/bf/libbf/note"
@@ -103,7 +105,7 @@ func writeAction(root, day, routine string, data []byte) (string, bool, error) {
 		}
 		return "", false, fmt.Errorf("cannot create %s: %w", filepath.ToSlash(filepath.Dir(rel)), err)
 	}
-	if err := writeNew(filepath.Join(folder, "ACTION.md"), data); err != nil {
+	if err := durable.WriteFile(filepath.Join(folder, "ACTION.md"), data, 0o644); err != nil {
 		// Leave no empty folder: it would make the next run of the day skip.
 		os.RemoveAll(folder)
 		return "", false, fmt.Errorf("cannot write %s: %w; nothing was written", rel, err)
@@ -128,40 +130,4 @@ func checkAction(rel string, data []byte) error {
 		where = fmt.Sprintf(" (line %d)", p.Line)
 	}
 	return fmt.Errorf("printed an action that is not a valid note: %s%s; nothing was written", p.Error(), where)
-}
-
-// writeNew writes a new file completely before it appears under its name.
-func writeNew(file string, data []byte) (err error) {
-	dir := filepath.Dir(file)
-	tmp, err := os.CreateTemp(dir, ".ACTION.md.*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), file); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bfgo/bf/libbf/durable"
+
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/lock"
 )
@@ -157,46 +159,10 @@ func Record(ctx context.Context, dir string, k Kind, name string, change func(En
 		return Entry{}, fmt.Errorf("cannot encode run history: %w", err)
 	}
 	file := filepath.Join(dir, string(k))
-	if err := writeAtomic(file, append(data, '\n')); err != nil {
+	if err := durable.WriteFile(file, append(data, '\n'), 0o600); err != nil {
 		return Entry{}, fmt.Errorf("%s: cannot save run history; check free space and the state folder's permissions: %w", file, err)
 	}
 	return next, nil
-}
-
-// writeAtomic replaces file with data so that a crash leaves either version.
-func writeAtomic(file string, data []byte) (err error) {
-	dir := filepath.Dir(file)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(file)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err = tmp.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err = tmp.Write(data); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), file); err != nil {
-		return err
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 func owner(info fs.FileInfo) int {

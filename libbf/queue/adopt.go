@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/bfgo/bf/libbf/durable"
 )
 
 // Adopt keeps a brain's state when its device is numbered anew (btrfs at boot, a cloned
@@ -85,7 +87,7 @@ func Adopt(runtime string, dev, ino uint64, path string) (string, error) {
 		}
 		return "", fmt.Errorf("%s: cannot rename the state folder to %s; rename it by hand: %w", from, want, err)
 	}
-	if err := syncDir(runtime); err != nil {
+	if err := durable.SyncDir(runtime); err != nil {
 		return "", fmt.Errorf("%s: cannot sync the state folders; check the disk: %w", runtime, err)
 	}
 	return bound[0], nil

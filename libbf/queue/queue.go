@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bfgo/bf/libbf/durable"
+
 	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -292,7 +294,7 @@ func (q *Queue) prepare(created bool) error {
 	}
 	if created {
 		// The folder is synced so the new file's name survives a power cut.
-		if err := syncDir(filepath.Dir(q.file)); err != nil {
+		if err := durable.SyncDir(filepath.Dir(q.file)); err != nil {
 			return fmt.Errorf("%s: cannot sync the state folder; check the disk: %w", filepath.Dir(q.file), err)
 		}
 	}
@@ -541,15 +543,6 @@ func isFull(err error) bool {
 func isBusy(err error) bool {
 	var se *sqlite.Error
 	return errors.As(err, &se) && (se.Code()&0xff == sqlite3.SQLITE_BUSY || se.Code()&0xff == sqlite3.SQLITE_LOCKED)
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/bfgo/bf/libbf/durable"
 )
 
 // link makes a backup's hard link; tests replace it to take the copy path.
@@ -103,20 +105,7 @@ func makeDir(parent, dir string) error {
 	if err != nil {
 		return err
 	}
-	return syncDir(parent)
-}
-
-// syncDir makes the creations, renames and removals in dir durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
-		return err // EINVAL: a file system that cannot sync folders, nothing more to do
-	}
-	return nil
+	return durable.SyncDir(parent)
 }
 
 // sweepTemp removes the temporary files unfinished writes left in dir. They were never

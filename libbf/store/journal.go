@@ -11,6 +11,8 @@ import (
 	"regexp"
 	"strconv"
 
+	"github.com/bfgo/bf/libbf/durable"
+
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 )
@@ -220,7 +222,7 @@ func apply(root, source string, changes []change) error {
 	if err := os.Mkdir(pdir, 0o755); err != nil {
 		return fmt.Errorf("cannot start a transaction in memories/.pending: %w", reason(err))
 	}
-	if err := syncDir(mem); err != nil {
+	if err := durable.SyncDir(mem); err != nil {
 		return fmt.Errorf("cannot sync %s: %w", memoriesDir, reason(err))
 	}
 	if err := step("journal created"); err != nil {
@@ -239,7 +241,7 @@ func apply(root, source string, changes []change) error {
 			return err
 		}
 	}
-	if err := syncDir(pdir); err != nil {
+	if err := durable.SyncDir(pdir); err != nil {
 		return fmt.Errorf("cannot sync memories/.pending: %w", reason(err))
 	}
 	if err := step("backups synced"); err != nil {
@@ -250,7 +252,7 @@ func apply(root, source string, changes []change) error {
 	if err := writeAtomic(pdir, manifestName, m.encode(), 0o644, nil); err != nil {
 		return fmt.Errorf("cannot write memories/.pending/manifest.json: %w", reason(err))
 	}
-	if err := syncDir(pdir); err != nil {
+	if err := durable.SyncDir(pdir); err != nil {
 		return fmt.Errorf("cannot sync memories/.pending: %w", reason(err))
 	}
 	if err := step("manifest written"); err != nil {
@@ -275,7 +277,7 @@ func apply(root, source string, changes []change) error {
 			return err
 		}
 	}
-	if err := syncDir(src); err != nil {
+	if err := durable.SyncDir(src); err != nil {
 		return fmt.Errorf("cannot sync %s: %w", srcRel, reason(err))
 	}
 	if err := step("source synced"); err != nil {
@@ -287,7 +289,7 @@ func apply(root, source string, changes []change) error {
 	if err := writeAtomic(pdir, manifestName, m.encode(), 0o644, nil); err != nil {
 		return fmt.Errorf("cannot mark memories/.pending/manifest.json complete: %w", reason(err))
 	}
-	if err := syncDir(pdir); err != nil {
+	if err := durable.SyncDir(pdir); err != nil {
 		return fmt.Errorf("cannot sync memories/.pending: %w", reason(err))
 	}
 	if step("complete") != nil {
@@ -327,5 +329,5 @@ func clearJournal(mem, pdir string, changes []entry) {
 	if err := os.Remove(pdir); err != nil && !os.IsNotExist(err) {
 		return
 	}
-	syncDir(mem)
+	durable.SyncDir(mem)
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"syscall"
+
+	"github.com/bfgo/bf/libbf/durable"
 )
 
 // Recover finishes an interrupted transaction under the record lock (waiting DefaultWait):
@@ -99,7 +101,7 @@ func recoverLocked(root string) error {
 		if err := writeAtomic(pdir, manifestName, m.encode(), 0o644, nil); err != nil {
 			return fmt.Errorf("cannot mark memories/.pending/manifest.json recovered: %w", reason(err))
 		}
-		if err := syncDir(pdir); err != nil {
+		if err := durable.SyncDir(pdir); err != nil {
 			return fmt.Errorf("cannot sync memories/.pending: %w", reason(err))
 		}
 		if err := step("recovered"); err != nil {
@@ -156,7 +158,7 @@ func rollBack(mem, src, pdir string, m *manifest) error {
 			return err
 		}
 	}
-	if err := syncDir(src); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := durable.SyncDir(src); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cannot sync %s: %w", srcRel, reason(err))
 	}
 	return step("rolled back")
@@ -204,7 +206,7 @@ func clearAll(mem, pdir string) error {
 	if err := os.Remove(pdir); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("cannot clear memories/.pending: %w", reason(err))
 	}
-	if err := syncDir(mem); err != nil {
+	if err := durable.SyncDir(mem); err != nil {
 		return fmt.Errorf("cannot sync %s: %w", memoriesDir, reason(err))
 	}
 	return nil
