@@ -118,10 +118,11 @@ regressions and improvements.`,
 	}
 	schemaCmd := &cli.Command{
 		Name: "schema",
-		Usage: `usage: bf schema [--kind brain|registry|eval|search-reply|read-reply]
+		Usage: `usage: bf schema [--kind brain|registry|eval|search-reply|read-reply|collect-reply|update-reply|status-reply]
 
 Print a JSON Schema (draft 2020-12): of bf.yaml (brain, the default), the machine
-registry, retrieval suites, or the replies of bf search and bf read.`,
+registry, retrieval suites, or the replies of bf search, bf read, bf collect, bf update
+and bf status.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&kind, "kind", schema.DefaultKind, "which schema: "+strings.Join(schema.Kinds(), ", "))
 		},

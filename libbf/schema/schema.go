@@ -1,12 +1,13 @@
 // Package schema holds the JSON Schemas (draft 2020-12) that bf publishes with bf schema:
 // bf.yaml (kind brain, title Config), the machine registry (registry, UserConfig), retrieval
-// suites (eval, Suite) and the replies of bf search and bf read (search-reply, read-reply).
+// suites (eval, Suite) and the replies of bf search, bf read, bf collect, bf update and
+// bf status (search-reply, read-reply, collect-reply, update-reply, status-reply).
 //
 // The schemas are hand-written JSON files embedded in the package, so each reads on its
-// own; the definitions both reply schemas share (items, claims, coverage, problems…) live
-// once in reply.defs.json and are copied into each reply schema's $defs when the package
-// loads. Get prints a schema the way bf prints every document: compact JSON with sorted
-// keys and without HTML escaping.
+// own; the definitions the reply schemas share (items, claims, coverage, windows,
+// problems, instants…) live once in reply.defs.json and are copied into each reply
+// schema's $defs when the package loads. Get prints a schema the way bf prints every
+// document: compact JSON with sorted keys and without HTML escaping.
 //
 // Published schemas are open: none sets additionalProperties to false, so a client
 // validating a reply of a later minor release, which may add optional fields, still
@@ -29,11 +30,14 @@ import (
 
 // Schema kinds.
 const (
-	KindBrain       = "brain"
-	KindRegistry    = "registry"
-	KindEval        = "eval"
-	KindSearchReply = "search-reply"
-	KindReadReply   = "read-reply"
+	KindBrain        = "brain"
+	KindRegistry     = "registry"
+	KindEval         = "eval"
+	KindSearchReply  = "search-reply"
+	KindReadReply    = "read-reply"
+	KindCollectReply = "collect-reply"
+	KindUpdateReply  = "update-reply"
+	KindStatusReply  = "status-reply"
 )
 
 // DefaultKind is the schema bf schema prints without --kind.
@@ -46,6 +50,9 @@ var kinds = []struct{ kind, file string }{
 	{KindEval, "eval.schema.json"},
 	{KindSearchReply, "search-reply.schema.json"},
 	{KindReadReply, "read-reply.schema.json"},
+	{KindCollectReply, "collect-reply.schema.json"},
+	{KindUpdateReply, "update-reply.schema.json"},
+	{KindStatusReply, "status-reply.schema.json"},
 }
 
 // sharedDefs is the file of definitions copied into every reply schema.
@@ -103,7 +110,8 @@ func load(name string) (map[string]any, error) {
 	return doc, nil
 }
 
-// Kinds returns the schema kinds: brain, registry, eval, search-reply and read-reply.
+// Kinds returns the schema kinds: brain, registry, eval, search-reply, read-reply,
+// collect-reply, update-reply and status-reply.
 func Kinds() []string {
 	out := make([]string, len(kinds))
 	for i, k := range kinds {
