@@ -10,6 +10,7 @@ import (
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/collect"
+	"github.com/bfgo/bf/libbf/messaging"
 	"github.com/bfgo/bf/libbf/status"
 )
 
@@ -110,7 +111,8 @@ overdue, never, manual, unknown), collected window, last run and error with its 
 the programs that need attention. Runs nothing and contacts no provider. Without
 --brain: every registered brain, or the enclosing one.
 --check exits 1 unless everything is healthy: no scheduled program failed, is overdue or
-never succeeded, and every cache is ready.`,
+never succeeded, every cache is ready, and messaging (channels and the queue) holds no
+failed or uncertain work and no queue problem.`,
 		Flags: func(fs *flag.FlagSet) {
 			brainFlag = cli.BrainFlag(fs)
 			fs.BoolVar(&chk, "check", false, "exit 1 unless every brain is healthy")
@@ -123,7 +125,7 @@ never succeeded, and every cache is ready.`,
 			if err != nil {
 				return err
 			}
-			res, err := status.Status(ctx, sel.Brains, status.Options{Problems: sel.Problems})
+			res, err := status.Status(ctx, sel.Brains, status.Options{Problems: sel.Problems, Messaging: messaging.Block})
 			if err != nil {
 				return cli.Classify(err)
 			}

@@ -30,6 +30,8 @@ var verbs = []verb{
 	{"collect", "bf-collect", "run one sensor now and store its records: bf collect SENSOR"},
 	{"update", "bf-collect", "run the due sensors and routines, then refresh the cache"},
 	{"status", "bf-collect", "show sources, routines and what needs attention"},
+	{"channel", "", "send, read or stream through a channel by hand: bf channel send NAME --stdin"},
+	{"queue", "bf-channel", "list, open, retry or cancel queued jobs and deliveries"},
 	{"validate", "bf-index", "check bf.yaml, notes, links and records"},
 	{"build", "bf-index", "rebuild the search cache from the brain's files"},
 	{"eval", "bf-index", "run the brain's retrieval suites (evals/*.yaml)"},

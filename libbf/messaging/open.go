@@ -1,0 +1,190 @@
+package messaging
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/channel"
+	"github.com/bfgo/bf/libbf/collect"
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/queue"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// Options tune the functions of this package; the package-level functions use the zero
+// value.
+type Options struct {
+	// Env is the machine (trust, state folder, home); nil: brain.System().
+	Env *brain.Env
+	// Queue holds the queue's clock and limits; zero fields take their defaults.
+	Queue queue.Options
+	// Now is the clock of --since and --until; nil: time.Now.
+	Now func() time.Time
+	// Location is the zone replies show instants in, and of days in --since and
+	// --until; nil: time.Local.
+	Location *time.Location
+}
+
+func (o Options) env() brain.Env {
+	if o.Env == nil {
+		return brain.System()
+	}
+	return *o.Env
+}
+
+func (o Options) now() time.Time {
+	if o.Now == nil {
+		return time.Now()
+	}
+	return o.Now()
+}
+
+func (o Options) loc() *time.Location {
+	if o.Location == nil {
+		return time.Local
+	}
+	return o.Location
+}
+
+// access says how a command uses the queue.
+type access int
+
+const (
+	// existing opens the queue only when the brain has one; nothing is created.
+	existing access = iota + 1
+	// create opens the queue, creating it when needed.
+	create
+)
+
+// opened is a brain's queue opened for a command, or none (q nil) when the brain has no
+// queue and the command did not need one.
+type opened struct {
+	q     *queue.Queue
+	state string // the brain's state folder; "" when it was not created
+}
+
+func (o *opened) close() {
+	if o.q != nil {
+		o.q.Close()
+	}
+}
+
+// binding is what the brain's queue is bound to: its resolved path and its name.
+func binding(b *brain.Brain) (queue.Binding, error) {
+	path, err := filepath.EvalSymlinks(b.Root)
+	if err != nil {
+		return queue.Binding{}, fmt.Errorf("%s: cannot resolve the brain folder: %w", b.Root, err)
+	}
+	return queue.Binding{Path: path, Name: b.Name}, nil
+}
+
+// openQueue opens b's queue for a command that may change it. It adopts a state folder
+// left under an earlier device number first, then checks trust when the command runs
+// programs (trusted), creates the state folder when needed, opens the queue (rolling back
+// an interrupted write, rebinding a moved brain) and, when record is set, records the
+// attempts of dead processes.
+func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*opened, error) {
+	env := o.env()
+	bind, err := binding(b)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := env.BrainStatePath(b.ID)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := queue.Adopt(filepath.Dir(dir), b.ID.Dev, b.ID.Ino, bind.Path); err != nil {
+		return nil, err
+	}
+	if trusted {
+		ok, err := env.Trusted(b.Root)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, collect.ErrUntrusted
+		}
+	}
+	if how == existing {
+		if _, err := os.Lstat(filepath.Join(dir, queue.FileName)); errors.Is(err, fs.ErrNotExist) {
+			return &opened{}, nil
+		}
+	}
+	if dir, err = env.BrainStateDir(b.ID); err != nil {
+		return nil, err
+	}
+	q, err := queue.Open(dir, bind, o.Queue)
+	if err != nil {
+		return nil, err
+	}
+	if record {
+		if _, err := q.Recover(); err != nil {
+			q.Close()
+			return nil, err
+		}
+	}
+	return &opened{q: q, state: dir}, nil
+}
+
+// stateDir creates and returns b's state folder, after adopting an earlier one.
+func (o Options) stateDir(b *brain.Brain) (string, error) {
+	env := o.env()
+	bind, err := binding(b)
+	if err != nil {
+		return "", err
+	}
+	dir, err := env.BrainStatePath(b.ID)
+	if err != nil {
+		return "", err
+	}
+	if _, err := queue.Adopt(filepath.Dir(dir), b.ID.Dev, b.ID.Ino, bind.Path); err != nil {
+		return "", err
+	}
+	return env.BrainStateDir(b.ID)
+}
+
+// endpoint opens channel name of b for operation op. An unknown channel or a missing
+// capability is invalid input naming the channel.
+func (o Options) endpoint(b *brain.Brain, name, op string) (*channel.Endpoint, *config.Capability, error) {
+	e, err := channel.Open(b, o.env().Home, name)
+	if err != nil {
+		var declared map[string]*config.Channel
+		if b.Config != nil {
+			declared = b.Config.Channels
+		}
+		return nil, nil, &reply.InputError{Argument: "channel",
+			Err: fmt.Errorf("no channel of this brain is called %s; its bf.yaml declares %s", name, names(declared))}
+	}
+	c := e.Config.Capability(op)
+	if c == nil {
+		return nil, nil, &reply.InputError{Argument: "channel",
+			Err: fmt.Errorf("channel %s declares no %s; add %s: to it in bf.yaml", name, op, op)}
+	}
+	return e, c, nil
+}
+
+// snapshot is the queue's snapshot of a send capability.
+func snapshot(c *config.Capability) *queue.Send {
+	if c == nil {
+		return nil
+	}
+	return &queue.Send{Command: append([]string{}, c.Command...), Idempotent: c.Idempotent}
+}
+
+// names lists map keys in order: "a", "a and b", "a, b and c", or "none".
+func names[V any](m map[string]V) string {
+	keys := sortedKeys(m)
+	switch len(keys) {
+	case 0:
+		return "none"
+	case 1:
+		return keys[0]
+	}
+	return strings.Join(keys[:len(keys)-1], ", ") + " and " + keys[len(keys)-1]
+}

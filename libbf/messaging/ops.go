@@ -1,0 +1,171 @@
+package messaging
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/channel"
+	"github.com/bfgo/bf/libbf/collect"
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/queue"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// List is bf queue.
+func List(ctx context.Context, b *brain.Brain) (*ListReply, error) { return Options{}.List(ctx, b) }
+
+// Get is bf queue ID.
+func Get(ctx context.Context, b *brain.Brain, id string) (*Detail, error) {
+	return Options{}.Get(ctx, b, id)
+}
+
+// Retry is bf queue ID --retry: a *SendReply for a delivery, an *Item for a job, or nil
+// beside an error.
+func Retry(ctx context.Context, b *brain.Brain, id string) (any, error) {
+	return Options{}.Retry(ctx, b, id)
+}
+
+// Cancel is bf queue ID --cancel.
+func Cancel(ctx context.Context, b *brain.Brain, id string) (*Item, error) {
+	return Options{}.Cancel(ctx, b, id)
+}
+
+// List returns every job and delivery of b's queue, oldest first, without bodies. It
+// rolls back an interrupted write and rebinds a moved brain, but records no interrupted
+// attempt: one whose process was killed shows as sending or running. A brain without a
+// queue has an empty list, and nothing is created.
+func (o Options) List(ctx context.Context, b *brain.Brain) (*ListReply, error) {
+	op, err := o.openQueue(b, existing, false, false)
+	if err != nil {
+		return nil, err
+	}
+	defer op.close()
+	out := &ListReply{Items: []Item{}}
+	if op.q == nil {
+		return out, nil
+	}
+	items, err := op.q.List()
+	if err != nil {
+		return nil, err
+	}
+	for _, it := range items {
+		out.Items = append(out.Items, o.item(it))
+	}
+	return out, nil
+}
+
+// Get opens job or delivery id explicitly, with its private bodies and attempts.
+func (o Options) Get(ctx context.Context, b *brain.Brain, id string) (*Detail, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	op, err := o.openQueue(b, existing, false, false)
+	if err != nil {
+		return nil, err
+	}
+	defer op.close()
+	if op.q == nil {
+		return nil, notFound(id)
+	}
+	d, err := op.q.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	out := o.detail(d)
+	return &out, nil
+}
+
+// Retry retries job or delivery id. A delivery (pending, failed or uncertain) starts its
+// attempts over and is attempted at once, which needs collection trust; it returns a
+// *SendReply, with a *NotDeliveredError when it did not arrive. A job becomes pending
+// again, or resumes its saved answer, for a worker to run; it returns an *Item. An
+// attempt still running in a live process is refused.
+func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	op, err := o.openQueue(b, existing, false, true)
+	if err != nil {
+		return nil, err
+	}
+	defer op.close()
+	if op.q == nil {
+		return nil, notFound(id)
+	}
+	d, err := op.q.Get(id)
+	if err != nil {
+		return nil, err
+	}
+	if d.Type != "delivery" {
+		it, err := op.q.Retry(id)
+		if err != nil {
+			return nil, err
+		}
+		out := o.item(it)
+		return &out, nil
+	}
+	trusted, err := o.env().Trusted(b.Root)
+	if err != nil {
+		return nil, err
+	}
+	if !trusted {
+		return nil, collect.ErrUntrusted
+	}
+	// A channel removed, or its send, leaves no capability: the attempt then sends
+	// nothing and the delivery becomes uncertain.
+	var e *channel.Endpoint
+	var c *config.Capability
+	if ep, err := channel.Open(b, o.env().Home, d.Channel); err == nil {
+		e, c = ep, ep.Config.Capability(config.OpSend)
+	}
+	if _, err := op.q.Retry(id); err != nil {
+		return nil, err
+	}
+	r, err := o.attempt(ctx, op.q, e, c, id, false)
+	if r == nil {
+		return nil, err
+	}
+	return r, err
+}
+
+// Cancel cancels job or delivery id: it keeps its identity and no longer holds later
+// work. An attempt still running in a live process is refused.
+func (o Options) Cancel(ctx context.Context, b *brain.Brain, id string) (*Item, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	op, err := o.openQueue(b, existing, false, true)
+	if err != nil {
+		return nil, err
+	}
+	defer op.close()
+	if op.q == nil {
+		return nil, notFound(id)
+	}
+	it, err := op.q.Cancel(id)
+	if err != nil {
+		return nil, err
+	}
+	out := o.item(it)
+	return &out, nil
+}
+
+// checkID refuses an ID no job or delivery can have as invalid input.
+func checkID(id string) error {
+	if id == "" {
+		return &reply.InputError{Argument: "ID", Err: errors.New("must not be empty; list the IDs with bf queue")}
+	}
+	for _, r := range id {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return &reply.InputError{Argument: "ID", Err: errors.New("holds a control or format character; list the IDs with bf queue")}
+		}
+	}
+	return nil
+}
+
+func notFound(id string) error {
+	return &queue.Error{Kind: queue.ErrNotFound, Msg: fmt.Sprintf("no job or delivery %s in the assistant queue; list them with bf queue", id)}
+}
