@@ -29,6 +29,16 @@ type StatusBlock struct {
 	Queue *QueueStatus `json:"queue,omitempty"`
 }
 
+// UnresolvedByChannel counts each channel's failed and uncertain deliveries, so bf status
+// attention can name the channels that need a look.
+func (b *StatusBlock) UnresolvedByChannel() map[string]int {
+	out := make(map[string]int, len(b.Channels))
+	for name, ch := range b.Channels {
+		out[name] = len(ch.Unresolved)
+	}
+	return out
+}
+
 // ChannelStatus is one channel in bf status.
 type ChannelStatus struct {
 	// Capabilities are the declared operations, in the order send, read, stream; empty

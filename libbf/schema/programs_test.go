@@ -427,7 +427,7 @@ func TestProgramRepliesValidate(t *testing.T) {
 	messaging := func(ctx context.Context, b *brain.Brain) (any, bool, error) {
 		switch b.Name {
 		case "ops":
-			return map[string]any{"channels": map[string]any{"chat": map[string]any{"state": "ok"}}, "queue": map[string]int{"pending": 1}}, true, nil
+			return channelBlock{"channels": map[string]any{"chat": map[string]any{"state": "ok"}}, "queue": map[string]int{"failed": 2}}, false, nil
 		case "idle":
 			return nil, false, errors.New("the queue cannot be read")
 		}
@@ -436,7 +436,7 @@ func TestProgramRepliesValidate(t *testing.T) {
 	statuses.check("several brains", m.status([]string{ops, idle, cold, calm}, func(o *status.Options) {
 		o.Problems = []brain.Problem{{Brain: "lost", Error: "brain folder does not exist"}}
 		o.Messaging = messaging
-	}), `"messaging":{"channels":`, `"problems":[{"error":"the queue cannot be read"}]`, `"collect":false`,
+	}), `"messaging":{"channels":`, `{"channel":"chat","unresolved":2}`, `"problems":[{"error":"the queue cannot be read"}]`, `"collect":false`,
 		`"problems":[{"error":`, `"file":"memories/cal/`, `"state":"unavailable"`, `"error":`,
 		`"problems":[{"brain":"lost","error":"brain folder does not exist"}]`)
 	statuses.check("healthy", m.status([]string{calm}, func(o *status.Options) { o.Messaging = messaging }),
@@ -654,3 +654,9 @@ func TestProgramSchemasCoverReplies(t *testing.T) {
 		t.Errorf("collect-reply keys %v, want %v", got, want)
 	}
 }
+
+// channelBlock is a messaging block that names the channels holding unresolved deliveries,
+// as package messaging's does.
+type channelBlock map[string]any
+
+func (channelBlock) UnresolvedByChannel() map[string]int { return map[string]int{"chat": 2, "quiet": 0} }

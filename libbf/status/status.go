@@ -15,6 +15,7 @@ package status
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -120,15 +121,25 @@ type Routine struct {
 	Success   string `json:"success,omitempty"`
 }
 
-// Attention is one program needing attention; exactly one of Assistant, Routine and Sensor
-// is set.
+// Attention is one program or channel needing attention; exactly one of Assistant,
+// Channel, Routine and Sensor is set. Programs carry their freshness; a channel carries
+// how many of its deliveries failed or are uncertain.
 type Attention struct {
-	Assistant string `json:"assistant,omitempty"`
-	Failed    bool   `json:"failed,omitempty"`
-	Freshness string `json:"freshness"`
-	Routine   string `json:"routine,omitempty"`
-	Sensor    string `json:"sensor,omitempty"`
-	Silent    bool   `json:"silent,omitempty"`
+	Assistant  string `json:"assistant,omitempty"`
+	Channel    string `json:"channel,omitempty"`
+	Failed     bool   `json:"failed,omitempty"`
+	Freshness  string `json:"freshness,omitempty"`
+	Routine    string `json:"routine,omitempty"`
+	Sensor     string `json:"sensor,omitempty"`
+	Silent     bool   `json:"silent,omitempty"`
+	Unresolved int    `json:"unresolved,omitempty"`
+}
+
+// ChannelNeeds is implemented by a messaging block that can name the channels holding
+// unresolved deliveries, with how many each holds, so attention lists them beside the
+// programs.
+type ChannelNeeds interface {
+	UnresolvedByChannel() map[string]int
 }
 
 // Status reports on brains, in order. It fails only when ctx ends; whatever cannot be read
@@ -251,6 +262,19 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 			problem(err)
 		}
 		out.Messaging, messaging = block, healthy && err == nil
+		if needs, ok := block.(ChannelNeeds); ok {
+			byChannel := needs.UnresolvedByChannel()
+			names := make([]string, 0, len(byChannel))
+			for name, n := range byChannel {
+				if n > 0 {
+					names = append(names, name)
+				}
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				out.Attention = append(out.Attention, Attention{Channel: name, Unresolved: byChannel[name]})
+			}
+		}
 	}
 	out.Healthy = out.Index.State == IndexReady && len(out.Index.Problems) == 0 &&
 		len(out.Attention) == 0 && len(out.Problems) == 0 && messaging
