@@ -659,4 +659,6 @@ func TestProgramSchemasCoverReplies(t *testing.T) {
 // as package messaging's does.
 type channelBlock map[string]any
 
-func (channelBlock) UnresolvedByChannel() map[string]int { return map[string]int{"chat": 2, "quiet": 0} }
+func (channelBlock) UnresolvedByChannel() map[string]int {
+	return map[string]int{"chat": 2, "quiet": 0}
+}
