@@ -2,9 +2,10 @@ package channel
 
 import (
 	"encoding/json"
+	"errors"
 	"strconv"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 // Reasons for documents that are not the strict JSON adapters must print.
@@ -183,121 +184,15 @@ func (d *decoder) str(field string) (string, error) {
 	if d.peek() != '"' {
 		return "", &FieldError{Field: field, Reason: reasonSyntax}
 	}
-	d.i++
-	start := d.i
-	var buf []byte
-	for d.i < len(d.data) {
-		switch c := d.data[d.i]; {
-		case c == '"':
-			seg := d.data[start:d.i]
-			d.i++
-			if !utf8.Valid(seg) {
-				return "", &FieldError{Field: field, Reason: reasonUnicode}
-			}
-			if buf == nil {
-				return string(seg), nil
-			}
-			return string(append(buf, seg...)), nil
-		case c == '\\':
-			seg := d.data[start:d.i]
-			if !utf8.Valid(seg) {
-				return "", &FieldError{Field: field, Reason: reasonUnicode}
-			}
-			buf = append(buf, seg...)
-			r, ok := d.escape()
-			if !ok {
-				return "", &FieldError{Field: field, Reason: reasonSyntax}
-			}
-			if utf16.IsSurrogate(r) {
-				// Only a high surrogate directly followed by an escaped low one is a character.
-				lo := rune(-1)
-				if r < 0xdc00 && d.i+1 < len(d.data) && d.data[d.i] == '\\' && d.data[d.i+1] == 'u' {
-					lo, _ = d.escape()
-				}
-				if lo < 0xdc00 || lo > 0xdfff {
-					return "", &FieldError{Field: field, Reason: reasonUnicode}
-				}
-				r = utf16.DecodeRune(r, lo)
-			}
-			buf = utf8.AppendRune(buf, r)
-			start = d.i
-		case c < 0x20:
-			return "", &FieldError{Field: field, Reason: reasonSyntax}
-		default:
-			d.i++
-		}
+	s, next, err := jsontext.ReadString(d.data, d.i)
+	d.i = next
+	if errors.Is(err, jsontext.ErrUnicode) {
+		return "", &FieldError{Field: field, Reason: reasonUnicode}
 	}
-	return "", &FieldError{Field: field, Reason: reasonSyntax}
-}
-
-// escape decodes the escape sequence at the decoder (a backslash) and moves past it.
-func (d *decoder) escape() (rune, bool) {
-	if d.i+1 >= len(d.data) {
-		return 0, false
+	if err != nil {
+		return "", &FieldError{Field: field, Reason: reasonSyntax}
 	}
-	c := d.data[d.i+1]
-	d.i += 2
-	switch c {
-	case '"', '\\', '/':
-		return rune(c), true
-	case 'b':
-		return '\b', true
-	case 'f':
-		return '\f', true
-	case 'n':
-		return '\n', true
-	case 'r':
-		return '\r', true
-	case 't':
-		return '\t', true
-	case 'u':
-		if d.i+4 > len(d.data) {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(d.data[d.i:d.i+4]), 16, 16)
-		if err != nil {
-			return 0, false
-		}
-		d.i += 4
-		return rune(v), true
-	}
-	return 0, false
-}
-
-// appendString quotes s compactly: '"', '\\' and C0 controls escaped (short forms where
-// JSON has them), everything else as UTF-8, without HTML escaping. Adapters then read the
-// text bf writes as it is, and a frame stays within the size an envelope was checked for.
-// s must be valid UTF-8.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return s, nil
 }
 
 // object is a compact JSON object built member by member, in the order given.
@@ -305,21 +200,21 @@ type object struct{ b []byte }
 
 func (o *object) str(key, value string) {
 	o.sep()
-	o.b = appendString(o.b, key)
+	o.b = jsontext.AppendString(o.b, key)
 	o.b = append(o.b, ':')
-	o.b = appendString(o.b, value)
+	o.b = jsontext.AppendString(o.b, value)
 }
 
 func (o *object) boolean(key string, value bool) {
 	o.sep()
-	o.b = appendString(o.b, key)
+	o.b = jsontext.AppendString(o.b, key)
 	o.b = append(o.b, ':')
 	o.b = strconv.AppendBool(o.b, value)
 }
 
 func (o *object) raw(key string, value []byte) {
 	o.sep()
-	o.b = appendString(o.b, key)
+	o.b = jsontext.AppendString(o.b, key)
 	o.b = append(o.b, ':')
 	o.b = append(o.b, value...)
 }

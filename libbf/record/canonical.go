@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 // Canonical returns the bytes bf writes for r: compact JSON with keys sorted at every
@@ -46,22 +48,22 @@ func (r *Record) appendJSON(b []byte) []byte {
 	strList := func(key string, l []string) {
 		if len(l) > 0 {
 			sep()
-			b = append(appendString(b, key), ':')
+			b = append(jsontext.AppendString(b, key), ':')
 			b = appendStrings(b, l)
 		}
 	}
 	object := func(key string, m map[string]any) {
 		if len(m) > 0 {
 			sep()
-			b = append(appendString(b, key), ':')
+			b = append(jsontext.AppendString(b, key), ':')
 			b = appendObject(b, m)
 		}
 	}
 	str := func(key, v string, always bool) {
 		if v != "" || always {
 			sep()
-			b = append(appendString(b, key), ':')
-			b = appendString(b, v)
+			b = append(jsontext.AppendString(b, key), ':')
+			b = jsontext.AppendString(b, v)
 		}
 	}
 	strList("aliases", r.Aliases)
@@ -82,7 +84,7 @@ func appendStrings(b []byte, l []string) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendString(b, s)
+		b = jsontext.AppendString(b, s)
 	}
 	return append(b, ']')
 }
@@ -93,7 +95,7 @@ func appendObject(b []byte, m map[string]any) []byte {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(appendString(b, k), ':')
+		b = append(jsontext.AppendString(b, k), ':')
 		b = appendValue(b, m[k])
 	}
 	return append(b, '}')
@@ -107,7 +109,7 @@ func appendValue(b []byte, v any) []byte {
 	case bool:
 		return strconv.AppendBool(b, v)
 	case string:
-		return appendString(b, v)
+		return jsontext.AppendString(b, v)
 	case json.Number:
 		return append(b, v...)
 	case int:
@@ -131,42 +133,6 @@ func appendValue(b []byte, v any) []byte {
 		return appendObject(b, v)
 	}
 	panic("record: appendValue of an unchecked value")
-}
-
-// appendString quotes s in canonical form: '"' and '\\' escaped, \b \f \n \r \t in short
-// form, other C0 controls as lowercase \u00xx, everything else (DEL, U+2028, <, >, &,
-// non-ASCII) literal, so record files written by other tools that use these escapes stay
-// byte-identical. s must be valid UTF-8.
-func appendString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		b = append(b, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			b = append(b, '\\', c)
-		case '\b':
-			b = append(b, '\\', 'b')
-		case '\f':
-			b = append(b, '\\', 'f')
-		case '\n':
-			b = append(b, '\\', 'n')
-		case '\r':
-			b = append(b, '\\', 'r')
-		case '\t':
-			b = append(b, '\\', 't')
-		default:
-			b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		}
-		start = i + 1
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
 
 // appendFloat prints a float64 in its shortest round-trip form with a trailing .0 for whole

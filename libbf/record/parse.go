@@ -2,11 +2,12 @@ package record
 
 import (
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 // Document-level reasons.
@@ -287,90 +288,18 @@ func (p *parser) array(where string, depth int) ([]any, error) {
 // str decodes the string starting at p.i, refusing invalid UTF-8 and lone surrogates,
 // which encoding/json would silently turn into U+FFFD.
 func (p *parser) str(where string) (string, error) {
-	bad := &FieldError{where, reasonUnicode}
-	if where == "" {
-		bad.Reason = "JSON strings " + reasonUnicode
-	}
-	p.i++ // opening quote
-	start := p.i
-	var buf []byte
-	for p.i < len(p.data) {
-		c := p.data[p.i]
-		switch {
-		case c == '"':
-			seg := p.data[start:p.i]
-			p.i++
-			if !utf8.Valid(seg) {
-				return "", bad
-			}
-			if buf == nil {
-				return string(seg), nil
-			}
-			return string(append(buf, seg...)), nil
-		case c == '\\':
-			seg := p.data[start:p.i]
-			if !utf8.Valid(seg) {
-				return "", bad
-			}
-			buf = append(buf, seg...)
-			r, ok := p.escape()
-			if !ok {
-				return "", p.invalid()
-			}
-			if utf16.IsSurrogate(r) {
-				// Only a high surrogate followed by an escaped low one makes a character.
-				lo, ok := rune(-1), false
-				if r < 0xdc00 && p.i+1 < len(p.data) && p.data[p.i] == '\\' && p.data[p.i+1] == 'u' {
-					lo, ok = p.escape()
-				}
-				if !ok || lo < 0xdc00 || lo > 0xdfff {
-					return "", bad
-				}
-				r = utf16.DecodeRune(r, lo)
-			}
-			buf = utf8.AppendRune(buf, r)
-			start = p.i
-		case c < 0x20:
-			return "", p.invalid()
-		default:
-			p.i++
+	s, next, err := jsontext.ReadString(p.data, p.i)
+	p.i = next
+	if errors.Is(err, jsontext.ErrUnicode) {
+		if where == "" {
+			return "", &FieldError{where, "JSON strings " + reasonUnicode}
 		}
+		return "", &FieldError{where, reasonUnicode}
 	}
-	return "", p.invalid()
-}
-
-// escape decodes the escape at p.i (a backslash) and moves past it.
-func (p *parser) escape() (rune, bool) {
-	if p.i+1 >= len(p.data) {
-		return 0, false
+	if err != nil {
+		return "", p.invalid()
 	}
-	c := p.data[p.i+1]
-	p.i += 2
-	switch c {
-	case '"', '\\', '/':
-		return rune(c), true
-	case 'b':
-		return '\b', true
-	case 'f':
-		return '\f', true
-	case 'n':
-		return '\n', true
-	case 'r':
-		return '\r', true
-	case 't':
-		return '\t', true
-	case 'u':
-		if p.i+4 > len(p.data) {
-			return 0, false
-		}
-		v, err := strconv.ParseUint(string(p.data[p.i:p.i+4]), 16, 16)
-		if err != nil {
-			return 0, false
-		}
-		p.i += 4
-		return rune(v), true
-	}
-	return 0, false
+	return s, nil
 }
 
 func (p *parser) number() (any, error) {
