@@ -59,3 +59,24 @@ run bf search "record store crash" --limit 2
 step "bf status   # sources of the brain, first 600 bytes"
 bf status | head -c 600
 printf ' …\n'
+
+# A channel over plain files: read a message from an inbox folder, answer it through the
+# durable queue, and list the queue.
+step "add the inbox example channel to the same brain"
+mkdir -p channels inbox
+cp "$repo/examples/channels/inbox" channels/
+cat >> bf.yaml <<'YAML'
+channels:
+  inbox:
+    send:
+      command: [channels/inbox, send, "{{brain}}/outbox.jsonl"]
+      idempotent: true
+    read:
+      command: [channels/inbox, read, "{{brain}}/inbox", "{{start}}", "{{end}}", --allow, me]
+YAML
+printf '%s\n' '{"sender":"me","conversation":"week","time":"2026-10-16T09:00:00Z","text":"What changed in the record store?"}' > inbox/m1.json
+run bf channel read inbox --since 2026-10-16 --until 2026-10-17
+step "printf '{\"text\":\"See the record store commit.\",\"conversation\":\"week\",\"reply_to\":\"m1\"}' | bf channel send inbox --stdin"
+printf '%s\n' '{"text":"See the record store commit.","conversation":"week","reply_to":"m1"}' | bf channel send inbox --stdin || printf '(exit %d)\n' "$?"
+run cat outbox.jsonl
+run bf queue
