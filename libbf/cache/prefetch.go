@@ -197,7 +197,10 @@ func (e dirEntry) Type() fs.FileMode { return e.typ }
 // record gives no type is typed by lstat, as os.ReadDir does.
 func readEntries(fd int) ([]dirEntry, error) {
 	var out []dirEntry
-	buf := make([]byte, 32<<10)
+	// One buffer per goroutine at a time, not a fresh 32 KiB per folder.
+	bp := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(bp)
+	buf := *bp
 	for {
 		n, err := unix.Getdents(fd, buf)
 		if err == unix.EINTR {
@@ -261,6 +264,9 @@ func readEntries(fd int) ([]dirEntry, error) {
 	slices.SortFunc(out, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
 	return out, nil
 }
+
+// direntBufs are the getdents buffers of readEntries.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 32<<10); return &b }}
 
 // modeOf is the type bits of a stat mode.
 func modeOf(m uint32) fs.FileMode {
