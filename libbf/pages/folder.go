@@ -67,7 +67,9 @@ func folder(ctx context.Context, req Request, path string) (*Listing, error) {
 		}
 	}
 	top, _, _ := strings.Cut(path, "/")
-	where := `i.kind = 'note' AND ` + below
+	// The path range finds the folder's notes through the index on path; their kind is
+	// checked row by row (+i.kind), or SQLite reads every note through the index on kind.
+	where := `+i.kind = 'note' AND ` + below
 	if path == "actions" {
 		where = actionNote
 	}

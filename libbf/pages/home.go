@@ -74,9 +74,9 @@ func home(ctx context.Context, req Request) (*Home, error) {
 	var projects, actions, changed, upcoming []*row
 	out := &Home{Notice: reply.Notice, Pages: Browse, Activity: []Activity{}, Attention: []Attention{}}
 	sc := s.scope()
+	reviewers := map[*part]*reviewer{}
 	for i, p := range s.parts {
-		pr, err := queryRows(ctx, p, eventExpr,
-			entry+` AND i.type = 'project' AND i.status != 'deprecated'`, `k DESC, i.ref DESC`, -1)
+		pr, err := homeProjects(ctx, p)
 		if err != nil {
 			return nil, cacheError(err)
 		}
@@ -88,22 +88,32 @@ func home(ctx context.Context, req Request) (*Home, error) {
 		ch, err := queryRows(ctx, p, eventExpr,
 			`i.kind = 'note' AND i.status != 'deprecated' AND NOT (`+entry+` AND i.type = 'project') AND `+
 				eventExpr+` != '' AND `+eventExpr+` >= :since AND `+
-				eventExpr+` < :until`, `k DESC, i.ref DESC`, SectionSize,
-			sql.Named("since", week), sql.Named("until", stamp))
+				eventExpr+` < :until AND `+noteTimes, `k DESC, i.ref DESC`, SectionSize,
+			append(p.noteBounds(week, stamp), sql.Named("since", week), sql.Named("until", stamp))...)
 		if err != nil {
 			return nil, cacheError(err)
 		}
 		up, err := queryRows(ctx, p, eventExpr,
 			`i.status != 'deprecated' AND `+loud+` AND `+eventExpr+` != '' AND `+eventExpr+` >= :since AND `+
-				eventExpr+` < :until`, `k, i.ref`, SectionSize,
-			sql.Named("since", stamp), sql.Named("until", ahead))
+				eventExpr+` < :until AND `+eventTimes, `k, i.ref`, SectionSize,
+			append(p.noteBounds(stamp, ahead), sql.Named("since", stamp), sql.Named("until", ahead))...)
 		if err != nil {
 			return nil, cacheError(err)
 		}
+		// Projects are ordered by whether they need review, and changed shows only that;
+		// the newer evidence of the projects is sought only for those the page shows.
 		all := append(append(append(append([]*row{}, pr...), ac...), ch...), up...)
-		if err := review(ctx, sc, i, all, now, s.loc); err != nil {
+		rv, err := startReview(ctx, sc, i, all, now, s.loc)
+		if err != nil {
 			return nil, cacheError(err)
 		}
+		if err := rv.settle(ctx, append(append([]*row{}, ac...), up...)); err != nil {
+			return nil, cacheError(err)
+		}
+		if err := rv.decide(ctx, append(append([]*row{}, pr...), ch...)); err != nil {
+			return nil, cacheError(err)
+		}
+		reviewers[p] = rv
 		act, err := activity(ctx, p, day, stamp, "24h")
 		if err != nil {
 			return nil, cacheError(err)
@@ -153,11 +163,7 @@ func home(ctx context.Context, req Request) (*Home, error) {
 	if err != nil {
 		return nil, err
 	}
-	items := make([]reply.Item, len(projects))
-	for i, r := range projects {
-		items[i] = s.item(r, true)
-	}
-	if out.Projects, err = s.fit(items, reply.Budget-rest); err != nil {
+	if out.Projects, err = s.fitProjects(ctx, reviewers, projects, reply.Budget-rest); err != nil {
 		return nil, err
 	}
 	out.Projects = emptyItems(out.Projects)
@@ -175,6 +181,57 @@ func home(ctx context.Context, req Request) (*Home, error) {
 		}
 	}
 	return out, nil
+}
+
+// fitProjects returns the items of the first projects that fit budget bytes. Newer
+// evidence only adds to an item, so the projects that fit without it bound those that fit
+// with it: only those, and the one after, are settled and measured again.
+func (s *session) fitProjects(ctx context.Context, reviewers map[*part]*reviewer, projects []*row, budget int) ([]reply.Item, error) {
+	var items []reply.Item
+	bound := 0
+	for {
+		end := min(len(projects), max(2*len(items), 64))
+		if err := s.eachPart(projects[len(items):end], func(p *part, rows []*row) error { return fill(ctx, p, rows) }); err != nil {
+			return nil, err
+		}
+		for _, r := range projects[len(items):end] {
+			items = append(items, s.item(r, true))
+		}
+		fitted, err := s.fit(items, budget)
+		if err != nil {
+			return nil, err
+		}
+		if bound = len(fitted); bound < len(items) || end == len(projects) {
+			break
+		}
+	}
+	shown := projects[:min(len(projects), bound+1)]
+	if err := s.eachPart(shown, func(p *part, rows []*row) error { return reviewers[p].settle(ctx, rows) }); err != nil {
+		return nil, err
+	}
+	items = items[:len(shown)]
+	for i, r := range shown {
+		items[i] = s.item(r, true)
+	}
+	return s.fit(items, budget)
+}
+
+// eachPart calls f with the rows of each part, in the session's order of parts.
+func (s *session) eachPart(rows []*row, f func(p *part, rows []*row) error) error {
+	for _, p := range s.parts {
+		var mine []*row
+		for _, r := range rows {
+			if r.part == p {
+				mine = append(mine, r)
+			}
+		}
+		if len(mine) > 0 {
+			if err := f(p, mine); err != nil {
+				return cacheError(err)
+			}
+		}
+	}
+	return nil
 }
 
 // addressedHome is a copy of home as several brains print it.
@@ -209,10 +266,15 @@ func newestFirst(rows []*row) {
 // activity counts the records of each source placed in [since, until), busiest first,
 // each with its page memories/SOURCE/PERIOD; low-priority sources say so.
 func activity(ctx context.Context, p *part, since, until, period string) ([]Activity, error) {
-	rows, err := p.tx.QueryContext(ctx, `SELECT i.source, count(*) AS n FROM items i
-		WHERE i.kind = 'record' AND coalesce(nullif(i.time, ''), i.observed) >= :since
-			AND coalesce(nullif(i.time, ''), i.observed) < :until AND coalesce(nullif(i.time, ''), i.observed) != ''
-		GROUP BY i.source ORDER BY n DESC, i.source`, sql.Named("since", since), sql.Named("until", until))
+	// A record is placed by its time, or by its observation when it has none: counted apart,
+	// dated and undated records each read only their own range of the index on (kind, time).
+	const placed = `coalesce(nullif(i.time, ''), i.observed) >= :since AND coalesce(nullif(i.time, ''), i.observed) < :until
+		AND coalesce(nullif(i.time, ''), i.observed) != ''`
+	rows, err := p.tx.QueryContext(ctx, `SELECT source, count(*) AS n FROM (
+			SELECT i.source FROM items i WHERE i.kind = 'record' AND i.time != '' AND i.time >= :since
+				AND i.time < :until AND `+placed+`
+			UNION ALL SELECT i.source FROM items i WHERE i.kind = 'record' AND i.time = '' AND `+placed+`)
+		GROUP BY source ORDER BY n DESC, source`, sql.Named("since", since), sql.Named("until", until))
 	if err != nil {
 		return nil, err
 	}

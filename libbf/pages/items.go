@@ -27,10 +27,10 @@ const (
 	// entry selects entry notes: projects/ and concepts/ notes other than index.md and
 	// log.md, and actions/FOLDER/ACTION.md (the cache weighs them 2).
 	entry = `i.kind = 'note' AND i.weight = 2`
-	// actionNote selects the canonical ACTION.md notes.
-	actionNote = entry + ` AND substr(i.path, 1, 8) = 'actions/'`
-	// below selects the paths under :prefix.
-	below = `substr(i.path, 1, length(:prefix) + 1) = :prefix || '/'`
+	// actionNote selects the canonical ACTION.md notes, found through the index on path.
+	actionNote = `+i.kind = 'note' AND i.weight = 2 AND substr(i.path, 1, 8) = 'actions/' AND ` + actionPaths
+	// below selects the paths under :prefix, a range of the index on path.
+	below = `substr(i.path, 1, length(:prefix) + 1) = :prefix || '/' AND ` + belowPaths
 )
 
 // row is one item of one brain.
@@ -48,6 +48,8 @@ type row struct {
 	key string
 	// signals are the review signals of a note that gets reminders.
 	signals *Signals
+	// light is a row read without its title, excerpt, fields and record columns.
+	light bool
 }
 
 // queryRows runs `SELECT itemColumns, KEY FROM items i … WHERE where ORDER BY order LIMIT

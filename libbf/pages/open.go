@@ -31,6 +31,8 @@ type part struct {
 	// days maps each note day the brain holds to its local midnight, canonical UTC, as
 	// JSON for queries.
 	days string
+	// dayAt is days decoded, when first needed.
+	dayAt map[string]string
 	// low holds the sources of sensors declared with priority: low; lowJSON lists them.
 	low     map[string]bool
 	lowJSON string

@@ -3,8 +3,6 @@ package pages
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
-	"sort"
 	"strings"
 	"time"
 
@@ -86,11 +84,8 @@ func Review(ctx context.Context, ev Evidence, brainName, noteRef string, now tim
 	sc := &scope{missing: ev.Missing, local: ev.Local}
 	at := -1
 	for i, b := range ev.Brains {
-		days, err := noteDays(ctx, b.DB, loc)
-		if err != nil {
-			return nil, err
-		}
-		sc.brains = append(sc.brains, snapshot{name: b.Name, q: b.DB, days: days})
+		// Note days are found when newer evidence needs them, and only those it needs.
+		sc.brains = append(sc.brains, snapshot{name: b.Name, q: b.DB})
 		if b.Name == brainName && at < 0 {
 			at = i
 		}
@@ -99,7 +94,8 @@ func Review(ctx context.Context, ev Evidence, brainName, noteRef string, now tim
 		return nil, nil
 	}
 	self := sc.brains[at]
-	p := &part{name: self.name, days: self.days, lowJSON: "[]"}
+	// The row's sort key is constant: it needs no days.
+	p := &part{name: self.name, days: "{}", lowJSON: "[]"}
 	rows, err := queryOn(ctx, self.q, p, `''`, `i.ref = :ref`, `i.ref`, 1, sql.Named("ref", noteRef))
 	if err != nil || len(rows) == 0 {
 		return nil, err
@@ -116,7 +112,8 @@ func Review(ctx context.Context, ev Evidence, brainName, noteRef string, now tim
 	return &out, nil
 }
 
-// snapshot is one brain's cache with its note days (as JSON for queries).
+// snapshot is one brain's cache with its note days (as JSON for queries), when already
+// read.
 type snapshot struct {
 	name string
 	q    Querier
@@ -166,32 +163,84 @@ func reminded(r *row) bool {
 		(r.typ == "project" || r.staleAfter != "")
 }
 
-// review sets the signals of the rows that get reminders, all of the brain sc.brains[self];
+// review sets every signal of the rows that get reminders, all of the brain sc.brains[self];
 // their newer evidence comes from every brain of sc. A note listed twice gets the same
 // signals in each row.
 func review(ctx context.Context, sc *scope, self int, rows []*row, now time.Time, loc *time.Location) error {
-	subjects := map[int64][]*row{}
+	v, err := startReview(ctx, sc, self, rows, now, loc)
+	if err != nil {
+		return err
+	}
+	return v.settle(ctx, rows)
+}
+
+// reviewer holds the review signals of one brain's rows while their newer evidence is
+// sought on demand. Newer evidence is the costly part: a page that shows only some rows, or
+// needs only whether the others need review, asks for it note by note as it needs it, and
+// each note is answered once.
+type reviewer struct {
+	sc    *scope
+	self  int
+	now   time.Time
+	loc   *time.Location
+	stamp string // now, canonical
+	// rows are the rows of each note that gets reminders; signals are its signals, whose
+	// newer evidence is set once the note is settled.
+	rows    map[int64][]*row
+	signals map[int64]*Signals
+	// edits are the notes' last edits, canonical, when known.
+	edits   map[int64]string
+	settled map[int64]bool
+	// holders counts, for each value asked about, the items of every brain holding it as a
+	// name or as their ref; homeRef holds those some item of the reviewed brain has as its
+	// ref.
+	holders map[string]int
+	homeRef map[string]bool
+	// days are each brain's note days and their local midnights, read when a window too
+	// long to walk day by day first needs them.
+	days []map[string]string
+	// crowded is the oldest edit since which more than crowdedLimit items were dated, if
+	// any: a window at least as wide is not listed again.
+	crowded      string
+	crowdedLimit int
+	// only forces one way of finding newer evidence, for tests that compare them.
+	only strategy
+}
+
+// strategy is a way of finding newer evidence: both are exact, and resolve picks the cheaper.
+type strategy int
+
+const (
+	anyWay strategy = iota
+	byLinks
+	byTime
+)
+
+// startReview sets the signals of the rows that get reminders, all of the brain
+// sc.brains[self], but for their newer evidence, which settle adds. Until then a note's
+// Review holds its other reasons only.
+func startReview(ctx context.Context, sc *scope, self int, rows []*row, now time.Time, loc *time.Location) (*reviewer, error) {
+	v := &reviewer{sc: sc, self: self, now: now, loc: loc, stamp: canonical(now), rows: map[int64][]*row{},
+		signals: map[int64]*Signals{}, edits: map[int64]string{}, settled: map[int64]bool{},
+		holders: map[string]int{}, homeRef: map[string]bool{}, days: make([]map[string]string, len(sc.brains))}
 	var paths []string
 	for _, r := range rows {
 		if !reminded(r) {
 			continue
 		}
-		if _, ok := subjects[r.id]; !ok {
+		if _, ok := v.rows[r.id]; !ok {
 			paths = append(paths, r.path)
 		}
-		subjects[r.id] = append(subjects[r.id], r)
+		v.rows[r.id] = append(v.rows[r.id], r)
 	}
-	if len(subjects) == 0 {
-		return nil
+	if len(v.rows) == 0 {
+		return v, nil
 	}
 	mtimes, err := fileTimes(ctx, sc.brains[self].q, paths)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	stamp := canonical(now)
-	edits := map[int64]string{}
-	signals := map[int64]*Signals{}
-	for id, rs := range subjects {
+	for id, rs := range v.rows {
 		r := rs[0]
 		sig := &Signals{Next: r.next}
 		if r.open+r.done > 0 {
@@ -202,11 +251,11 @@ func review(ctx context.Context, sc *scope, self int, rows []*row, now time.Time
 		mtime, known := modTime(mtimes, r.path)
 		if known {
 			sig.Modified = canonical(mtime)
-			if sig.Modified > stamp {
+			if sig.Modified > v.stamp {
 				reasons = append(reasons, ReasonFutureModified)
 			}
 			due = mtime.Add(ReviewDays * 24 * time.Hour)
-			edits[id] = sig.Modified
+			v.edits[id] = sig.Modified
 		} else {
 			reasons = append(reasons, ReasonUnknownModified)
 		}
@@ -231,23 +280,48 @@ func review(ctx context.Context, sc *scope, self int, rows []*row, now time.Time
 			}
 		}
 		sig.ReviewReasons = reasons
-		signals[id] = sig
-	}
-	newer, err := newerLinks(ctx, sc, self, edits, stamp)
-	if err != nil {
-		return err
-	}
-	for id, sig := range signals {
-		if n, ok := newer[id]; ok {
-			sig.NewLinks, sig.Newer = n.total, n.refs
-			sig.ReviewReasons = append(sig.ReviewReasons, ReasonNewerEvidence)
-		}
-		sig.Review = len(sig.ReviewReasons) > 0
-		for _, r := range subjects[id] {
+		sig.Review = len(reasons) > 0
+		v.signals[id] = sig
+		for _, r := range rs {
 			r.signals = sig
 		}
 	}
-	return nil
+	return v, nil
+}
+
+// settle adds the newer evidence of the notes of rows that get reminders.
+func (v *reviewer) settle(ctx context.Context, rows []*row) error {
+	var ids []int64
+	for _, r := range rows {
+		if _, ok := v.signals[r.id]; ok && !v.settled[r.id] {
+			ids = append(ids, r.id)
+		}
+	}
+	return v.resolve(ctx, ids)
+}
+
+// decide settles the notes of rows whose Review their other reasons leave open: after it,
+// every row's Review is final, though a note already due may still lack its newer items.
+func (v *reviewer) decide(ctx context.Context, rows []*row) error {
+	var ids []int64
+	for _, r := range rows {
+		if sig, ok := v.signals[r.id]; ok && !sig.Review && !v.settled[r.id] {
+			ids = append(ids, r.id)
+		}
+	}
+	return v.resolve(ctx, ids)
+}
+
+// finish records a settled note's newer evidence, if any.
+func (v *reviewer) finish(id int64, n *newer) {
+	v.settled[id] = true
+	if n == nil {
+		return
+	}
+	sig := v.signals[id]
+	sig.NewLinks, sig.Newer = n.total, n.refs
+	sig.ReviewReasons = append(sig.ReviewReasons, ReasonNewerEvidence)
+	sig.Review = true
 }
 
 // fileTimes reads the modification times (ns) of files from the cache's fingerprints.
@@ -281,220 +355,6 @@ func modTime(mtimes map[string]int64, path string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return t, true
-}
-
-// newer counts a note's newer linked items and names the newest, as the reply prints them.
-type newer struct {
-	total int
-	refs  []string
-}
-
-// evidence is one newer linked item of a reviewed note.
-type evidence struct {
-	brain int // index in the scope
-	ref   string
-	at    string // event time or upstream update, canonical
-}
-
-// newerSQL finds, in one brain, for each reviewed note ([id, last edit] in :reviewed, ids
-// of the reviewed brain), the items linking to it by one of its names or a #section of
-// one ([id, name, takes sections] in :names), and the records it links to ([id, target,
-// by name, by ref] in :outgoing): a record holding the target as a name, or as its ref.
-// Each counts once, when its event time or a record's upstream updated falls between the
-// edit and :now; the newest :limit are returned, with each note's total. In the reviewed
-// brain itself (:self), a note's links to itself do not count.
-const newerSQL = `WITH ` + daysCTE + `,
-reviewed(note, after) AS MATERIALIZED (
-	SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(:reviewed)),
-named(note, name, sections) AS MATERIALIZED (
-	SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]') FROM json_each(:names)),
-outgoing(note, target, byname, byref) AS MATERIALIZED (
-	SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
-		json_extract(value, '$[3]') FROM json_each(:outgoing)),
-linked(note, item) AS (
-	SELECT m.note, l.item FROM named m CROSS JOIN links l ON l.target = m.name
-	UNION SELECT m.note, l.item FROM named m CROSS JOIN links l
-		ON m.sections AND l.target > m.name || '#' AND l.target < m.name || '$'
-	UNION SELECT o.note, i.id FROM outgoing o CROSS JOIN items i ON i.ref = o.target
-		WHERE o.byref AND i.kind = 'record'
-	UNION SELECT o.note, n.item FROM outgoing o CROSS JOIN names n ON n.name = o.target
-		CROSS JOIN items i ON i.id = n.item WHERE o.byname AND i.kind = 'record'),
-found AS (
-	SELECT k.note, i.ref, max(
-		CASE WHEN ` + eventExpr + ` != '' AND ` + eventExpr + ` >= r.after AND ` + eventExpr + ` <= :now
-			THEN ` + eventExpr + ` ELSE '' END,
-		CASE WHEN i.kind = 'record' AND i.updated != '' AND i.updated >= r.after AND i.updated <= :now
-			THEN i.updated ELSE '' END) AS at
-	FROM linked k JOIN reviewed r ON r.note = k.note JOIN items i ON i.id = k.item ` + daysJoin + `
-	WHERE NOT (:self AND i.id = k.note))
-SELECT note, ref, at, total FROM (
-	SELECT note, ref, at, count(*) OVER (PARTITION BY note) AS total,
-		row_number() OVER (PARTITION BY note ORDER BY at DESC, ref) AS n FROM found WHERE at != '')
-WHERE n <= :limit ORDER BY note, n`
-
-// holdersSQL counts, for each value of :values that an item of the brain holds as a name
-// or as its ref, the items holding it, and whether one holds it as its ref.
-const holdersSQL = `SELECT j.value,
-		(SELECT count(*) FROM (SELECT item FROM names WHERE name = j.value UNION SELECT id FROM items WHERE ref = j.value)),
-		EXISTS (SELECT 1 FROM items WHERE ref = j.value)
-	FROM json_each(:values) j
-	WHERE EXISTS (SELECT 1 FROM names WHERE name = j.value) OR EXISTS (SELECT 1 FROM items WHERE ref = j.value)`
-
-// newerLinks returns, per note id of edits (id → last edit, canonical) in the brain
-// sc.brains[self], its newer linked items from every brain of sc, as backlinks count them:
-//   - items linking to the note by its ref (in its own brain only) or by one of its names
-//     (in any brain), or by a #section of either;
-//   - records the note links to, by their ref in its own brain, by a bare SOURCE:ID in
-//     another brain when the note's brain holds no item of that ref and no selected brain
-//     is missing, or by a name only that record holds.
-//
-// A name held by several items, as a name or as a ref, in any of the brains, links to none
-// of them.
-func newerLinks(ctx context.Context, sc *scope, self int, edits map[int64]string, now string) (map[int64]newer, error) {
-	if len(edits) == 0 {
-		return nil, nil
-	}
-	ids := make([]int64, 0, len(edits))
-	for id := range edits {
-		ids = append(ids, id)
-	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-	idJSON, _ := json.Marshal(ids)
-	home := sc.brains[self].q
-	// The notes' refs, their other names, and their link targets.
-	own, err := pairs(ctx, home, `SELECT id, ref FROM items WHERE id IN (SELECT value FROM json_each(:ids)) ORDER BY id`,
-		sql.Named("ids", string(idJSON)))
-	if err != nil {
-		return nil, err
-	}
-	names, err := pairs(ctx, home, `SELECT item, name FROM names WHERE item IN (SELECT value FROM json_each(:ids))
-		ORDER BY item, name`, sql.Named("ids", string(idJSON)))
-	if err != nil {
-		return nil, err
-	}
-	targets, err := pairs(ctx, home, `SELECT item, target FROM links WHERE item IN (SELECT value FROM json_each(:ids))
-		ORDER BY item, target`, sql.Named("ids", string(idJSON)))
-	if err != nil {
-		return nil, err
-	}
-	// How many items of every brain hold each name and target, and which targets are refs
-	// of the notes' own brain.
-	values := map[string]bool{}
-	for _, n := range names {
-		values[n.value] = true
-	}
-	for _, t := range targets {
-		values[t.value] = true
-	}
-	holders := map[string]int{}
-	homeRef := map[string]bool{}
-	if len(values) > 0 {
-		valuesJSON := jsonList(sortedKeys(values))
-		for i, b := range sc.brains {
-			rows, err := b.q.QueryContext(ctx, holdersSQL, sql.Named("values", valuesJSON))
-			if err != nil {
-				return nil, err
-			}
-			for rows.Next() {
-				var v string
-				var n int
-				var isRef bool
-				if err := rows.Scan(&v, &n, &isRef); err != nil {
-					rows.Close()
-					return nil, err
-				}
-				holders[v] += n
-				if i == self && isRef {
-					homeRef[v] = true
-				}
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	reviewed := make([][2]any, 0, len(ids))
-	for _, id := range ids {
-		reviewed = append(reviewed, [2]any{id, edits[id]})
-	}
-	reviewedJSON, _ := json.Marshal(reviewed)
-	found := map[int64][]evidence{}
-	totals := map[int64]int{}
-	for i, b := range sc.brains {
-		// A note's own name is held by the note itself: one holder more identifies none.
-		named := [][3]any{}
-		if i == self {
-			for _, o := range own {
-				named = append(named, [3]any{o.id, o.value, takesSections(o.value)})
-			}
-		}
-		for _, n := range names {
-			if holders[n.value] == 1 {
-				named = append(named, [3]any{n.id, n.value, takesSections(n.value)})
-			}
-		}
-		outgoing := [][4]any{}
-		for _, t := range targets {
-			byName := holders[t.value] == 1
-			byRef := i == self || !homeRef[t.value] && !sc.missing
-			if byName || byRef {
-				outgoing = append(outgoing, [4]any{t.id, t.value, byName, byRef})
-			}
-		}
-		if len(named) == 0 && len(outgoing) == 0 {
-			continue
-		}
-		namesJSON, _ := json.Marshal(named)
-		outgoingJSON, _ := json.Marshal(outgoing)
-		rows, err := b.q.QueryContext(ctx, newerSQL, sql.Named("days", b.days), sql.Named("reviewed", string(reviewedJSON)),
-			sql.Named("names", string(namesJSON)), sql.Named("outgoing", string(outgoingJSON)),
-			sql.Named("self", i == self), sql.Named("now", now), sql.Named("limit", Newer))
-		if err != nil {
-			return nil, err
-		}
-		seen := map[int64]bool{}
-		for rows.Next() {
-			var id int64
-			var total int
-			e := evidence{brain: i}
-			if err := rows.Scan(&id, &e.ref, &e.at, &total); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			if !seen[id] {
-				seen[id] = true
-				totals[id] += total
-			}
-			found[id] = append(found[id], e)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	out := map[int64]newer{}
-	for id, es := range found {
-		sort.SliceStable(es, func(i, j int) bool {
-			if es[i].at != es[j].at {
-				return es[i].at > es[j].at
-			}
-			if es[i].ref != es[j].ref {
-				return es[i].ref < es[j].ref
-			}
-			return es[i].brain < es[j].brain
-		})
-		n := newer{total: totals[id]}
-		for _, e := range es[:min(Newer, len(es))] {
-			if sc.local {
-				n.refs = append(n.refs, e.ref)
-			} else {
-				n.refs = append(n.refs, reply.Address(sc.brains[e.brain].name, e.ref))
-			}
-		}
-		out[id] = n
-	}
-	return out, nil
 }
 
 // idValue is one text value of an item.
