@@ -266,6 +266,9 @@ func (r *runner) sensor(ctx context.Context, name string, w history.Window, dry,
 	}
 	out, err := ParseOutput(r.b.Config, name, res.Stdout)
 	if err != nil {
+		// The run itself ended well and its log entry says so; the log also says why bf
+		// stored nothing. A log that cannot be written changes nothing of the outcome.
+		_ = proc.Note(r.b.Root, name, "output refused: "+err.Error())
 		return fail(fmt.Errorf("sensor %s printed output that cannot be stored: %w; nothing was written; see %s", name, err, log))
 	}
 	stamp := history.Instant(started)

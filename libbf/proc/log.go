@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
@@ -166,25 +168,17 @@ func appendLog(root, name string, e entry) error {
 	}
 	data := compose(old, partial, e, MaxLog)
 
-	tmp, err := os.CreateTemp(dir, "."+name+".log.*.tmp")
-	if err != nil {
-		return fmt.Errorf("cannot write %s: %w", rel, err)
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := durable.WriteFile(path, data, 0o600); err != nil {
 		return fmt.Errorf("cannot write %s: %w", rel, err)
 	}
 	return nil
+}
+
+// Note appends an entry of bf's own to logs/NAME.log under root: a header line
+// "== TIME OUTCOME ==" and no body. Callers record there what they decided after a run
+// (output refused, say), so the log a message names tells the whole story.
+func Note(root, name, outcome string) error {
+	return appendLog(root, name, entry{marker: "== " + timestamp.Canonical(time.Now()) + " " + oneLine(outcome) + " =="})
 }
 
 // readTail reads at most the last limit bytes of a log; a missing log is empty.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -227,5 +228,19 @@ func TestLogPath(t *testing.T) {
 	}
 	if strings.Contains(LogPath("x"), "\\") {
 		t.Error("log paths use slashes")
+	}
+}
+
+func TestNote(t *testing.T) {
+	root := t.TempDir()
+	if err := Note(root, "feed", "output refused: not JSON\nsecond line"); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(root, LogPath("feed")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^== \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z output refused: not JSON second line ==\n$`).Match(data) {
+		t.Fatalf("log %q", data)
 	}
 }
