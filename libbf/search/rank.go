@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"github.com/bfgo/bf/libbf/fold"
 )
 
 // SQL shared by the queries over items i. A note's time is its day at local midnight, from
@@ -35,68 +33,6 @@ const (
 	rowColumns = `i.id, i.ref, i.path, i.kind, i.source, i.time, i.type, i.status, i.url, i.updated,
 		i.observed, i.partial, i.fields, i.title, i.lead`
 )
-
-// words ranks the passages matching any term: BM25 with column weights title 10, text 1,
-// names 0.5 and context 3, times the item weight, halved for low-priority sources, with
-// the coverage bonus for passages matching several terms. A section counts only when it
-// matches through its heading or text. One window keeps each note once, through its best
-// passage, and each URL once per source: the best-ranked source's records, with the other
-// sources' refs as also; a note's other matching sections become sections. Deprecated
-// notes come last; equal scores list the newest first, then by ref. A result names at most
-// 5 other sources' records sharing its URL (also, by ref) and at most 3 other matching
-// sections of its note (sections, best first).
-//
-// Only the first {limit} partitions (a note, or a URL) can place a result in the page: a
-// partition's rows rank no better than its best row, and every row of a later partition
-// ranks below the best rows of the earlier ones. So the window, which sorts every row it
-// sees, runs only over the partitions whose best score reaches the {limit}-th best (ties
-// kept); with a word in most passages that halves the query. The best scores come from one
-// GROUP BY over small rows. (A partition's rows share closed: a note's are one item, and a
-// URL's are records.)
-const wordsSQL = `WITH ` + daysCTE + `,
-hits AS MATERIALIZED (
-	SELECT s.rowid AS passage, count(*) AS n
-	FROM json_each(:terms) t CROSS JOIN search s ON s.search MATCH t.value GROUP BY s.rowid),
-matches AS MATERIALIZED (
-	SELECT CASE WHEN i.url = '' THEN p.item ELSE i.url END AS part, p.item, p.id AS passage, p.fragment,
-		i.ref, i.url, i.source,
-		i.status = 'deprecated' AS closed, ` + timeExpr + ` AS time,
-		-bm25(search, 10.0, 1.0, 0.5, 3.0) * i.weight
-		* (CASE WHEN i.source IN (SELECT value FROM json_each(:low)) THEN 0.5 ELSE 1.0 END)
-		* (1 + 0.2 * (coalesce(h.n, 1) - 1) / max(:nterms - 1, 1)) AS score
-	FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
-	` + daysJoin + `
-	LEFT JOIN hits h ON h.passage = p.id
-	WHERE search MATCH :match AND (p.fragment = '' OR bm25(search, 10.0, 1.0, 0.0, 0.0) < 0)
-		AND ` + filters + `),
-best AS MATERIALIZED (SELECT part, closed, max(score) AS score FROM matches GROUP BY part),
-cut AS (SELECT closed, score FROM best ORDER BY closed, score DESC LIMIT 1 OFFSET ` + limitBound + ` - 1),
-chosen AS (SELECT part FROM best WHERE NOT EXISTS (SELECT 1 FROM cut) OR closed < (SELECT closed FROM cut)
-	OR closed = (SELECT closed FROM cut) AND score >= (SELECT score FROM cut)),
-ranked AS MATERIALIZED (
-	SELECT *, row_number() OVER w AS position, first_value(source) OVER w AS lead FROM matches
-	WHERE part IN (SELECT part FROM chosen)
-	WINDOW w AS (PARTITION BY part
-		ORDER BY closed, score DESC, time DESC, fragment, ref ROWS UNBOUNDED PRECEDING)),
-top AS (
-	SELECT * FROM ranked WHERE position = 1 OR (url != '' AND source = lead)
-	ORDER BY closed, score DESC, time DESC, ref LIMIT ` + limitBound + `),
-copies AS (
-	SELECT url, json_group_array(ref) AS refs FROM (
-		SELECT url, ref, row_number() OVER (PARTITION BY url ORDER BY ref) AS n FROM ranked
-		WHERE source != lead AND url IN (SELECT url FROM top WHERE position = 1 AND url != ''))
-	WHERE n <= 5 GROUP BY url),
-others AS (
-	SELECT item, json_group_array(json_array(position, fragment)) AS fragments FROM (
-		SELECT item, position, fragment, row_number() OVER (PARTITION BY item ORDER BY position) AS n
-		FROM ranked WHERE position > 1 AND fragment != '' AND item IN (SELECT item FROM top WHERE url = ''))
-	WHERE n <= 3 GROUP BY item)
-SELECT ` + rowColumns + `, t.time, t.fragment, p.title, t.passage, t.score,
-	coalesce(c.refs, ''), coalesce(o.fragments, '')
-FROM top t JOIN items i ON i.id = t.item JOIN passages p ON p.id = t.passage
-LEFT JOIN copies c ON c.url = t.url AND t.position = 1
-LEFT JOIN others o ON o.item = t.item
-ORDER BY t.closed, t.score DESC, t.time DESC, t.ref`
 
 // identitySQL lists the items that are the identity (its ref, 2e6), own it (a name, 1e6)
 // or link to it or to a section of it (1e3), best score first, then newest, then by ref
@@ -175,25 +111,6 @@ func scopeArgs(p *part, sc scope, targets map[string]bool) []any {
 		sql.Named("prefix", sc.prefix), sql.Named("target", sc.target),
 		sql.Named("targets", jsonList(list)), sql.Named("sections", jsonList(sectionTargets(list))),
 	}
-}
-
-// rankWords runs the word query in one brain, returning at most limit rows.
-func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, targets map[string]bool, limit int64) ([]*row, error) {
-	if len(terms) == 0 {
-		return nil, nil
-	}
-	strs := make([]string, len(terms))
-	for i, t := range terms {
-		strs[i] = t.Match()
-	}
-	counted := "[]"
-	if len(strs) > 1 {
-		counted = jsonList(strs)
-	}
-	args := append(scopeArgs(p, sc, targets),
-		sql.Named("terms", counted), sql.Named("nterms", len(strs)),
-		sql.Named("low", p.low), sql.Named("match", strings.Join(strs, " OR ")))
-	return queryRows(ctx, p, render(wordsSQL, sc, limit), args)
 }
 
 // rankIdentity runs the identity query in one brain: tag members for a tag address.
