@@ -204,7 +204,11 @@ func (r *killRig) settle(id string, killAdapter bool) {
 	r.t.Helper()
 	data, err := os.ReadFile(filepath.Join(r.brain, "run", "pid."+id))
 	if err != nil {
-		return // the adapter never ran
+		// No pid yet: the adapter never ran, or bf was killed just after starting it and
+		// it has not written its pid. Wait for every process in the brain to end, so a
+		// late adapter cannot log a send after the test counted them.
+		r.waitFor("the processes in the brain to end", func() bool { return !r.busy() })
+		return
 	}
 	pid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
 	if killAdapter {
@@ -215,6 +219,23 @@ func (r *killRig) settle(id string, killAdapter bool) {
 	r.touch("run/go." + id)
 	r.touch("run/go2." + id)
 	r.waitFor("the adapter of "+id+" to end", func() bool { return pid <= 0 || !alive(pid) })
+}
+
+// busy reports whether any live process has the brain as its working folder. Every bf
+// the test started has ended by now, so such a process is an adapter (or its child) that a
+// killed bf left behind.
+func (r *killRig) busy() bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if cwd, err := os.Readlink("/proc/" + e.Name() + "/cwd"); err == nil && cwd == r.brain && alive(pid) {
+			return true
+		}
+	}
+	return false
 }
 
 // holdCommit takes a read lock on the queue's shared lock bytes, so a bf process cannot
