@@ -12,6 +12,7 @@ PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 all: build
 
 build:
+	@echo "== build: bin/"
 	@mkdir -p $(BIN)
 	$(GO) build -trimpath -o $(BIN)/ $(addprefix ./,$(COMMANDS))
 
@@ -19,11 +20,16 @@ build:
 # The queue is shared by concurrent processes and goroutines: its tests also run under the
 # race detector.
 test: lint build
+	@echo "== unit and e2e tests (one line per package as it finishes)"
 	$(GO) test -count=1 $(PKGS)
+	@echo "== race: queue (builds with the race detector first)"
 	$(GO) test -race -count=1 ./libbf/queue/...
+	@echo "== make test: all passed"
 
 lint:
+	@echo "== lint: gofmt"
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@echo "== lint: go vet (type-checks every module; the first run compiles them)"
 	$(GO) vet $(PKGS)
 
 demo: build
