@@ -59,6 +59,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/examples/internal/exit"
 	"github.com/bfgo/bf/examples/internal/text"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
@@ -81,16 +82,6 @@ var (
 	envelopeKeys = []string{"id", "sender", "conversation", "time", "text", "reply_to", "own"}
 	sendKeys     = []string{"id", "text", "conversation", "reply_to"}
 )
-
-type (
-	failure struct{ msg string }
-	usage   struct{ msg string }
-)
-
-func (f failure) Error() string { return f.msg }
-func (u usage) Error() string   { return u.msg }
-
-func fail(format string, args ...any) error { return failure{fmt.Sprintf(format, args...)} }
 
 // errClosed: bf stopped listening, as it does when it shuts a stream down.
 var errClosed = errors.New("bf closed the stream")
@@ -116,7 +107,7 @@ func run(argv []string) int {
 	default:
 		err = stream(args[0], opts)
 	}
-	var f failure
+	var f exit.Failure
 	switch {
 	case err == nil:
 		return 0
@@ -129,19 +120,19 @@ func run(argv []string) int {
 func parseArgs(argv []string) (string, []string, options, error) {
 	opts := options{allow: map[string]bool{}, poll: time.Second}
 	if len(argv) == 0 {
-		return "", nil, opts, usage{"expected send, read or stream"}
+		return "", nil, opts, exit.Usage{Msg: "expected send, read or stream"}
 	}
 	command, rest := argv[0], argv[1:]
 	want, ok := map[string]int{"send": 1, "read": 3, "stream": 1}[command]
 	if !ok {
-		return "", nil, opts, usage{"expected send, read or stream"}
+		return "", nil, opts, exit.Usage{Msg: "expected send, read or stream"}
 	}
 	var args []string
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
 		if (a == "--allow" || a == "--poll") && command != "send" {
 			if i+1 >= len(rest) {
-				return "", nil, opts, usage{a + " needs a value"}
+				return "", nil, opts, exit.Usage{Msg: a + " needs a value"}
 			}
 			i++
 			if a == "--allow" {
@@ -150,16 +141,16 @@ func parseArgs(argv []string) (string, []string, options, error) {
 			}
 			secs, err := strconv.ParseFloat(strings.TrimSpace(rest[i]), 64)
 			if err != nil {
-				return "", nil, opts, usage{"--poll expects a number of seconds"}
+				return "", nil, opts, exit.Usage{Msg: "--poll expects a number of seconds"}
 			}
 			if !(secs >= 0.05 && secs <= 60) {
-				return "", nil, opts, usage{"--poll expects 0.05 to 60 seconds"}
+				return "", nil, opts, exit.Usage{Msg: "--poll expects 0.05 to 60 seconds"}
 			}
 			opts.poll = time.Duration(secs * float64(time.Second))
 			continue
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			return "", nil, opts, usage{"unknown option " + a}
+			return "", nil, opts, exit.Usage{Msg: "unknown option " + a}
 		}
 		args = append(args, a)
 	}
@@ -168,7 +159,7 @@ func parseArgs(argv []string) (string, []string, options, error) {
 		if want > 1 {
 			plural = "s"
 		}
-		return "", nil, opts, usage{fmt.Sprintf("%s expects %d argument%s", command, want, plural)}
+		return "", nil, opts, exit.Usage{Msg: fmt.Sprintf("%s expects %d argument%s", command, want, plural)}
 	}
 	return command, args, opts, nil
 }
@@ -270,27 +261,27 @@ type receipt struct {
 func send(outbox string) error {
 	data, err := io.ReadAll(io.LimitReader(os.Stdin, maxInput+1))
 	if err != nil {
-		return fail("cannot read stdin (%s)", text.Reason(err))
+		return exit.Fail("cannot read stdin (%s)", text.Reason(err))
 	}
 	if len(data) > maxInput {
-		return fail("the message on stdin exceeds 64 MiB")
+		return exit.Fail("the message on stdin exceeds 64 MiB")
 	}
 	msg, ok := loadObject(data)
 	if !ok {
-		return fail("stdin must hold one JSON object")
+		return exit.Fail("stdin must hold one JSON object")
 	}
 	for key := range msg {
 		if !slices.Contains(sendKeys, key) {
-			return fail("the message holds an unknown key; expected id, text, conversation and reply_to")
+			return exit.Fail("the message holds an unknown key; expected id, text, conversation and reply_to")
 		}
 	}
 	id, ok := str(msg, "id")
 	if !ok || id == "" {
-		return fail("id: expected a nonempty string")
+		return exit.Fail("id: expected a nonempty string")
 	}
 	body, ok := str(msg, "text")
 	if !ok {
-		return fail("text: expected a string")
+		return exit.Fail("text: expected a string")
 	}
 	opt := map[string]string{}
 	for _, key := range []string{"conversation", "reply_to"} {
@@ -299,7 +290,7 @@ func send(outbox string) error {
 		}
 		v, ok := str(msg, key)
 		if !ok {
-			return fail("%s: expected a string", key)
+			return exit.Fail("%s: expected a string", key)
 		}
 		opt[key] = v
 	}
@@ -317,12 +308,12 @@ func send(outbox string) error {
 	}
 	f, err := os.OpenFile(outbox, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
-		return fail("cannot open the outbox (%s)", text.Reason(err))
+		return exit.Fail("cannot open the outbox (%s)", text.Reason(err))
 	}
 	defer f.Close()
 	// One writer at a time, so two sends of one ID cannot both append.
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		return fail("cannot lock the outbox (%s)", text.Reason(err))
+		return exit.Fail("cannot lock the outbox (%s)", text.Reason(err))
 	}
 	r := bufio.NewReader(f)
 	for n := 1; ; n++ {
@@ -331,18 +322,18 @@ func send(outbox string) error {
 			break
 		}
 		if err != nil && err != io.EOF {
-			return fail("cannot read the outbox (%s)", text.Reason(err))
+			return exit.Fail("cannot read the outbox (%s)", text.Reason(err))
 		}
 		saved, ok := loadObject(line)
 		if !ok {
-			return fail("outbox line %d is not JSON; repair the outbox", n)
+			return exit.Fail("outbox line %d is not JSON; repair the outbox", n)
 		}
 		if d, _ := str(saved, "delivery"); d != entry.Delivery {
 			continue
 		}
 		for key, want := range map[string]string{"conversation": entry.Conversation, "reply_to": entry.ReplyTo, "text": entry.Text} {
 			if got, ok := str(saved, key); !ok || got != want {
-				return fail("this delivery ID was already sent with other content; use a new ID")
+				return exit.Fail("this delivery ID was already sent with other content; use a new ID")
 			}
 		}
 		rid, _ := str(saved, "id")
@@ -355,10 +346,10 @@ func send(outbox string) error {
 		return err
 	}
 	if _, err := f.Write(append(line, '\n')); err != nil {
-		return fail("cannot write the outbox (%s)", text.Reason(err))
+		return exit.Fail("cannot write the outbox (%s)", text.Reason(err))
 	}
 	if err := f.Sync(); err != nil {
-		return fail("cannot write the outbox (%s)", text.Reason(err))
+		return exit.Fail("cannot write the outbox (%s)", text.Reason(err))
 	}
 	return text.WriteJSON(os.Stdout, receipt{ID: entry.ID, Conversation: entry.Conversation})
 }
@@ -385,12 +376,12 @@ type message struct {
 func loadInbox(folder string, allow map[string]bool, reported map[string]bool) ([]message, error) {
 	d, err := os.Open(folder)
 	if err != nil {
-		return nil, fail("cannot list the inbox folder (%s)", text.Reason(err))
+		return nil, exit.Fail("cannot list the inbox folder (%s)", text.Reason(err))
 	}
 	names, err := d.Readdirnames(-1)
 	d.Close()
 	if err != nil {
-		return nil, fail("cannot list the inbox folder (%s)", text.Reason(err))
+		return nil, exit.Fail("cannot list the inbox folder (%s)", text.Reason(err))
 	}
 	sort.Strings(names)
 	var out []message
@@ -437,28 +428,28 @@ func loadMessage(path, where, stem string) (*message, error) {
 		return nil, nil // renamed or removed since the listing
 	}
 	if err != nil {
-		return nil, fail("%s: cannot open (%s)", where, text.Reason(err))
+		return nil, exit.Fail("%s: cannot open (%s)", where, text.Reason(err))
 	}
 	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fail("%s: cannot open (%s)", where, text.Reason(err))
+		return nil, exit.Fail("%s: cannot open (%s)", where, text.Reason(err))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
 	if err != nil {
-		return nil, fail("%s: cannot read (%s)", where, text.Reason(err))
+		return nil, exit.Fail("%s: cannot read (%s)", where, text.Reason(err))
 	}
 	if len(data) > maxFile {
-		return nil, fail("%s: larger than 1 MiB", where)
+		return nil, exit.Fail("%s: larger than 1 MiB", where)
 	}
 	raw, ok := loadObject(data)
 	if !ok {
-		return nil, fail("%s: expected one JSON object", where)
+		return nil, exit.Fail("%s: expected one JSON object", where)
 	}
 	for key := range raw {
 		if !slices.Contains(envelopeKeys, key) {
-			return nil, fail("%s: unknown key; a message holds id, sender, conversation, time, text, reply_to and own", where)
+			return nil, exit.Fail("%s: unknown key; a message holds id, sender, conversation, time, text, reply_to and own", where)
 		}
 	}
 	m := &message{}
@@ -475,7 +466,7 @@ func loadMessage(path, where, stem string) (*message, error) {
 			if k.key == "text" {
 				what = "string"
 			}
-			return nil, fail("%s: %s: expected a %s", where, k.key, what)
+			return nil, exit.Fail("%s: %s: expected a %s", where, k.key, what)
 		}
 		*k.dst = v
 	}
@@ -483,7 +474,7 @@ func loadMessage(path, where, stem string) (*message, error) {
 		s, isStr := str(raw, "time")
 		t, ok := parseInstant(s)
 		if !isStr || !ok {
-			return nil, fail("%s: time: expected an ISO 8601 instant with a timezone", where)
+			return nil, exit.Fail("%s: time: expected an ISO 8601 instant with a timezone", where)
 		}
 		m.at = t
 	} else {
@@ -494,14 +485,14 @@ func loadMessage(path, where, stem string) (*message, error) {
 	if _, present := raw["reply_to"]; present {
 		v, ok := str(raw, "reply_to")
 		if !ok {
-			return nil, fail("%s: reply_to: expected a string", where)
+			return nil, exit.Fail("%s: reply_to: expected a string", where)
 		}
 		m.ReplyTo = &v
 	}
 	if rawOwn, present := raw["own"]; present {
 		var own bool
 		if s := string(bytes.TrimSpace(rawOwn)); s != "true" && s != "false" || json.Unmarshal(rawOwn, &own) != nil {
-			return nil, fail("%s: own: expected true or false", where)
+			return nil, exit.Fail("%s: own: expected true or false", where)
 		}
 		m.Own = &own
 	}
@@ -512,7 +503,7 @@ func read(folder, startArg, endArg string, opts options) error {
 	start, ok1 := parseInstant(startArg)
 	end, ok2 := parseInstant(endArg)
 	if !ok1 || !ok2 {
-		return fail("START and END must be ISO 8601 instants with a timezone")
+		return exit.Fail("START and END must be ISO 8601 instants with a timezone")
 	}
 	all, err := loadInbox(folder, opts.allow, nil)
 	if err != nil {
@@ -541,13 +532,13 @@ func (fr frames) next() (map[string]json.RawMessage, error) {
 		chunk, err := fr.r.ReadSlice('\n')
 		line = append(line, chunk...)
 		if len(line) > maxFrame {
-			return nil, fail("a control frame exceeds 1 MiB")
+			return nil, exit.Fail("a control frame exceeds 1 MiB")
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
 		if err != nil && err != io.EOF {
-			return nil, fail("cannot read stdin (%s)", text.Reason(err))
+			return nil, exit.Fail("cannot read stdin (%s)", text.Reason(err))
 		}
 		break
 	}
@@ -556,10 +547,10 @@ func (fr frames) next() (map[string]json.RawMessage, error) {
 	}
 	frame, ok := loadObject(line)
 	if !ok {
-		return nil, fail("a control frame is not a JSON object")
+		return nil, exit.Fail("a control frame is not a JSON object")
 	}
 	if _, ok := str(frame, "type"); !ok {
-		return nil, fail("a control frame has no type")
+		return nil, exit.Fail("a control frame has no type")
 	}
 	return frame, nil
 }
@@ -575,16 +566,16 @@ func stream(folder string, opts options) error {
 	typ, _ := str(frame, "type")
 	sinceText, ok := str(frame, "since")
 	if typ != "resume" || !ok {
-		return fail("expected a resume frame first")
+		return exit.Fail("expected a resume frame first")
 	}
 	since, ok := parseInstant(sinceText)
 	if !ok {
-		return fail("the resume frame's since is not an ISO 8601 instant")
+		return exit.Fail("the resume frame's since is not an ISO 8601 instant")
 	}
 	cursor := ""
 	if _, present := frame["cursor"]; present {
 		if cursor, ok = str(frame, "cursor"); !ok {
-			return fail("the resume frame's cursor is not a string")
+			return exit.Fail("the resume frame's cursor is not a string")
 		}
 	}
 	// The cursor is "TIME ID": the position of the last acknowledged message.
@@ -595,7 +586,7 @@ func stream(folder string, opts options) error {
 		when, ident, _ := strings.Cut(cursor, " ")
 		t, ok := parseInstant(when)
 		if !ok || ident == "" {
-			return fail("the resume cursor is not one this adapter wrote")
+			return exit.Fail("the resume cursor is not one this adapter wrote")
 		}
 		posTime, posID = t, ident
 	}
@@ -634,7 +625,7 @@ func stream(folder string, opts options) error {
 			typ, _ := str(ack, "type")
 			id, _ := str(ack, "id")
 			if typ != "ack" || id != m.ID {
-				return fail("expected the acknowledgement of the message just sent")
+				return exit.Fail("expected the acknowledgement of the message just sent")
 			}
 			posTime, posID, havePos = m.at, m.ID, true
 		}

@@ -33,6 +33,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/examples/internal/exit"
 	"github.com/bfgo/bf/examples/internal/text"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
@@ -64,17 +65,6 @@ var gitLocationVars = []string{
 
 var segment = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
 
-// failure ends the run with exit status 1 and nothing on stdout; usage with status 2.
-type (
-	failure struct{ msg string }
-	usage   struct{ msg string }
-)
-
-func (f failure) Error() string { return f.msg }
-func (u usage) Error() string   { return u.msg }
-
-func fail(format string, args ...any) error { return failure{fmt.Sprintf(format, args...)} }
-
 func main() { os.Exit(run(os.Args[1:])) }
 
 func run(argv []string) int {
@@ -98,29 +88,12 @@ func run(argv []string) int {
 }
 
 func parseArgs(argv []string) (start, end time.Time, repos, skips []string, err error) {
-	var positional []string
-	for i := 0; i < len(argv); i++ {
-		a := argv[i]
-		switch {
-		case a == "--":
-			positional = append(positional, argv[i+1:]...)
-			i = len(argv)
-		case a == "--skip":
-			if i+1 >= len(argv) {
-				return start, end, nil, nil, usage{"--skip needs a value"}
-			}
-			skips = append(skips, argv[i+1])
-			i++
-		case strings.HasPrefix(a, "--skip="):
-			skips = append(skips, strings.TrimPrefix(a, "--skip="))
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			return start, end, nil, nil, usage{"unknown option " + a}
-		default:
-			positional = append(positional, a)
-		}
+	positional, skips, err := exit.SplitArgs(argv, "--skip", "a value")
+	if err != nil {
+		return start, end, nil, nil, err
 	}
 	if len(positional) < 3 {
-		return start, end, nil, nil, usage{"expected START, END and at least one REPO"}
+		return start, end, nil, nil, exit.Usage{Msg: "expected START, END and at least one REPO"}
 	}
 	if start, err = parseInstant(positional[0], "START"); err != nil {
 		return
@@ -129,7 +102,7 @@ func parseArgs(argv []string) (start, end time.Time, repos, skips []string, err 
 		return
 	}
 	if start.After(end) {
-		return start, end, nil, nil, usage{"START must not be after END"}
+		return start, end, nil, nil, exit.Usage{Msg: "START must not be after END"}
 	}
 	return start, end, positional[2:], skips, nil
 }
@@ -137,10 +110,10 @@ func parseArgs(argv []string) (start, end time.Time, repos, skips []string, err 
 func parseInstant(s, name string) (time.Time, error) {
 	t, err := timestamp.Parse(text.Trim(s))
 	if errors.Is(err, timestamp.ErrNoZone) {
-		return t, usage{name + " must carry a timezone"}
+		return t, exit.Usage{Msg: name + " must carry a timezone"}
 	}
 	if err != nil {
-		return t, usage{name + " must be an ISO 8601 timestamp with a timezone"}
+		return t, exit.Usage{Msg: name + " must be an ISO 8601 timestamp with a timezone"}
 	}
 	return t.UTC(), nil
 }
@@ -256,7 +229,7 @@ func findRepositories(args []string) ([]string, error) {
 	for _, arg := range args {
 		path := absPath(expandUser(arg))
 		if !isDir(path) {
-			return nil, fail("%s is not a folder", arg)
+			return nil, exit.Fail("%s is not a folder", arg)
 		}
 		if isRepository(path) {
 			add(path)
@@ -264,7 +237,7 @@ func findRepositories(args []string) ([]string, error) {
 		}
 		entries, err := os.ReadDir(path)
 		if err != nil {
-			return nil, fail("cannot list %s (%s)", arg, text.Reason(err))
+			return nil, exit.Fail("cannot list %s (%s)", arg, text.Reason(err))
 		}
 		found := false
 		for _, e := range entries {
@@ -278,7 +251,7 @@ func findRepositories(args []string) ([]string, error) {
 			}
 		}
 		if !found {
-			return nil, fail("%s is neither a Git repository nor a folder of repositories", arg)
+			return nil, exit.Fail("%s is neither a Git repository nor a folder of repositories", arg)
 		}
 	}
 	return out, nil
@@ -382,13 +355,13 @@ func commitsInWindow(path string, start, end time.Time, budget int) ([]string, e
 			ts, sha, _ := bytes.Cut(line, []byte(" "))
 			secs, err := strconv.ParseInt(string(ts), 10, 64)
 			if err != nil {
-				return fail("unexpected output from git rev-list in %s", path)
+				return exit.Fail("unexpected output from git rev-list in %s", path)
 			}
 			t := time.Unix(secs, 0)
 			if !t.Before(start) && t.Before(end) {
 				shas = append(shas, string(sha))
 				if len(shas) > budget {
-					return fail("more than %d commits fall in this window; collect a narrower window with bf collect --since and --until", maxCommits)
+					return exit.Fail("more than %d commits fall in this window; collect a narrower window with bf collect --since and --until", maxCommits)
 				}
 			}
 		}
@@ -455,11 +428,11 @@ func describeCommits(path string, shas []string, key string, o *origin) ([]recor
 	}
 	for _, f := range row {
 		if f.value != "" {
-			return nil, fail("unexpected output from git log in %s", path)
+			return nil, exit.Fail("unexpected output from git log in %s", path)
 		}
 	}
 	if len(records) != len(shas) {
-		return nil, fail("git log in %s described %d of %d commits", path, len(records), len(shas))
+		return nil, exit.Fail("git log in %s described %d of %d commits", path, len(records), len(shas))
 	}
 	return records, nil
 }
@@ -639,7 +612,7 @@ func emailIdentity(raw string) string {
 func iso(unix string) (string, error) {
 	secs, err := strconv.ParseInt(strings.TrimSpace(unix), 10, 64)
 	if err != nil || secs < -62135596800 || secs > 253402300799 {
-		return "", fail("git printed a commit time that is not a Unix time")
+		return "", exit.Fail("git printed a commit time that is not a Unix time")
 	}
 	return time.Unix(secs, 0).UTC().Format("2006-01-02T15:04:05Z"), nil
 }
@@ -666,14 +639,14 @@ func gitCommand(path string, args []string) *exec.Cmd {
 func git(path string, args []string, ok ...int) ([]byte, error) {
 	cmd := gitCommand(path, args)
 	out, err := cmd.Output()
-	var exit *exec.ExitError
+	var exited *exec.ExitError
 	switch {
-	case errors.As(err, &exit):
-		if !slices.Contains(ok, exit.ExitCode()) {
-			return nil, fail("git failed reading %s", path)
+	case errors.As(err, &exited):
+		if !slices.Contains(ok, exited.ExitCode()) {
+			return nil, exit.Fail("git failed reading %s", path)
 		}
 	case err != nil:
-		return nil, fail("cannot run git (%s)", text.Reason(err))
+		return nil, exit.Fail("cannot run git (%s)", text.Reason(err))
 	}
 	return out, nil
 }
@@ -685,10 +658,10 @@ func gitStream(path string, args []string, stdin []byte, read func(io.Reader) er
 	cmd.Stdin = bytes.NewReader(stdin)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
-		return fail("cannot run git (%s)", text.Reason(err))
+		return exit.Fail("cannot run git (%s)", text.Reason(err))
 	}
 	if err := cmd.Start(); err != nil {
-		return fail("cannot run git (%s)", text.Reason(err))
+		return exit.Fail("cannot run git (%s)", text.Reason(err))
 	}
 	if rerr := read(out); rerr != nil {
 		cmd.Process.Kill() // the caller gave up (too many commits): stop git now
@@ -696,7 +669,7 @@ func gitStream(path string, args []string, stdin []byte, read func(io.Reader) er
 		return rerr
 	}
 	if err := cmd.Wait(); err != nil {
-		return fail("git failed reading %s", path)
+		return exit.Fail("git failed reading %s", path)
 	}
 	return nil
 }

@@ -34,6 +34,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/examples/internal/exit"
 	"github.com/bfgo/bf/examples/internal/text"
 )
 
@@ -57,16 +58,6 @@ var (
 
 // space is the class of white space characters, as a line splitter sees them.
 const space = `[\t\n\v\f\r \x1c-\x1f\x{85}\x{a0}\x{1680}\x{2000}-\x{200a}\x{2028}\x{2029}\x{202f}\x{205f}\x{3000}]`
-
-type (
-	failure struct{ msg string }
-	usage   struct{ msg string }
-)
-
-func (f failure) Error() string { return f.msg }
-func (u usage) Error() string   { return u.msg }
-
-func fail(format string, args ...any) error { return failure{fmt.Sprintf(format, args...)} }
 
 // record is one printed record, its keys in the order they are printed.
 type record struct {
@@ -116,36 +107,19 @@ func run(argv []string) int {
 }
 
 func parseArgs(argv []string) (lbl, root string, excludes []string, err error) {
-	var positional []string
-	for i := 0; i < len(argv); i++ {
-		a := argv[i]
-		switch {
-		case a == "--":
-			positional = append(positional, argv[i+1:]...)
-			i = len(argv)
-		case a == "--exclude":
-			if i+1 >= len(argv) {
-				return "", "", nil, usage{"--exclude needs a GLOB"}
-			}
-			excludes = append(excludes, argv[i+1])
-			i++
-		case strings.HasPrefix(a, "--exclude="):
-			excludes = append(excludes, strings.TrimPrefix(a, "--exclude="))
-		case strings.HasPrefix(a, "-") && len(a) > 1:
-			return "", "", nil, usage{"unknown option " + a}
-		default:
-			positional = append(positional, a)
-		}
+	positional, excludes, err := exit.SplitArgs(argv, "--exclude", "a GLOB")
+	if err != nil {
+		return "", "", nil, err
 	}
 	if len(positional) != 2 {
-		return "", "", nil, usage{"expected LABEL and ROOT"}
+		return "", "", nil, exit.Usage{Msg: "expected LABEL and ROOT"}
 	}
 	lbl, root = positional[0], positional[1]
 	if !label.MatchString(lbl) {
-		return "", "", nil, usage{"LABEL must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"}
+		return "", "", nil, exit.Usage{Msg: "LABEL must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit"}
 	}
 	if root == "" {
-		return "", "", nil, usage{"ROOT must not be empty"}
+		return "", "", nil, exit.Usage{Msg: "ROOT must not be empty"}
 	}
 	return lbl, root, excludes, nil
 }
@@ -267,7 +241,7 @@ func (c *collector) collect() ([]record, error) {
 	}
 	root, _ = filepath.Abs(root)
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return nil, fail("%s is not a folder", c.rootArg)
+		return nil, exit.Fail("%s is not a folder", c.rootArg)
 	}
 	if err := c.walk(root, ""); err != nil {
 		return nil, err
@@ -282,12 +256,12 @@ func (c *collector) collect() ([]record, error) {
 func (c *collector) walk(folder, relFolder string) error {
 	f, err := os.Open(folder)
 	if err != nil {
-		return fail("cannot list %s (%s)", c.shown(relFolder), text.Reason(err))
+		return exit.Fail("cannot list %s (%s)", c.shown(relFolder), text.Reason(err))
 	}
 	names, err := f.Readdirnames(-1)
 	f.Close()
 	if err != nil {
-		return fail("cannot list %s (%s)", c.shown(relFolder), text.Reason(err))
+		return exit.Fail("cannot list %s (%s)", c.shown(relFolder), text.Reason(err))
 	}
 	sort.Strings(names)
 	for _, name := range names {
@@ -304,7 +278,7 @@ func (c *collector) walk(folder, relFolder string) error {
 		path := filepath.Join(folder, name)
 		fi, err := os.Lstat(path)
 		if err != nil {
-			return fail("cannot inspect %s (%s)", c.shown(rel), text.Reason(err))
+			return exit.Fail("cannot inspect %s (%s)", c.shown(rel), text.Reason(err))
 		}
 		mode := fi.Mode()
 		switch {
@@ -338,7 +312,7 @@ func (c *collector) walk(folder, relFolder string) error {
 		if rec != nil {
 			c.records = append(c.records, *rec)
 			if len(c.records) > maxDocuments {
-				return fail("more than %d documents under %s; pick a narrower ROOT or add --exclude", maxDocuments, c.rootArg)
+				return exit.Fail("more than %d documents under %s; pick a narrower ROOT or add --exclude", maxDocuments, c.rootArg)
 			}
 		}
 	}
@@ -366,20 +340,20 @@ func (c *collector) readDocument(path, rel, name string) (*record, error) {
 		case errors.Is(err, syscall.ELOOP):
 			return nil, nil // became a symbolic link since the listing
 		}
-		return nil, fail("cannot read %s (%s)", c.shown(rel), text.Reason(err))
+		return nil, exit.Fail("cannot read %s (%s)", c.shown(rel), text.Reason(err))
 	}
 	f := os.NewFile(uintptr(fd), path)
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fail("cannot read %s (%s)", c.shown(rel), text.Reason(err))
+		return nil, exit.Fail("cannot read %s (%s)", c.shown(rel), text.Reason(err))
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
-		return nil, fail("cannot read %s (%s)", c.shown(rel), text.Reason(err))
+		return nil, exit.Fail("cannot read %s (%s)", c.shown(rel), text.Reason(err))
 	}
 	switch {
 	case len(data) > maxFileBytes:
