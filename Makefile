@@ -4,7 +4,9 @@ GO ?= go
 BIN := $(CURDIR)/bin
 # Every command module; each builds one binary named after its folder.
 COMMANDS := $(sort $(patsubst %/go.mod,%,$(wildcard bf/go.mod bf-*/go.mod)))
-MODULES := libbf $(COMMANDS) e2e bench
+# The example sensors and channel adapter (examples/), built beside bf.
+EXAMPLES := ./examples/sensors/git-history ./examples/sensors/local-documents ./examples/channels/inbox
+MODULES := libbf $(COMMANDS) e2e bench examples
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 
 .PHONY: all build test unit e2e fuzz-seeds demo lint install clean
@@ -12,18 +14,24 @@ PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 all: build
 
 build:
+	@echo "== build: bin/"
 	@mkdir -p $(BIN)
-	$(GO) build -trimpath -o $(BIN)/ $(addprefix ./,$(COMMANDS))
+	$(GO) build -trimpath -o $(BIN)/ $(addprefix ./,$(COMMANDS)) $(EXAMPLES)
 
 # Unit tests (fuzz targets run their seed corpora), then end-to-end scripts over the binaries.
 # The queue is shared by concurrent processes and goroutines: its tests also run under the
 # race detector.
 test: lint build
+	@echo "== unit and e2e tests (one line per package as it finishes)"
 	$(GO) test -count=1 $(PKGS)
+	@echo "== race: queue (builds with the race detector first)"
 	$(GO) test -race -count=1 ./libbf/queue/...
+	@echo "== make test: all passed"
 
 lint:
+	@echo "== lint: gofmt"
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@echo "== lint: go vet (type-checks every module; the first run compiles them)"
 	$(GO) vet $(PKGS)
 
 demo: build

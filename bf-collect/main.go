@@ -14,18 +14,12 @@ import (
 	"github.com/bfgo/bf/libbf/status"
 )
 
-// list is a repeatable flag.
-type list []string
-
-func (l *list) String() string     { return "" }
-func (l *list) Set(s string) error { *l = append(*l, s); return nil }
-
 func main() {
 	var (
 		brainFlag                 *cli.Optional
 		since, until              string
 		dryRun, allowRemoval, chk bool
-		sensors, routines         list
+		sensors, routines         cli.List
 	)
 	collectCmd := &cli.Command{
 		Name: "collect",

@@ -510,3 +510,75 @@ func sorted(s []string) []string {
 	}
 	return out
 }
+
+// TestClosedStdin: a host that pipes its requests and closes stdin gets every answer.
+// At the end of stdin bf mcp reads nothing more, finishes the calls in flight, writes
+// their results and exits 0; none is cut short as "context canceled".
+func TestClosedStdin(t *testing.T) {
+	f := newFixture(t)
+	queries := []string{"dunning", "ledger cutover", "retention sweeper", "invoices archived", "tax rate"}
+	var in strings.Builder
+	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
+	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	want := map[string]string{}
+	for i, q := range queries {
+		id := strconv.Itoa(i + 1)
+		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"search","arguments":{"query":%q}}}`+"\n", id, q)
+		want[id] = string(f.cli(t, "bf-search", q))
+	}
+	fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":"r","method":"tools/call","params":{"name":"read","arguments":{"ref":"concepts/retention.md"}}}`+"\n")
+	want[`"r"`] = string(f.cli(t, "bf-read", "concepts/retention.md"))
+	in.WriteString(`{"jsonrpc":"2.0","id":"p","method":"ping"}`) // the last line has no newline
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
+	cmd.Dir, cmd.Env = f.work, f.env()
+	cmd.Stdin = strings.NewReader(in.String())
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("bf mcp: %v; stderr %q", err, stderr.String())
+	}
+	got := map[string]string{}
+	for line := range strings.SplitSeq(strings.TrimSuffix(string(out), "\n"), "\n") {
+		var resp struct {
+			ID     json.RawMessage `json:"id"`
+			Result struct {
+				IsError bool `json:"isError"`
+				Content []struct {
+					Text string `json:"text"`
+				} `json:"content"`
+			} `json:"result"`
+			Error *struct{ Message string } `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(line), &resp); err != nil {
+			t.Fatalf("output line %q: %v", line, err)
+		}
+		id := string(resp.ID)
+		if _, dup := got[id]; dup {
+			t.Errorf("two answers for id %s", id)
+		}
+		switch {
+		case resp.Error != nil:
+			t.Errorf("id %s: error %s", id, resp.Error.Message)
+		case resp.Result.IsError:
+			t.Errorf("id %s: error result %+v", id, resp.Result.Content)
+		}
+		got[id] = ""
+		if len(resp.Result.Content) == 1 {
+			got[id] = resp.Result.Content[0].Text
+		}
+	}
+	for id, text := range want {
+		if g, ok := got[id]; !ok {
+			t.Errorf("id %s: no answer", id)
+		} else if g != text {
+			t.Errorf("id %s: answer differs from the CLI:\n got %.200s\nwant %.200s", id, g, text)
+		}
+	}
+	if _, ok := got[`"p"`]; !ok || len(got) != len(want)+2 {
+		t.Errorf("answers for %d ids, want %d (initialize, every call and the ping)", len(got), len(want)+2)
+	}
+}

@@ -15,6 +15,9 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
+// examplePrograms are the Go packages of the example sensors and channel adapter.
+var examplePrograms = []string{"./examples/sensors/git-history", "./examples/sensors/local-documents", "./examples/channels/inbox"}
+
 var (
 	binDir string
 	update = flag.Bool("update", false, "rewrite the expected files of failing cmp lines in the scripts")
@@ -36,6 +39,8 @@ func TestMain(m *testing.M) {
 	for _, m := range mods {
 		args = append(args, "./"+filepath.Base(filepath.Dir(m)))
 	}
+	// The example sensors and channel adapter, as make build builds them beside bf.
+	args = append(args, examplePrograms...)
 	build := exec.Command("go", args...)
 	build.Dir = root
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
@@ -62,6 +67,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("BF_BRAIN", "")
 			env.Setenv("TZ", "UTC")
 			env.Setenv("EXAMPLES", filepath.Join(root, "examples"))
+			env.Setenv("EXAMPLES_BIN", binDir)
 			env.Setenv("PATH", binDir+string(os.PathListSeparator)+env.Getenv("PATH"))
 			return os.MkdirAll(home, 0o700)
 		},

@@ -1,6 +1,6 @@
 package e2e
 
-// Tests of the example sensors in examples/sensors: each script runs against a tree built
+// Tests of the example sensors in examples/sensors: each program runs against a tree built
 // here, and every record it prints must pass bf's own record rules.
 
 import (
@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,8 +19,8 @@ import (
 	"github.com/bfgo/bf/libbf/record"
 )
 
-// sensorScript returns the path of an example sensor, skipping the test when a program
-// the script needs is missing: the examples are Python and the Git one drives git.
+// sensorScript returns the path of an example sensor as TestMain built it, skipping the
+// test when a program the sensor drives is missing (the Git one runs git).
 func sensorScript(t *testing.T, name string, needs ...string) string {
 	t.Helper()
 	for _, prog := range needs {
@@ -29,8 +28,7 @@ func sensorScript(t *testing.T, name string, needs ...string) string {
 			t.Skipf("%s is not on PATH; the example sensor %s needs it to run", prog, name)
 		}
 	}
-	_, self, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(filepath.Dir(self)), "examples", "sensors", name)
+	return filepath.Join(binDir, name)
 }
 
 type sensorRun struct {
@@ -154,7 +152,7 @@ func gitRun(t *testing.T, dir string, env []string, args ...string) string {
 }
 
 func TestSensorGitHistory(t *testing.T) {
-	script := sensorScript(t, "git-history", "python3", "git")
+	script := sensorScript(t, "git-history", "git")
 	tmp := t.TempDir()
 	home := filepath.Join(tmp, "home")
 	code := filepath.Join(tmp, "code")
@@ -324,7 +322,7 @@ func checkAttributes(t *testing.T, r record.Record, want map[string]string) {
 }
 
 func TestSensorLocalDocuments(t *testing.T) {
-	script := sensorScript(t, "local-documents", "python3")
+	script := sensorScript(t, "local-documents")
 	tmp := t.TempDir()
 	brain := filepath.Join(tmp, "brain")
 	docs := filepath.Join(tmp, "docs")

@@ -39,11 +39,12 @@ run bf read concepts/ledger.md#decision
 run bf read bf://acme/people/dana --rel owner
 run bf eval
 
-# Collect this repository's own commits with the example git-history sensor.
+# Collect this repository's own commits with the example git-history sensor (built by
+# make build into bin/, like the inbox channel below).
 step "collect the commits of this repository into a fresh brain"
 bf init "$tmp/history" > /dev/null
 mkdir -p "$tmp/history/sensors"
-cp "$repo/examples/sensors/git-history" "$tmp/history/sensors/"
+cp "$bin/git-history" "$tmp/history/sensors/"
 cat >> "$tmp/history/bf.yaml" <<YAML
 sensors:
   git:
@@ -64,7 +65,7 @@ printf ' …\n'
 # durable queue, and list the queue.
 step "add the inbox example channel to the same brain"
 mkdir -p channels inbox
-cp "$repo/examples/channels/inbox" channels/
+cp "$bin/inbox" channels/
 cat >> bf.yaml <<'YAML'
 channels:
   inbox:

@@ -1,11 +1,13 @@
 package channel
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"sync"
 	"testing"
 	"time"
 
@@ -80,18 +82,40 @@ func waitFile(t *testing.T, root, rel string) {
 	t.Errorf("the test program never created %s", rel)
 }
 
-// inboxAdapter copies the example inbox adapter into the brain, or skips the test when
-// no python3 can run it.
+// inboxAdapter builds the example inbox adapter (examples/channels/inbox) once per test
+// run and copies it into the brain.
 func inboxAdapter(t *testing.T, root string) {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("python3 is not on PATH; the inbox example adapter needs it")
+	inbox.once.Do(func() {
+		_, here, _, _ := runtime.Caller(0)
+		repo := filepath.Join(filepath.Dir(here), "..", "..")
+		dir, err := os.MkdirTemp("", "bf-channel-inbox-")
+		if err != nil {
+			inbox.err = err
+			return
+		}
+		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+		if _, err := os.Stat(goTool); err != nil {
+			goTool = "go"
+		}
+		build := exec.Command(goTool, "build", "-o", filepath.Join(dir, "inbox"), "./examples/channels/inbox")
+		build.Dir = repo
+		if out, err := build.CombinedOutput(); err != nil {
+			inbox.err = fmt.Errorf("building the example adapter: %v\n%s", err, out)
+			return
+		}
+		inbox.data, inbox.err = os.ReadFile(filepath.Join(dir, "inbox"))
+		os.RemoveAll(dir)
+	})
+	if inbox.err != nil {
+		t.Fatal(inbox.err)
 	}
-	_, here, _, _ := runtime.Caller(0)
-	src := filepath.Join(filepath.Dir(here), "..", "..", "examples", "channels", "inbox")
-	data, err := os.ReadFile(src)
-	if err != nil {
-		t.Fatalf("reading the example adapter: %v", err)
-	}
-	writeFile(t, root, "channels/inbox", data, 0o755)
+	writeFile(t, root, "channels/inbox", inbox.data, 0o755)
+}
+
+// inbox holds the built example adapter.
+var inbox struct {
+	once sync.Once
+	data []byte
+	err  error
 }

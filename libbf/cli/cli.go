@@ -18,6 +18,7 @@ import (
 	"strings"
 	"syscall"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/peterbourgon/ff/v3"
 
@@ -86,6 +87,7 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 	if cmd.Flags != nil {
 		cmd.Flags(fs)
 	}
+	strict(fs)
 	args, err := parseInterspersed(fs, argv[1:])
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -95,7 +97,12 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 		if m := badValue.FindStringSubmatch(err.Error()); m != nil {
 			return report(env, &UsageError{Err: fmt.Errorf("invalid input: %s: %s", m[1], valueReason(m[2]))})
 		}
-		return report(env, &UsageError{Err: fmt.Errorf("%s (see bf %s --help)", flagMessage(err), cmd.Name)})
+		return report(env, &UsageError{Err: errors.New(flagMessage(err, cmd.Name, argv[1:]))})
+	}
+	for _, a := range args {
+		if !utf8.ValidString(a) {
+			return report(env, &UsageError{Err: fmt.Errorf("invalid input: argument %s is not valid UTF-8; write arguments in UTF-8", strconv.Quote(a))})
+		}
 	}
 	err = cmd.Run(ctx, env, args)
 	if err != nil && ctx.Err() != nil {
@@ -169,7 +176,7 @@ func report(env *Env, err error) int {
 }
 
 // badValue matches the flag package's report of a value a flag refused.
-var badValue = regexp.MustCompile(`^(?:error parsing commandline arguments: )?invalid (?:boolean )?value ".*" for flag -([\w-]+): (.*)$`)
+var badValue = regexp.MustCompile(`^(?:error parsing commandline arguments: )?invalid (?:(?:boolean )?value ".*" for flag -|boolean flag )([\w-]+): (.*)$`)
 
 // valueReason words the flag package's own parse failures like bf's other reasons.
 func valueReason(reason string) string {
@@ -180,11 +187,76 @@ func valueReason(reason string) string {
 	return reason
 }
 
+// strict wraps every flag of fs so that a flag given twice is refused unless it is
+// repeatable (a List), a number must be written in plain decimal (no 010, 0x10, 0b11 or
+// 1_0, which the flag package would read in other bases), and no value may be anything but
+// UTF-8 text.
+func strict(fs *flag.FlagSet) {
+	fs.VisitAll(func(f *flag.Flag) {
+		v := &strictValue{Value: f.Value}
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			f.Value = strictBool{v}
+			return
+		}
+		f.Value = v
+	})
+}
+
+type strictValue struct {
+	flag.Value
+	given bool
+}
+
+// Reasons a flag's value is refused; the parse error names the flag.
+var (
+	errTwice   = errors.New("given more than once; give the flag once")
+	errDecimal = errors.New("expected a plain decimal integer, such as 10")
+	errUTF8    = errors.New("not valid UTF-8; write arguments in UTF-8")
+)
+
+// plainDecimal is an integer as people write it: an optional minus sign, then digits
+// without a leading zero.
+var plainDecimal = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+
+func (v *strictValue) Set(s string) error {
+	if _, many := v.Value.(*List); v.given && !many {
+		return errTwice
+	}
+	v.given = true
+	if !utf8.ValidString(s) {
+		return errUTF8
+	}
+	if g, ok := v.Value.(flag.Getter); ok {
+		switch g.Get().(type) {
+		case int, int64, uint, uint64:
+			if !plainDecimal.MatchString(s) {
+				return errDecimal
+			}
+		}
+	}
+	return v.Value.Set(s)
+}
+
+type strictBool struct{ *strictValue }
+
+func (strictBool) IsBoolFlag() bool { return true }
+
+// List is a repeatable string flag: each occurrence adds one value.
+type List []string
+
+func (l *List) String() string { return strings.Join(*l, ",") }
+
+// Set adds a value.
+func (l *List) Set(s string) error { *l = append(*l, s); return nil }
+
 // Offset is the --offset flag of paged commands: a continuation offset from a reply's
 // next_offset. A value out of range is refused while parsing, naming the valid range.
 type Offset int64
 
 func (o *Offset) String() string { return strconv.FormatInt(int64(*o), 10) }
+
+// Get returns the offset, which also marks the flag as a number written in decimal.
+func (o *Offset) Get() any { return int64(*o) }
 
 // Set parses a continuation offset.
 func (o *Offset) Set(s string) error {
@@ -196,16 +268,30 @@ func (o *Offset) Set(s string) error {
 	return nil
 }
 
-// flagMessage turns the flag package's wording into bf's.
-func flagMessage(err error) string {
+// flagMessage turns the flag package's wording into bf's. An unknown flag is named as it
+// was typed, with the way to pass a word starting with - as an argument instead.
+func flagMessage(err error, command string, argv []string) string {
 	msg := strings.TrimPrefix(err.Error(), "error parsing commandline arguments: ")
 	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		return "unknown flag --" + name
+		typed := "--" + name
+		for _, a := range argv {
+			if a == "--" {
+				break
+			}
+			if a == "-"+name || strings.HasPrefix(a, "-"+name+"=") {
+				typed = "-" + name
+				break
+			}
+			if a == typed || strings.HasPrefix(a, typed+"=") {
+				break
+			}
+		}
+		return fmt.Sprintf("unknown flag %s (see bf %s --help); words starting with - need -- before them: bf %s -- %s", typed, command, command, typed)
 	}
 	if rest, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
-		return "flag --" + rest + " needs a value"
+		msg = "flag --" + rest + " needs a value"
 	}
-	return msg
+	return fmt.Sprintf("%s (see bf %s --help)", msg, command)
 }
 
 func helpText(cmd *Command, fs *flag.FlagSet) string {
@@ -217,7 +303,14 @@ func helpText(cmd *Command, fs *flag.FlagSet) string {
 	if has {
 		b.WriteString("\nFlags:\n")
 		fs.VisitAll(func(f *flag.Flag) {
-			name, usage := flag.UnquoteUsage(f)
+			plain := *f // the flag as declared, so its type names the value
+			switch v := f.Value.(type) {
+			case *strictValue:
+				plain.Value = v.Value
+			case strictBool:
+				plain.Value = v.Value
+			}
+			name, usage := flag.UnquoteUsage(&plain)
 			fmt.Fprintf(&b, "  --%s", f.Name)
 			if name != "" {
 				fmt.Fprintf(&b, " %s", name)

@@ -47,7 +47,25 @@ func TestRun(t *testing.T) {
 		{argv: []string{"bf-search", "hello", "--limit", "5", "world"}, args: []string{"hello", "world"}, limit: 5, stdout: `{"html":"<a&b>","q":["hello","world"]}` + "\n"},
 		{argv: []string{"bf-search", "--brain=", "x"}, args: []string{"x"}, limit: 10, brain: Optional{Given: true}, stdout: `{"html":"<a&b>","q":["x"]}` + "\n"},
 		{argv: []string{"bf-search", "--", "--limit"}, args: []string{"--limit"}, limit: 10, stdout: `{"html":"<a&b>","q":["--limit"]}` + "\n"},
-		{argv: []string{"bf-search", "--nope"}, code: 2, limit: 10, stderrPart: "bf: unknown flag --nope (see bf search --help)\n"},
+		{argv: []string{"bf-search", "--nope"}, code: 2, limit: 10, stderrPart: "bf: unknown flag --nope (see bf search --help); words starting with - need -- before them: bf search -- --nope\n"},
+		{argv: []string{"bf-search", "-dunning"}, code: 2, limit: 10, stderrPart: "bf: unknown flag -dunning (see bf search --help); words starting with - need -- before them: bf search -- -dunning\n"},
+		{argv: []string{"bf-search", "--", "-dunning"}, args: []string{"-dunning"}, limit: 10, stdout: `{"html":"<a&b>","q":["-dunning"]}` + "\n"},
+		{argv: []string{"bf-search", "x", "--limit"}, code: 2, limit: 10, stderrPart: "bf: flag --limit needs a value (see bf search --help)\n"},
+		// Numbers are plain decimal: the flag package would read 010 as 8 and 0x10 as 16.
+		{argv: []string{"bf-search", "x", "--limit", "010"}, code: 2, limit: 10, stderrPart: "bf: invalid input: limit: expected a plain decimal integer, such as 10\n"},
+		{argv: []string{"bf-search", "x", "--limit", "0x10"}, code: 2, limit: 10, stderrPart: "bf: invalid input: limit: expected a plain decimal integer, such as 10\n"},
+		{argv: []string{"bf-search", "x", "--limit=0b11"}, code: 2, limit: 10, stderrPart: "bf: invalid input: limit: expected a plain decimal integer, such as 10\n"},
+		{argv: []string{"bf-search", "x", "--limit", "1_0"}, code: 2, limit: 10, stderrPart: "bf: invalid input: limit: expected a plain decimal integer, such as 10\n"},
+		{argv: []string{"bf-search", "x", "--limit", "+5"}, code: 2, limit: 10, stderrPart: "bf: invalid input: limit: expected a plain decimal integer, such as 10\n"},
+		{argv: []string{"bf-search", "x", "--limit", "0"}, args: []string{"x"}, stdout: `{"html":"<a&b>","q":["x"]}` + "\n"},
+		{argv: []string{"bf-search", "x", "--limit", "-3"}, args: []string{"x"}, limit: -3, stdout: `{"html":"<a&b>","q":["x"]}` + "\n"},
+		{argv: []string{"bf-search", "x", "--limit", "99999999999999999999"}, code: 2, limit: 9223372036854775807, stderrPart: "bf: invalid input: limit: expected an integer\n"},
+		// A flag given twice is refused, even with the same value and after the arguments.
+		{argv: []string{"bf-search", "--limit", "5", "x", "--limit", "6"}, code: 2, limit: 5, stderrPart: "bf: invalid input: limit: given more than once; give the flag once\n"},
+		{argv: []string{"bf-search", "--brain", "a", "--brain=a", "x"}, code: 2, limit: 10, brain: Optional{Value: "a", Given: true}, stderrPart: "bf: invalid input: brain: given more than once; give the flag once\n"},
+		// Arguments and values that are not UTF-8 are refused.
+		{argv: []string{"bf-search", "dun\xffning"}, code: 2, limit: 10, stderrPart: "bf: invalid input: argument \"dun\\xffning\" is not valid UTF-8; write arguments in UTF-8\n"},
+		{argv: []string{"bf-search", "x", "--brain", "b\xff"}, code: 2, limit: 10, stderrPart: "bf: invalid input: brain: not valid UTF-8; write arguments in UTF-8\n"},
 		{argv: []string{"bf-search", "bad"}, code: 2, args: []string{"bad"}, limit: 10, stderrPart: "bf: query: must not be bad\n"},
 		{argv: []string{"bf-search", "fail"}, code: 1, args: []string{"fail"}, limit: 10, stderrPart: "bf: cannot open\\x1b[2J <brain>\n"},
 		{argv: []string{"bf-search", "check"}, code: 1, args: []string{"check"}, limit: 10},
@@ -100,5 +118,37 @@ func TestMarshalTerminalSafe(t *testing.T) {
 	}
 	if want := `{"a":"x\u0085y\u202ez\udb40\udc01<&>é"}`; string(got) != want {
 		t.Errorf("Marshal = %s, want %s", got, want)
+	}
+}
+
+// Repeatable flags take every value; other flags, booleans too, are refused a second time.
+func TestRepeatedFlags(t *testing.T) {
+	tests := []struct {
+		argv   []string
+		code   int
+		names  []string
+		dry    bool
+		stderr string
+	}{
+		{argv: []string{"bf-update", "--sensor", "a", "--sensor=b", "--dry-run"}, names: []string{"a", "b"}, dry: true},
+		{argv: []string{"bf-update", "--dry-run", "--dry-run"}, code: 2, dry: true, stderr: "bf: invalid input: dry-run: given more than once; give the flag once\n"},
+		{argv: []string{"bf-update", "--dry-run=false", "--dry-run"}, code: 2, stderr: "bf: invalid input: dry-run: given more than once; give the flag once\n"},
+	}
+	for _, tt := range tests {
+		var names List
+		var dry bool
+		cmd := &Command{
+			Name: "update",
+			Flags: func(fs *flag.FlagSet) {
+				fs.Var(&names, "sensor", "a sensor `NAME` (repeatable)")
+				fs.BoolVar(&dry, "dry-run", false, "list only")
+			},
+			Run: func(context.Context, *Env, []string) error { return nil },
+		}
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
+		if code != tt.code || errb.String() != tt.stderr || dry != tt.dry || !cmp.Equal([]string(names), tt.names) {
+			t.Errorf("%v: code %d stderr %q dry %v names %q", tt.argv, code, errb.String(), dry, names)
+		}
 	}
 }

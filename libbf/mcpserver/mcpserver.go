@@ -8,6 +8,7 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"io"
@@ -95,13 +96,18 @@ func New(opts Options) (*Server, error) {
 // MCP returns the underlying SDK server, for in-process clients.
 func (s *Server) MCP() *server.MCPServer { return s.mcp }
 
-// Serve answers requests read from in on out until in ends or ctx is cancelled.
+// Serve answers requests read from in on out until in ends or ctx is cancelled. When in
+// ends, no further request is read, the calls in flight finish and their answers are
+// written, and Serve returns nil.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer, errLog io.Writer) error {
 	std := server.NewStdioServer(s.mcp)
 	if errLog != nil {
 		std.SetErrorLogger(newLogger(errLog))
 	}
-	return std.Listen(ctx, in, out)
+	flight := newInFlight()
+	return std.Listen(ctx,
+		&input{ctx: ctx, r: bufio.NewReader(in), flight: flight},
+		&output{w: out, flight: flight})
 }
 
 // selectBrains resolves the selection for one call, classified like the CLI's.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -180,6 +181,12 @@ func start(ctx context.Context, s Spec, stream bool) (*Process, error) {
 			startFailed(&s, perr)
 		}
 		return nil, perr
+	}
+	if interp := missingInterpreter(path, env); interp != "" {
+		e := &Error{Kind: Start, Program: s.Name, Exec: argv[0], Err: fs.ErrNotExist,
+			hint: "the program's interpreter " + interp + " is not installed; install it or change the #! line of " + argv[0]}
+		startFailed(&s, e)
+		return nil, e
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, &Error{Kind: Canceled, Program: s.Name, Err: err}

@@ -332,7 +332,14 @@ func TestStartErrors(t *testing.T) {
 			setup: func(t *testing.T, root string) {
 				writeFile(t, root, "sensors/x", []byte("#!/nonexistent/interp\n"), 0o755)
 			},
-			message: "could not start sensors/x (no such file or directory); check its executable bit and interpreter",
+			message: "could not start sensors/x: the program's interpreter /nonexistent/interp is not installed; install it or change the #! line of sensors/x",
+		},
+		{
+			name: "interpreter missing from PATH", cmd: "sensors/x", kind: Start, notExist: true,
+			setup: func(t *testing.T, root string) {
+				writeFile(t, root, "sensors/x", []byte("#!/usr/bin/env bf-test-no-such-python3 -u\nprint(1)\n"), 0o755)
+			},
+			message: "could not start sensors/x: the program's interpreter bf-test-no-such-python3 is not installed; install it or change the #! line of sensors/x",
 		},
 		{
 			name: "not on PATH", cmd: "bf-test-no-such-program", kind: NotOnPath,

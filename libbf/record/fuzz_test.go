@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/bfgo/bf/libbf/compat"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 	"unicode/utf8"
@@ -49,13 +46,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	if files, err := filepath.Glob(filepath.Join(compat.Dir(f), "memories", "*", "*.json")); err == nil {
-		for _, name := range files {
-			if data, err := os.ReadFile(name); err == nil {
-				f.Add(data)
-			}
-		}
-	}
+	// testdata/fuzz/FuzzParse adds whole record files of the example brain.
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {

@@ -1,0 +1,3 @@
+module github.com/bfgo/bf/examples
+
+go 1.26
