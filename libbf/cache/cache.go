@@ -90,6 +90,9 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := store.Check(b.Root); err != nil {
+		return nil, err
+	}
 	if bad, err := store.Interrupted(b.Root); err != nil {
 		return nil, err
 	} else if bad {
