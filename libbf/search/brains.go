@@ -29,6 +29,8 @@ type part struct {
 	low string
 	// excerpts is the excerpt query, prepared on first use.
 	excerpts *sql.Stmt
+	// texts reads a passage's folded text, prepared on first use.
+	texts *sql.Stmt
 	// hist is the brain's run history on this machine, read on first use.
 	hist *history.History
 }
@@ -95,6 +97,9 @@ func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, e
 func (p *part) close() {
 	if p.excerpts != nil {
 		p.excerpts.Close()
+	}
+	if p.texts != nil {
+		p.texts.Close()
 	}
 	p.tx.Rollback()
 	p.cache.Close()
