@@ -113,10 +113,7 @@ func closeParts(parts []*part) {
 
 // cacheError names the cache in a database failure.
 func cacheError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return errors.New("the search cache is unavailable; run bf build")
+	return cache.Unavailable(err)
 }
 
 // noteDays maps every note day of the brain to its local midnight. A note's time is its
