@@ -97,11 +97,11 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 
 	// Swap: no Cache may have the old file open, since its -wal and -shm names are about
 	// to belong to the new generation.
-	gen, err := acquire(ctx, dir, generationLockFile, true, swapWait)
+	release, err := holdGeneration(ctx, dir)
 	if err != nil {
 		return res, busyError(err, "open searches kept the search cache in .bf busy")
 	}
-	defer gen.release()
+	defer release()
 	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
 		if err := os.Remove(live + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return res, dirError(err)

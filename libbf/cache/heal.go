@@ -68,11 +68,11 @@ func discardDamaged(ctx context.Context, root string) (bool, error) {
 		return false, err
 	}
 	defer writer.release()
-	gen, err := acquire(ctx, dir, generationLockFile, true, swapWait)
+	release, err := holdGeneration(ctx, dir)
 	if err != nil {
 		return false, err
 	}
-	defer gen.release()
+	defer release()
 	db, err := openFile(live, true)
 	if err != nil {
 		return false, err
