@@ -53,6 +53,9 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 	defer writer.release()
 	sig := signature(b)
 	live := filepath.Join(dir, IndexFile)
+	if err := checkLive(live); err != nil {
+		return BuildResult{}, err
+	}
 	previous, good := previousFiles(ctx, live, sig)
 	if onlyIfNeeded && good {
 		return BuildResult{}, nil
@@ -94,11 +97,11 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 
 	// Swap: no Cache may have the old file open, since its -wal and -shm names are about
 	// to belong to the new generation.
-	gen, err := acquire(ctx, dir, generationLockFile, true, swapWait)
+	release, err := holdGeneration(ctx, dir)
 	if err != nil {
 		return res, busyError(err, "open searches kept the search cache in .bf busy")
 	}
-	defer gen.release()
+	defer release()
 	for _, suffix := range []string{"-wal", "-shm", "-journal"} {
 		if err := os.Remove(live + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return res, dirError(err)
@@ -268,4 +271,13 @@ func syncFile(path string) error {
 	}
 	defer f.Close()
 	return f.Sync()
+}
+
+// checkLive refuses a folder left at .bf/index.sqlite, which no rename can replace (any
+// other file there is replaced by the new generation).
+func checkLive(live string) error {
+	if st, err := os.Lstat(live); err == nil && st.IsDir() {
+		return fmt.Errorf("%s/%s is a folder, not the search cache; remove it (rm -r %s/%s) so bf can rebuild the cache", Dir, IndexFile, Dir, IndexFile)
+	}
+	return nil
 }

@@ -90,6 +90,9 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := store.Check(b.Root); err != nil {
+		return nil, err
+	}
 	if bad, err := store.Interrupted(b.Root); err != nil {
 		return nil, err
 	} else if bad {
@@ -114,7 +117,7 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 // openOnce opens the live generation, refreshing it when it can. It returns errNeedBuild
 // when there is no generation to refresh.
 func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig string) (*Cache, error) {
-	gen, err := acquire(ctx, dir, generationLockFile, false, swapWait)
+	gen, err := enterGeneration(ctx, dir)
 	if err != nil {
 		return nil, busyError(err, "a build is replacing the search cache in .bf")
 	}

@@ -59,6 +59,9 @@ func openFile(file string, readOnly bool) (*sql.DB, error) {
 // IsDamaged reports a database error that means the file is damaged (SQLITE_CORRUPT or
 // SQLITE_NOTADB): the generation must be discarded and rebuilt.
 func IsDamaged(err error) bool {
+	if errors.Is(err, ErrDamaged) {
+		return true
+	}
 	var se *sqlite.Error
 	if !errors.As(err, &se) {
 		return false

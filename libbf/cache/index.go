@@ -175,8 +175,10 @@ func (ix *indexer) note(path string, data []byte) (*entry, error) {
 		if l.From == note.FromSources {
 			relation = config.RelCites
 		}
-		if kind == note.Markdown {
-			relation = "" // ordinary Markdown claims no relation
+		if kind == note.Markdown && l.From != note.FromBody && l.From != note.FromFootnote {
+			// Ordinary Markdown has no front matter links or sources; a typed link in its
+			// body is a claim like any other, with the file as subject.
+			relation = ""
 		}
 		origin := path
 		if l.Section != "" {

@@ -115,6 +115,10 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 		l.problem(top, "cannot read folder: "+osReason(err))
 		return nil
 	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		l.problem(top, scan.MsgSymlinkFolder)
+		return nil
+	}
 	if !st.IsDir() {
 		l.problem(top, "not a folder; notes belong in "+top+"/")
 		return nil
@@ -124,9 +128,6 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 	entries := 0
 	var walk func(rel string, depth int) error
 	walk = func(rel string, depth int) error {
-		if depth > scan.MaxDepth {
-			return fmt.Errorf("%s: folders nest deeper than %d levels; flatten them", rel, scan.MaxDepth)
-		}
 		d := pf.get(rel)
 		if d.err != nil {
 			return fmt.Errorf("%s: cannot read folder: %s", rel, osReason(d.err))
@@ -144,6 +145,9 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 			p := rel + "/" + name // path.Join without its allocation: rel is clean, name plain
 			typ := e.Type()
 			switch {
+			case typ.IsDir() && depth >= scan.MaxDepth:
+				// Only the folder past the limit is left out, reported as a skipped file.
+				l.inputs = append(l.inputs, l.skipped(root, p, scan.MsgTooDeep))
 			case typ.IsDir():
 				if err := walk(p, depth+1); err != nil {
 					return err
@@ -207,6 +211,12 @@ func isDir(root, rel string) bool {
 }
 
 func (l *listing) memories(root string, prev func(string) (folderPrint, bool), now time.Time) {
+	// A linked memories/ would serve records from outside the brain: it holds none.
+	if st, err := os.Lstat(filepath.Join(root, "memories")); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		l.problem("memories", scan.MsgSymlinkFolder)
+		l.sourcesKnown = true
+		return
+	}
 	list, err := os.ReadDir(filepath.Join(root, "memories"))
 	if errors.Is(err, fs.ErrNotExist) {
 		l.sourcesKnown = true

@@ -20,6 +20,8 @@ import (
 //   - generation.lock: shared by every Cache for as long as it is open; exclusive for the
 //     moment a build replaces the live file, so no connection ever reads a file whose -wal or
 //     -shm name now belongs to another generation.
+//   - turnstile.lock: shared for the moment an Open takes generation.lock; exclusive for a
+//     swap before it takes generation.lock, so readers cannot starve it (see below).
 const generationLockFile = "generation.lock"
 
 // errBusy reports a lock that another holder keeps.
@@ -46,4 +48,49 @@ func (l *lock) release() {
 	if l != nil {
 		l.l.Release()
 	}
+}
+
+// turnstileLockFile makes the generation lock writer-preferring. flock(2) grants a shared
+// lock whenever no exclusive one is held, so searches that overlap without pause would keep
+// a build from ever taking generation.lock exclusive. A reader takes the turnstile shared
+// only for the moment it takes generation.lock shared; a build takes it exclusive first,
+// which no reader holds for long, so from then on no new reader enters, the open ones
+// finish, and the swap follows within the longest of them.
+const turnstileLockFile = "turnstile.lock"
+
+// Test hooks: onTurnstile runs when a swap holds the turnstile, onSwap when it also holds
+// the generation lock.
+var onTurnstile, onSwap func()
+
+// enterGeneration takes the generation lock shared, as every open Cache holds it, after
+// passing the turnstile.
+func enterGeneration(ctx context.Context, dir string) (*lock, error) {
+	turn, err := acquire(ctx, dir, turnstileLockFile, false, swapWait)
+	if err != nil {
+		return nil, err
+	}
+	defer turn.release()
+	return acquire(ctx, dir, generationLockFile, false, swapWait)
+}
+
+// holdGeneration takes the generation lock exclusive, for replacing or removing the live
+// file: first the turnstile, so readers arriving meanwhile wait instead of overtaking.
+// release drops both.
+func holdGeneration(ctx context.Context, dir string) (release func(), err error) {
+	turn, err := acquire(ctx, dir, turnstileLockFile, true, swapWait)
+	if err != nil {
+		return nil, err
+	}
+	if onTurnstile != nil {
+		onTurnstile()
+	}
+	gen, err := acquire(ctx, dir, generationLockFile, true, swapWait)
+	if err != nil {
+		turn.release()
+		return nil, err
+	}
+	if onSwap != nil {
+		onSwap()
+	}
+	return func() { gen.release(); turn.release() }, nil
 }

@@ -2,8 +2,8 @@ package cache
 
 // SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
 // with another value is never read: it is rebuilt from the brain's files. Version 2 added
-// the scopes table.
-const SchemaVersion = 2
+// the scopes table; version 3 keeps the typed links of ordinary Markdown as claims.
+const SchemaVersion = 3
 
 // File names inside a brain's .bf/ folder.
 const (

@@ -22,6 +22,7 @@ import (
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/scan"
+	"github.com/bfgo/bf/libbf/store"
 )
 
 // Limits on what one report lists.
@@ -129,6 +130,12 @@ func (c *checker) warn(file, format string, args ...any) {
 func (c *checker) run() {
 	for _, p := range c.tree.Problems {
 		c.problem(p.Path, "%s", p.Error)
+	}
+	// The record journal: the same diagnosis search and build give.
+	if err := store.Check(c.root); err != nil {
+		c.problem("memories/.pending", "%s", err)
+	} else if bad, err := store.Interrupted(c.root); err == nil && bad {
+		c.problem("memories/.pending", "%s", store.ErrInterrupted)
 	}
 	for _, f := range c.tree.Folders {
 		c.folders[f] = true

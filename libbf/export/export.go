@@ -240,10 +240,7 @@ func open(ctx context.Context, b *brain.Brain) (*part, error) {
 
 // cacheError names the cache in a database failure.
 func cacheError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return errors.New("the search cache is unavailable; run bf build")
+	return cache.Unavailable(err)
 }
 
 // sourceKnown reports whether a selected brain indexes records of source or declares a

@@ -139,7 +139,7 @@ func dbError(err error) error {
 	if errors.As(err, &nf) {
 		return err
 	}
-	return errors.New("the search cache is unavailable; run bf build")
+	return cache.Unavailable(err)
 }
 
 // Open opens the caches of brains (refreshing them) and starts a read-only snapshot of each.

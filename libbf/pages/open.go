@@ -177,10 +177,7 @@ func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, e
 
 // cacheError names the cache in a database failure.
 func cacheError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return errors.New("the search cache is unavailable; run bf build")
+	return cache.Unavailable(err)
 }
 
 // noteDays maps every note day of a cache to its local midnight in loc, as JSON.

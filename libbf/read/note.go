@@ -14,6 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/graph"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/reply"
@@ -248,8 +249,5 @@ func (r *reader) action(ctx context.Context, p graph.Part, t *graph.Target, out 
 
 // cacheError names the cache in a database failure.
 func cacheError(err error) error {
-	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return errors.New("the search cache is unavailable; run bf build")
+	return cache.Unavailable(err)
 }

@@ -42,6 +42,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/graph"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
@@ -123,6 +124,15 @@ func Run(ctx context.Context, req Request) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	out, err := runOnce(ctx, req, rt)
+	if err != nil && cache.Heal(ctx, req.Brains, err) {
+		// A damaged cache file was discarded: the next open rebuilds it.
+		out, err = runOnce(ctx, req, rt)
+	}
+	return out, err
+}
+
+func runOnce(ctx context.Context, req Request, rt *route) (any, error) {
 	if rt.kind == routePage && req.Rel == "" {
 		return readPage(ctx, req, rt)
 	}

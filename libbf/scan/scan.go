@@ -16,6 +16,14 @@ import (
 	"time"
 )
 
+// MsgSymlinkFolder is the problem of an authored root or memories/ that is a symbolic link:
+// bf reads only what is inside the brain.
+const MsgSymlinkFolder = "symbolic links are not followed; move the folder into the brain"
+
+// MsgTooDeep is the problem of a folder nested past MaxDepth levels: it is skipped, with
+// everything below it.
+const MsgTooDeep = "folders nest deeper than 64 levels; flatten them"
+
 // Authored are the folders of notes, in the order bf lists them.
 var Authored = []string{"projects", "actions", "concepts"}
 
@@ -84,12 +92,17 @@ func Brain(root string) (*Tree, error) {
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }
 
 func (t *Tree) authored(root, top string) error {
+	if st, err := os.Lstat(filepath.Join(root, top)); err == nil && !st.IsDir() {
+		msg := "not a folder; notes belong in " + top + "/"
+		if st.Mode()&fs.ModeSymlink != 0 {
+			msg = MsgSymlinkFolder
+		}
+		t.Problems = append(t.Problems, Problem{top, msg})
+		return nil
+	}
 	entries := 0
 	var walk func(rel string, depth int) error
 	walk = func(rel string, depth int) error {
-		if depth > MaxDepth {
-			return fmt.Errorf("%s: folders nest deeper than %d levels; flatten them", rel, MaxDepth)
-		}
 		list, err := os.ReadDir(filepath.Join(root, filepath.FromSlash(rel)))
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) && rel == top {
@@ -113,6 +126,8 @@ func (t *Tree) authored(root, top string) error {
 				if strings.HasSuffix(name, ".md") || isDir(root, p) {
 					t.Problems = append(t.Problems, Problem{p, "symbolic links are not followed; move the file into the brain"})
 				}
+			case e.IsDir() && depth >= MaxDepth:
+				t.Problems = append(t.Problems, Problem{p, MsgTooDeep})
 			case e.IsDir():
 				t.Folders = append(t.Folders, p)
 				if err := walk(p, depth+1); err != nil {
@@ -137,6 +152,10 @@ func isDir(root, rel string) bool {
 }
 
 func (t *Tree) memories(root string) error {
+	if st, err := os.Lstat(filepath.Join(root, "memories")); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		t.Problems = append(t.Problems, Problem{"memories", MsgSymlinkFolder})
+		return nil
+	}
 	list, err := os.ReadDir(filepath.Join(root, "memories"))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil

@@ -86,11 +86,46 @@ func TestBrain(t *testing.T) {
 	}
 }
 
+// A folder past the depth limit is skipped and named; the rest of its root stays listed.
 func TestDepth(t *testing.T) {
 	root := t.TempDir()
 	deep := "projects/" + strings.Repeat("d/", MaxDepth) + "x.md"
 	write(t, root, deep)
-	if _, err := Brain(root); err == nil || !strings.Contains(err.Error(), "deeper than 64 levels") {
-		t.Fatalf("err = %v", err)
+	write(t, root, "projects/a.md")
+	tree, err := Brain(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{{"projects/" + strings.Repeat("d/", MaxDepth-1) + "d", MsgTooDeep}}
+	if diff := cmp.Diff(want, tree.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if len(tree.Notes) != 1 || tree.Notes[0].Path != "projects/a.md" {
+		t.Errorf("notes = %+v", tree.Notes)
+	}
+}
+
+// A symbolic link in place of memories/ or an authored root is not followed.
+func TestLinkedRoots(t *testing.T) {
+	root := t.TempDir()
+	elsewhere := t.TempDir()
+	write(t, elsewhere, "m/src/"+strings.Repeat("a", 64)+".json")
+	write(t, elsewhere, "c/x.md")
+	if err := os.Symlink(filepath.Join(elsewhere, "m"), filepath.Join(root, "memories")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "c"), filepath.Join(root, "concepts")); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := Brain(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{{"concepts", MsgSymlinkFolder}, {"memories", MsgSymlinkFolder}}
+	if diff := cmp.Diff(want, tree.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if len(tree.Notes) != 0 || len(tree.Sources) != 0 {
+		t.Errorf("followed a link: notes %+v, sources %+v", tree.Notes, tree.Sources)
 	}
 }

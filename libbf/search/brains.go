@@ -29,6 +29,8 @@ type part struct {
 	low string
 	// excerpts is the excerpt query, prepared on first use.
 	excerpts *sql.Stmt
+	// texts reads a passage's folded text, prepared on first use.
+	texts *sql.Stmt
 	// hist is the brain's run history on this machine, read on first use.
 	hist *history.History
 }
@@ -96,6 +98,9 @@ func (p *part) close() {
 	if p.excerpts != nil {
 		p.excerpts.Close()
 	}
+	if p.texts != nil {
+		p.texts.Close()
+	}
 	p.tx.Rollback()
 	p.cache.Close()
 }
@@ -108,10 +113,7 @@ func closeParts(parts []*part) {
 
 // cacheError names the cache in a database failure.
 func cacheError(err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return errors.New("the search cache is unavailable; run bf build")
+	return cache.Unavailable(err)
 }
 
 // noteDays maps every note day of the brain to its local midnight. A note's time is its

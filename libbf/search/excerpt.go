@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/fold"
@@ -14,10 +15,49 @@ import (
 // ellipsis marks a snippet cut short at either end.
 const ellipsis = " … "
 
+// Excerpts are at most excerptWords tokens long.
+const excerptWords = 48
+
+// snippetBudget bounds the work FTS5's snippet() may do for one excerpt. snippet() scores
+// a window around every hit by visiting every other hit and every sentence start before
+// it, so its cost grows with hits × (hits + sentences): a note of one word repeated 40,000
+// times would take minutes. A passage that may pass the budget (counting every word as a
+// hit) is read in chunks instead (see chunker).
+const snippetBudget = 4 << 20
+
 // excerpt is the query's words in context within one passage: an FTS5 snippet of its text
 // of at most 48 tokens, in the passage's original characters, on one line. A whole note or
 // record whose text shows nothing, such as one matching by its title, previews its lead.
+// A passage whose hits could make the snippet costly gets it from its first chunk with a hit.
 func excerpt(ctx context.Context, p *part, match string, passage int64) (string, error) {
+	if p.texts == nil {
+		st, err := p.tx.PrepareContext(ctx, `SELECT search.text FROM search WHERE search.rowid = ?`)
+		if err != nil {
+			return "", err
+		}
+		p.texts = st
+	}
+	var text string
+	err := p.texts.QueryRowContext(ctx, passage).Scan(&text)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	if words, stops := shape(text); !cheap(words, stops) {
+		var original, lead string
+		err := p.tx.QueryRowContext(ctx, `SELECT p.original, CASE WHEN p.fragment = '' THEN i.lead ELSE '' END
+		FROM passages p JOIN items i ON i.id = p.item WHERE p.id = ?`, passage).Scan(&original, &lead)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return "", err
+		}
+		snip, err := chunks.snippet(ctx, match, [4]string{1: text}, 1, "", "", ellipsis, excerptWords)
+		if err != nil {
+			return "", err
+		}
+		return present(snip, original, lead), nil
+	}
 	// One statement per brain serves every result of the page: compiling it is most of
 	// the cost of one excerpt.
 	if p.excerpts == nil {
@@ -31,20 +71,65 @@ func excerpt(ctx context.Context, p *part, match string, passage int64) (string,
 		p.excerpts = st
 	}
 	var snip, original, lead string
-	err := p.excerpts.QueryRowContext(ctx, ellipsis, match, passage).Scan(&snip, &original, &lead)
+	err = p.excerpts.QueryRowContext(ctx, ellipsis, match, passage).Scan(&snip, &original, &lead)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	if err != nil {
 		return "", err
 	}
+	return present(snip, original, lead), nil
+}
+
+// present is a snippet of the folded text as the reply shows it: in the original
+// characters, on one line, or the lead when it shows nothing.
+func present(snip, original, lead string) string {
 	if original != "" {
 		snip = verbatim(snip, original)
 	}
 	if out := reply.Collapse(snip); out != "" {
-		return out, nil
+		return out
 	}
-	return reply.Collapse(lead), nil
+	return reply.Collapse(lead)
+}
+
+// cheap reports whether snippet() over hits hits among stops possible sentence ends stays
+// within snippetBudget.
+func cheap(hits, stops int) bool { return hits*(hits+stops) <= snippetBudget }
+
+// isWord is a character FTS5's unicode61 tokenizer may keep in a token. Counting its runs
+// overcounts tokens, never undercounts them.
+func isWord(r rune) bool {
+	return unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.IsMark(r) || unicode.Is(unicode.Co, r)
+}
+
+// shape counts the runs of word characters of s, a bound on its tokens and so on its hits,
+// and the characters that may end a sentence for snippet() ('.' and ':'). It stops counting
+// once the counts pass snippetBudget, so a huge passage costs no more than a small one.
+func shape(s string) (words, stops int) {
+	in := false
+	for i := 0; i < len(s); {
+		var w bool
+		if c := s[i]; c < utf8.RuneSelf {
+			w = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+			if c == '.' || c == ':' {
+				stops++
+			}
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			w = isWord(r)
+			i += size
+		}
+		if w && !in {
+			words++
+			if words&1023 == 0 && !cheap(words, stops) {
+				return words, stops
+			}
+		}
+		in = w
+	}
+	return words, stops
 }
 
 // verbatim maps a snippet of a folded passage back to the original characters, so m² or

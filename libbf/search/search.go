@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"sort"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -28,6 +29,15 @@ type ranked struct {
 // be read is a problem while another answers. A reply above 4 MiB fails with
 // reply.ErrTooLarge.
 func Run(ctx context.Context, req Request) (*Reply, error) {
+	res, err := runOnce(ctx, req)
+	if err != nil && cache.Heal(ctx, req.Brains, err) {
+		// A damaged cache file was discarded: the next open rebuilds it.
+		res, err = runOnce(ctx, req)
+	}
+	return res, err
+}
+
+func runOnce(ctx context.Context, req Request) (*Reply, error) {
 	pq, err := parse(req)
 	if err != nil {
 		return nil, err

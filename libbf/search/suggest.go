@@ -91,9 +91,27 @@ func suggest(ctx context.Context, parts []*part, t fold.Term) ([]string, error) 
 // spelled is a word of the first passage holding an indexed stem, as written there, then
 // lowercased and accent-folded like the index.
 func spelled(ctx context.Context, p *part, stem string) (string, error) {
+	match := fold.Term{Text: stem}.Match()
+	var id int64
+	var cols [4]string
+	err := p.tx.QueryRowContext(ctx, `SELECT rowid, title, text, names, context FROM search
+		WHERE search MATCH ? LIMIT 1`, match).Scan(&id, &cols[0], &cols[1], &cols[2], &cols[3])
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	// snippet() is costly over a passage of many hits (see excerpt): such a passage is
+	// read in chunks.
+	words, stops := shape(strings.Join(cols[:], "\n"))
 	var snip string
-	err := p.tx.QueryRowContext(ctx, `SELECT snippet(search, -1, char(1), char(2), '', 1) FROM search
-		WHERE search MATCH ? LIMIT 1`, fold.Term{Text: stem}.Match()).Scan(&snip)
+	if cheap(words, stops) {
+		err = p.tx.QueryRowContext(ctx, `SELECT snippet(search, -1, char(1), char(2), '', 1) FROM search
+			WHERE search MATCH ? AND rowid = ?`, match, id).Scan(&snip)
+	} else {
+		snip, err = chunks.snippet(ctx, match, cols, -1, "\x01", "\x02", "", 1)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}

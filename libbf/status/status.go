@@ -289,7 +289,18 @@ func index(ctx context.Context, b *brain.Brain, ix *Index) (map[string]int, erro
 	if err != nil {
 		return nil, err
 	}
-	defer c.Close()
+	defer func() { c.Close() }()
+	// Status checks every page of the cache: a damaged one is discarded and rebuilt, as a
+	// search that met it would do, so "ready" is the truth.
+	if err := c.Check(ctx); err != nil {
+		c.Close()
+		if !cache.Heal(ctx, []*brain.Brain{b}, err) {
+			return nil, err
+		}
+		if c, err = cache.Open(ctx, b); err != nil {
+			return nil, err
+		}
+	}
 	if c.Status.Stale {
 		ix.State = IndexStale
 	}

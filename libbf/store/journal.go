@@ -63,7 +63,7 @@ func (m *manifest) encode() []byte {
 // the records it guards.
 func parseManifest(data []byte) (*manifest, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w (%s); preserve it and repair the pending transaction", ErrManifest, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w (%s); %s", ErrManifest, fmt.Sprintf(format, args...), RepairAdvice)
 	}
 	if len(data) > MaxManifestSize {
 		return nil, bad("larger than %d bytes", MaxManifestSize)

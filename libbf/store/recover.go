@@ -57,36 +57,13 @@ func recoverLocked(root string) error {
 	}
 	mem := filepath.Join(root, memoriesDir)
 	pdir := filepath.Join(mem, pendingDir)
-	st, err := os.Lstat(pdir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+	found, m, err := inspect(pdir)
+	if err != nil || !found {
+		return err
 	}
-	if err != nil {
-		return fmt.Errorf("cannot read memories/.pending: %w", reason(err))
-	}
-	if !st.IsDir() || st.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%w (memories/.pending is not a folder); preserve it and repair the pending transaction", ErrUnexpected)
-	}
-	names, err := readNames(pdir)
-	if err != nil {
-		return fmt.Errorf("cannot read memories/.pending: %w", reason(err))
-	}
-	for _, n := range names {
-		if !pendingName.MatchString(n) {
-			return fmt.Errorf("%w (%q); preserve it and repair the pending transaction", ErrUnexpected, n)
-		}
-	}
-	data, err := readRegular(filepath.Join(pdir, manifestName), MaxManifestSize)
-	if errors.Is(err, fs.ErrNotExist) {
+	if m == nil {
 		// A commit writes its manifest before it touches a source: nothing changed yet.
 		return clearAll(mem, pdir)
-	}
-	if err != nil {
-		return fmt.Errorf("cannot read memories/.pending/manifest.json: %w; preserve it and repair the pending transaction", reason(err))
-	}
-	m, err := parseManifest(data)
-	if err != nil {
-		return err
 	}
 	srcRel := memoriesDir + "/" + m.Source
 	if err := checkFolder(root, srcRel); err != nil {
@@ -127,7 +104,7 @@ func rollBack(mem, src, pdir string, m *manifest) error {
 			err = errors.New("not a regular file")
 		}
 		if err != nil {
-			return fmt.Errorf("cannot read backup %s in memories/.pending: %w; preserve the folder and repair the pending transaction", backupName(i), reason(err))
+			return fmt.Errorf("cannot read backup %s in memories/.pending: %w; %s", backupName(i), reason(err), RepairAdvice)
 		}
 	}
 	srcRel := memoriesDir + "/" + m.Source
@@ -210,4 +187,52 @@ func clearAll(mem, pdir string) error {
 		return fmt.Errorf("cannot sync %s: %w", memoriesDir, reason(err))
 	}
 	return nil
+}
+
+// RepairAdvice is the one fix bf gives, wherever it looks, for a memories/.pending that no
+// recovery can trust: bf never deletes it itself, since it may hold the only copy of records.
+const RepairAdvice = "bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build"
+
+// Check reports a memories/.pending that recovery cannot trust (not a folder, a file no
+// transaction writes, a manifest that cannot be read or trusted), with RepairAdvice; nil
+// when there is none or recovery can finish it. It reads only, taking no lock.
+func Check(root string) error {
+	_, _, err := inspect(filepath.Join(root, memoriesDir, pendingDir))
+	return err
+}
+
+// inspect reads the journal at pdir without changing it: whether it exists, and its
+// manifest (nil when it has none). An error means recovery must not touch it.
+func inspect(pdir string) (bool, *manifest, error) {
+	st, err := os.Lstat(pdir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil, nil
+	}
+	if err != nil {
+		return true, nil, fmt.Errorf("cannot read memories/.pending: %w", reason(err))
+	}
+	if !st.IsDir() || st.Mode()&fs.ModeSymlink != 0 {
+		return true, nil, fmt.Errorf("%w (memories/.pending is not a folder); %s", ErrUnexpected, RepairAdvice)
+	}
+	names, err := readNames(pdir)
+	if err != nil {
+		return true, nil, fmt.Errorf("cannot read memories/.pending: %w", reason(err))
+	}
+	for _, n := range names {
+		if !pendingName.MatchString(n) {
+			return true, nil, fmt.Errorf("%w (%q); %s", ErrUnexpected, n, RepairAdvice)
+		}
+	}
+	data, err := readRegular(filepath.Join(pdir, manifestName), MaxManifestSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true, nil, nil
+	}
+	if err != nil {
+		return true, nil, fmt.Errorf("cannot read memories/.pending/manifest.json: %w; %s", reason(err), RepairAdvice)
+	}
+	m, err := parseManifest(data)
+	if err != nil {
+		return true, nil, err
+	}
+	return true, m, nil
 }

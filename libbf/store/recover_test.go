@@ -99,7 +99,7 @@ func TestRecover(t *testing.T) {
 				".pending/notes.txt":     "mine",
 				".pending/manifest.json": manifestOf("false", ""),
 			},
-			wantErr: `unexpected file in memories/.pending ("notes.txt"); preserve it and repair the pending transaction`,
+			wantErr: `unexpected file in memories/.pending ("notes.txt"); bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build`,
 		},
 		{
 			name: "an unexpected folder",
@@ -112,7 +112,7 @@ func TestRecover(t *testing.T) {
 		{
 			name:    "the journal is a file",
 			files:   map[string]string{".pending": "x"},
-			wantErr: "unexpected file in memories/.pending (memories/.pending is not a folder); preserve it and repair the pending transaction",
+			wantErr: "unexpected file in memories/.pending (memories/.pending is not a folder); bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build",
 		},
 		{
 			name: "an invalid manifest",
@@ -120,14 +120,14 @@ func TestRecover(t *testing.T) {
 				"mail/" + a:              "new a",
 				".pending/manifest.json": manifestOf("false", `{"existed":true,"name":"../x"}`),
 			},
-			wantErr: "invalid memories/.pending manifest (changes.0: name must be a record file name); preserve it and repair the pending transaction",
+			wantErr: "invalid memories/.pending manifest (changes.0: name must be a record file name); bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build",
 		},
 		{
 			name: "a manifest that is not JSON",
 			files: map[string]string{
 				".pending/manifest.json": `{"changes":[`,
 			},
-			wantErr: "invalid memories/.pending manifest (not valid JSON); preserve it and repair the pending transaction",
+			wantErr: "invalid memories/.pending manifest (not valid JSON); bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build",
 		},
 		{
 			name: "a missing backup changes nothing",
@@ -136,7 +136,7 @@ func TestRecover(t *testing.T) {
 				"mail/" + b:              "created b",
 				".pending/manifest.json": manifestOf("false", createdB+","+existedA),
 			},
-			wantErr: "cannot read backup 1.before in memories/.pending: no such file or directory; preserve the folder and repair the pending transaction",
+			wantErr: "cannot read backup 1.before in memories/.pending: no such file or directory; bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build",
 		},
 		{
 			name: "a source folder that became a link",
@@ -266,7 +266,7 @@ func TestParseManifest(t *testing.T) {
 		got, err := parseManifest([]byte(tt.in))
 		wantErr := ""
 		if tt.wantErr != "" {
-			wantErr = "invalid memories/.pending manifest (" + tt.wantErr + "); preserve it and repair the pending transaction"
+			wantErr = "invalid memories/.pending manifest (" + tt.wantErr + "); bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build"
 		}
 		if errText(err) != wantErr {
 			t.Errorf("%s: error %q, want %q", tt.in, errText(err), wantErr)

@@ -79,13 +79,13 @@ func Parse(file string, data []byte) (any, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, &Error{File: file, Reason: syntaxReason(err)}
+		return nil, &Error{File: file, Reason: syntaxReason(err, data)}
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); err == nil {
 		return nil, &Error{File: file, Line: extra.Line, Reason: "only one YAML document is allowed"}
 	} else if !errors.Is(err, io.EOF) {
-		return nil, &Error{File: file, Reason: syntaxReason(err)}
+		return nil, &Error{File: file, Reason: syntaxReason(err, data)}
 	}
 	c := converter{file: file}
 	if len(doc.Content) == 0 {
@@ -98,9 +98,19 @@ func Parse(file string, data []byte) (any, error) {
 	return v, nil
 }
 
-// syntaxReason keeps the parser's position but drops any quoted input it may echo.
-func syntaxReason(err error) string {
+// syntaxReason keeps the parser's position but drops any quoted input it may echo. A tab
+// in a line's indentation, which YAML forbids and the parser reports obscurely (or a line
+// early), is named with its line and column.
+func syntaxReason(err error, data []byte) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	at := 0
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		at, _ = strconv.Atoi(m[1])
+	}
+	// The parser may name the line before the tab; a tab further on is not the cause.
+	if line, col := indentTab(data); line > 0 && (at == 0 || line <= at+1) {
+		return fmt.Sprintf("invalid YAML at line %d, column %d: a tab indents the line; YAML indents with spaces only", line, col)
+	}
 	if m := lineRE.FindStringSubmatch(msg); m != nil {
 		return "invalid YAML at line " + m[1]
 	}
@@ -268,4 +278,20 @@ func integer(s string, base int) any {
 	}
 	b, _ := new(big.Int).SetString(s, base)
 	return b
+}
+
+// indentTab finds the first tab in the indentation of a line, before any other character of
+// that line: its 1-based line and column (counted in characters), or 0, 0.
+func indentTab(data []byte) (line, col int) {
+	for i, l := range strings.Split(string(data), "\n") {
+		for j, r := range []rune(l) {
+			if r == '\t' {
+				return i + 1, j + 1
+			}
+			if r != ' ' {
+				break
+			}
+		}
+	}
+	return 0, 0
 }

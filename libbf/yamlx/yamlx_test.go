@@ -63,6 +63,10 @@ func TestParseRejects(t *testing.T) {
 		{"events", many, "f.yaml: 19998: document exceeds 20,000 YAML events"},
 		{"syntax", "a: [1\n", "f.yaml: invalid YAML at line 1"},
 		{"secret not echoed", "password: \"hunter2\n", "f.yaml: invalid YAML at line 2"},
+		{"tab indent", "version: 8\nname: a\nfields:\n\towner:\n\t\ttype: x\n", "f.yaml: invalid YAML at line 4, column 1: a tab indents the line; YAML indents with spaces only"},
+		{"tab after spaces", "a:\n  b: 1\n  \tc: 2\n", "f.yaml: invalid YAML at line 3, column 3: a tab indents the line; YAML indents with spaces only"},
+		{"tab in a list", "a:\n\t- 1\n", "f.yaml: invalid YAML at line 2, column 1: a tab indents the line; YAML indents with spaces only"},
+		{"tab after the error", "a: [1\nb: 2\nc:\n\td: 1\n", "f.yaml: invalid YAML at line 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
