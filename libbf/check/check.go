@@ -19,6 +19,7 @@ import (
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/obsidian"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/scan"
@@ -182,6 +183,9 @@ func (c *checker) parseNotes() {
 			continue
 		}
 		c.notes[f.Path] = n
+		if k := len(obsidian.Find(string(data))); k > 0 {
+			c.warn(f.Path, "%d [[wikilinks]] are plain text in a brain, not links: write them as Markdown links such as [Note](note.md); bf import converts a vault's (docs/import.md)", k)
+		}
 	}
 }
 
