@@ -184,7 +184,7 @@ func (c *checker) parseNotes() {
 		}
 		c.notes[f.Path] = n
 		if k := len(obsidian.Find(string(data))); k > 0 {
-			c.warn(f.Path, "%d [[wikilinks]] are plain text in a brain, not links: write them as Markdown links such as [Note](note.md); bf import converts a vault's (docs/import.md)", k)
+			c.warn(f.Path, "[[wikilinks]] are plain text in a brain, not links (%d here): write them as Markdown links such as [Note](note.md); bf import converts a vault's (docs/import.md)", k)
 		}
 	}
 }

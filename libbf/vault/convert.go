@@ -87,7 +87,7 @@ func (imp *importer) setKey(src, key, why string) {
 // doc is one note being converted.
 type doc struct {
 	f        *file
-	line0    int    // source line of the body's first line
+	line0    int // source line of the body's first line
 	fm       *matter
 	body     string // converted body, destinations of section links still placeholders
 	links    []pending
@@ -174,7 +174,7 @@ func (imp *importer) convert() (*Report, []*doc, []*file, error) {
 		}
 		d.sections = n
 		if n.Meta.Title == "" && !hasH1(n) {
-			d.fm.title = strings.TrimSuffix(path.Base(d.f.src), path.Ext(d.f.src))
+			d.fm.title = strings.TrimSuffix(cleanName(path.Base(d.f.src)), path.Ext(d.f.src))
 		}
 	}
 	for _, d := range docs {
