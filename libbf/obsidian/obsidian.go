@@ -202,9 +202,14 @@ func Find(text string) []Link {
 				continue
 			}
 			rest := seg[open+2:]
-			k := strings.Index(rest, "]]")
-			nl := strings.IndexAny(rest, "\n")
-			if k < 0 || (nl >= 0 && nl < k) || k > MaxLink {
+			// A link holds no line break and at most MaxLink bytes: looking no further
+			// keeps the scan linear however many brackets a text opens.
+			window := rest[:min(len(rest), MaxLink+2)]
+			if nl := strings.IndexByte(window, '\n'); nl >= 0 {
+				window = window[:nl]
+			}
+			k := strings.Index(window, "]]")
+			if k < 0 || k > MaxLink {
 				i = open + 2
 				continue
 			}
@@ -377,7 +382,8 @@ func dest(s string, i int) (Dest, bool) {
 		} else if q != '"' && q != '\'' {
 			return Dest{}, false
 		}
-		k := strings.IndexByte(rest[1:], closer)
+		// Titles longer than a link may be are not looked for, so the scan stays linear.
+		k := strings.IndexByte(rest[1:min(len(rest), MaxLink)], closer)
 		if k < 0 || !strings.HasPrefix(strings.TrimLeft(rest[1+k+1:], " \t"), ")") {
 			return Dest{}, false
 		}

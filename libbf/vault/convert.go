@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -181,11 +182,11 @@ func (imp *importer) convert() (*Report, []*doc, []*file, error) {
 		if d.fail != "" {
 			continue
 		}
-		body := d.body
+		pairs := make([]string, 0, 2*len(d.links))
 		for i, p := range d.links {
-			body = strings.Replace(body, phOpen+strconv.Itoa(i)+phClose, imp.section(d, p, byOut, r), 1)
+			pairs = append(pairs, phOpen+strconv.Itoa(i)+phClose, imp.section(d, p, byOut, r))
 		}
-		d.text = d.fm.render() + body
+		d.text = d.fm.render() + strings.NewReplacer(pairs...).Replace(d.body)
 		if len(d.text) > note.MaxBytes {
 			d.fail = "larger than 4 MiB once converted, the format's note size limit"
 			continue
@@ -295,7 +296,13 @@ var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
 // inline tags.
 func (imp *importer) links(d *doc, x *index, r *Report) {
 	body := d.body
-	lineOf := func(off int) int { return d.line0 + strings.Count(body[:off], "\n") }
+	var starts []int // offsets of the body's line starts after the first
+	for i := 0; i < len(body); i++ {
+		if body[i] == '\n' {
+			starts = append(starts, i+1)
+		}
+	}
+	lineOf := func(off int) int { return d.line0 + sort.SearchInts(starts, off+1) }
 	var edits []edit
 	unresolved := func(off int, raw, why string) {
 		r.Unresolved = append(r.Unresolved, Unresolved{File: d.f.src, Line: lineOf(off), Link: raw, Reason: why})
