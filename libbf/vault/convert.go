@@ -314,6 +314,12 @@ func (imp *importer) links(d *doc, x *index, r *Report) {
 			var amb bool
 			to, amb = x.resolve(d.f.src, l.Path)
 			if to == nil {
+				// Escaped, the brackets read as text everywhere, Obsidian included.
+				at := l.Start
+				if l.Embed {
+					at++
+				}
+				edits = append(edits, edit{at, at, `\`})
 				unresolved(l.Start, raw, "no file in the source folder has this name; kept as text")
 				continue
 			}

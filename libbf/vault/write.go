@@ -75,7 +75,9 @@ func (imp *importer) write(ctx context.Context, r *Report, docs []*doc, files []
 	}
 	prefix := imp.t.folder + "/"
 	for _, p := range rep.Problems {
-		if !strings.HasPrefix(p.File, prefix) {
+		if !strings.HasPrefix(p.File, prefix) || strings.Contains(p.Error, "validate.") {
+			// Only the imported files count, and the brain's validate: policy (an index
+			// note, required statuses, forbidden patterns) is the user's to apply after.
 			continue
 		}
 		d := byOut[p.File]
