@@ -62,7 +62,7 @@ func main() {
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&from, "from", "", "read SOURCE as `obsidian` or markdown (default: obsidian when SOURCE has .obsidian/)")
 			fs.StringVar(&into, "into", "", "a new brain's folder for the notes: `concepts` (default) or projects")
-			fs.Var(typeMap, "type", "give the notes below source `FOLDER=TYPE` that type (repeatable), such as Projects=project")
+			fs.Var(typeMap, "type", "`FOLDER=TYPE`: the notes below source folder FOLDER get type TYPE (repeatable), such as Projects=project")
 			fs.Var(&name, "name", "a new brain's `NAME` (default: from DEST's folder name)")
 			fs.BoolVar(&dryRun, "dry-run", false, "report what would be imported and write nothing")
 		},
