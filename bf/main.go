@@ -23,6 +23,7 @@ type verb struct {
 // has a binary of its own (bf-NAME).
 var verbs = []verb{
 	{"init", "", "create a new brain in an empty folder"},
+	{"import", "", "copy an Obsidian vault or Markdown folder into a brain: bf import SOURCE DEST"},
 	{"register", "bf-init", "add a brain to this machine's registry"},
 	{"search", "", "search notes and records: bf search WORDS"},
 	{"read", "", "read a note, section, record, identity or page: bf read REF"},

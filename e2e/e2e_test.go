@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"os"
@@ -73,6 +74,7 @@ func TestScripts(t *testing.T) {
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status": cmdStatus,
+			"fill":   cmdFill,
 		},
 	})
 }
@@ -98,4 +100,22 @@ func cmdStatus(ts *testscript.TestScript, neg bool, args []string) {
 	if code != want {
 		ts.Fatalf("exit code %d, want %d", code, want)
 	}
+}
+
+// cmdFill writes FILE holding TEXT repeated N times, TEXT read with Go's escapes so it can
+// hold any byte: `fill vault/big.md 4194305 a`, `fill vault/latin.md 1 'caf\xe9'`. It makes
+// inputs a script cannot spell: files over a size limit, text that is not UTF-8.
+func cmdFill(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: fill FILE N TEXT")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil || n < 0 {
+		ts.Fatalf("fill: bad count %q", args[1])
+	}
+	text, err := strconv.Unquote(`"` + args[2] + `"`)
+	if err != nil {
+		ts.Fatalf("fill: bad text %q: %v", args[2], err)
+	}
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte(text), n), 0o644))
 }

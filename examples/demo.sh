@@ -81,3 +81,15 @@ step "printf '{\"text\":\"See the record store commit.\",\"conversation\":\"week
 printf '%s\n' '{"text":"See the record store commit.","conversation":"week","reply_to":"m1"}' | bf channel send inbox --stdin || printf '(exit %d)\n' "$?"
 run cat outbox.jsonl
 run bf queue
+
+# Import an Obsidian vault into a new brain: links rewritten, the result valid and searchable.
+step "import the example Obsidian vault (examples/vault) into a new brain"
+cp -r "$repo/examples/vault" "$tmp/vault"
+run bf import "$tmp/vault" "$tmp/imported" --type Projects=project
+run bf validate --brain "$tmp/imported"
+run bf search "boredom" --brain "$tmp/imported" --limit 1
+step "bf read concepts/Deep\\ Work.md   # backlinks from converted wikilinks, first 600 bytes"
+bf read "concepts/Deep Work.md" --brain "$tmp/imported" | head -c 600
+printf ' …\n'
+step "cat concepts/Reading\\ list.md"
+cat "$tmp/imported/concepts/Reading list.md"

@@ -19,6 +19,7 @@ import (
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/obsidian"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/scan"
@@ -189,7 +190,27 @@ func (c *checker) parseNotes() {
 			continue
 		}
 		c.notes[f.Path] = n
+		if k := len(obsidian.Find(body(data, n.BodyLine))); k > 0 {
+			c.warn(f.Path, "[[wikilinks]] are plain text in a brain, not links (%d here): write them as Markdown links such as [Note](note.md); bf import converts a vault's (docs/import.md)", k)
+		}
 	}
+}
+
+// body is the text of a note from its body line on: front matter values are data, and a
+// [[link]] written there is no body text.
+func body(data []byte, line int) string {
+	s := string(data)
+	for ; line > 1; line-- {
+		i := strings.IndexAny(s, "\r\n")
+		if i < 0 {
+			return ""
+		}
+		if strings.HasPrefix(s[i:], "\r\n") {
+			i++
+		}
+		s = s[i+1:]
+	}
+	return s
 }
 
 // read returns a file's bytes, refusing files above limit without reading them.

@@ -78,3 +78,22 @@ func TestBrokenLinkInReferenceBrain(t *testing.T) {
 		t.Errorf("problems = %+v", r.Problems)
 	}
 }
+
+func TestBody(t *testing.T) {
+	tests := []struct {
+		data string
+		line int
+		want string
+	}{
+		{"no front matter", 1, "no front matter"},
+		{"---\na: 1\n---\nbody\n", 4, "body\n"},
+		{"---\r\na: 1\r\n---\r\nbody", 4, "body"},
+		{"---\ra\r---\rbody", 4, "body"},
+		{"short", 5, ""},
+	}
+	for _, tt := range tests {
+		if got := body([]byte(tt.data), tt.line); got != tt.want {
+			t.Errorf("body(%q, %d) = %q, want %q", tt.data, tt.line, got, tt.want)
+		}
+	}
+}
