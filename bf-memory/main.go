@@ -161,7 +161,6 @@ UserPromptSubmit JSON on stdin and prints what the host adds to the prompt.`,
 	}
 }
 
-
 func promptHook(ctx context.Context, env *cli.Env, brainFlag *cli.Optional, scope string) error {
 	in, err := memory.ReadHook(env.Stdin, memory.EventUserPrompt)
 	if err != nil {

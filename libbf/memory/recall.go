@@ -333,4 +333,3 @@ func (s *Store) commitLines(ctx context.Context, l *Loaded, items []RecallItem, 
 		items[i].CommitLine = g.CommitLine(ctx, m, head, project)
 	}
 }
-
