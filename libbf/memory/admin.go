@@ -150,9 +150,6 @@ type ReviewReply struct {
 // Review lists due reviews, tier A and B memories nobody re-checked for staleDays, the
 // duplicates that slipped in and scopes nobody declared.
 func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error) {
-	if staleDays == 0 {
-		staleDays = DefaultStaleDays
-	}
 	if staleDays < 1 || staleDays > 36500 {
 		return nil, inputf("--stale-days", "expected an integer from 1 to 36500")
 	}

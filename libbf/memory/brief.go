@@ -84,9 +84,6 @@ type section struct {
 
 // Brief builds the session brief within req.Bytes bytes.
 func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error) {
-	if req.Bytes == 0 {
-		req.Bytes = DefaultBriefBytes
-	}
 	if req.Bytes < MinBriefBytes || req.Bytes > MaxBriefBytes {
 		return nil, inputf("--bytes", "expected an integer from 256 to 1048576")
 	}
