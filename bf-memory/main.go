@@ -18,7 +18,7 @@ func main() {
 	args := os.Args
 	// bf-memory VERB …: the verb picks the command, as bf VERB does through argv[0].
 	if base := args[0][strings.LastIndexByte(args[0], '/')+1:]; base == "bf-memory" {
-		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
+		if len(args) < 2 || strings.HasPrefix(args[1], "-") || !known(args[1]) {
 			fmt.Fprintln(os.Stderr, "bf: bf-memory takes a verb first: remember, recall, brief, verify, review, forget or scope")
 			os.Exit(cli.ExitUsage)
 		}
@@ -67,7 +67,7 @@ func rememberCmd() *cli.Command {
 	return &cli.Command{
 		Name: "remember",
 		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT [--scope S] [--importance N]
-       [--confidence C] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok]] [--update]
+       [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok]] [--update]
        [--allow-duplicate] [--pin] [--review DATE|--no-review] [--brain NAME|PATH]
 
 Save a memory as a note under concepts/memory/. A memory is identified by its scope and
@@ -84,6 +84,7 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 			fs.StringVar(&req.Scope, "scope", "", "where it applies: global (default) or a colon path such as channel:deploy")
 			fs.IntVar(&req.Importance, "importance", 0, "1 (minor) to 5 (critical); default 3")
 			fs.StringVar(&req.Confidence, "confidence", "", "confirmed (needs --source or --ref), reported (default) or uncertain; high, medium, low")
+			fs.StringVar(&req.Trust, "trust", "", "where it came from: stated (default: this project's own work), imported or external")
 			fs.StringVar(&req.Source, "source", "", "where it was checked, or \"stated by the user\"")
 			fs.StringVar(&req.Ref, "ref", "", "a reference backing it: URL, file, record")
 			fs.StringVar(&req.Supersedes, "supersedes", "", "the `REF` of the memory this one corrects")
@@ -99,16 +100,8 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 			if len(args) > 0 {
 				return cli.Usagef("bf remember takes flags only; quote the title and body (see bf remember --help)")
 			}
-			s, err := open(brainFlag)
-			if err != nil {
-				return err
-			}
 			req.Repo = cwd()
-			res, err := s.Remember(ctx, req)
-			if err != nil {
-				return classify(env, err)
-			}
-			return cli.WriteJSON(env.Stdout, res)
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.RememberReply, error) { return s.Remember(ctx, req) })
 		},
 	}
 }
@@ -147,16 +140,8 @@ UserPromptSubmit JSON on stdin and prints what the host adds to the prompt.`,
 				return promptHook(ctx, env, brainFlag, req.Scope)
 			}
 			req.Query = strings.Join(args, " ")
-			s, err := open(brainFlag)
-			if err != nil {
-				return err
-			}
 			req.Repo = cwd()
-			res, err := s.Recall(ctx, req)
-			if err != nil {
-				return classify(env, err)
-			}
-			return cli.WriteJSON(env.Stdout, res)
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.RecallReply, error) { return s.Recall(ctx, req) })
 		},
 	}
 }
@@ -260,15 +245,7 @@ review date (infra, access, or any memory with one) moves 30 days on.`,
 			if len(args) != 1 {
 				return cli.Usagef("bf verify takes one REF (see bf verify --help)")
 			}
-			s, err := open(brainFlag)
-			if err != nil {
-				return err
-			}
-			res, err := s.Verify(ctx, args[0], source)
-			if err != nil {
-				return classify(env, err)
-			}
-			return cli.WriteJSON(env.Stdout, res)
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.VerifyReply, error) { return s.Verify(ctx, args[0], source) })
 		},
 	}
 }
@@ -286,15 +263,7 @@ that replaced others is refused: save a correction with --supersedes instead.`,
 			if len(args) != 1 {
 				return cli.Usagef("bf forget takes one REF (see bf forget --help)")
 			}
-			s, err := open(brainFlag)
-			if err != nil {
-				return err
-			}
-			res, err := s.Forget(ctx, args[0])
-			if err != nil {
-				return classify(env, err)
-			}
-			return cli.WriteJSON(env.Stdout, res)
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.ForgetReply, error) { return s.Forget(ctx, args[0]) })
 		},
 	}
 }
@@ -318,15 +287,7 @@ List what needs a look: reviews due, tier A and B memories nobody re-checked for
 			if len(args) > 0 {
 				return cli.Usagef("bf review takes no arguments (see bf review --help)")
 			}
-			s, err := open(brainFlag)
-			if err != nil {
-				return err
-			}
-			res, err := s.Review(ctx, stale)
-			if err != nil {
-				return classify(env, err)
-			}
-			return cli.WriteJSON(env.Stdout, res)
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.ReviewReply, error) { return s.Review(ctx, stale) })
 		},
 	}
 }
@@ -341,15 +302,30 @@ Declare memory scopes in bf.yaml (memory.scopes) and compare the declared scopes
 those stored: a scope nobody declared is usually a typo.`,
 		Flags: func(fs *flag.FlagSet) { brainFlag = cli.BrainFlag(fs) },
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
-			s, err := open(brainFlag)
-			if err != nil {
-				return err
-			}
-			res, err := s.Scope(ctx, args)
-			if err != nil {
-				return classify(env, err)
-			}
-			return cli.WriteJSON(env.Stdout, res)
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.ScopeReply, error) { return s.Scope(ctx, args) })
 		},
 	}
+}
+
+// known reports whether verb is one bf-memory serves.
+func known(verb string) bool {
+	for _, c := range commands() {
+		if c.Name == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// answer opens the brain, runs one memory call and prints its reply.
+func answer[T any](env *cli.Env, brainFlag *cli.Optional, call func(*memory.Store) (T, error)) error {
+	s, err := open(brainFlag)
+	if err != nil {
+		return err
+	}
+	res, err := call(s)
+	if err != nil {
+		return classify(env, err)
+	}
+	return cli.WriteJSON(env.Stdout, res)
 }

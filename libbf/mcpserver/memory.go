@@ -28,6 +28,7 @@ const rememberInput = `{"type":"object","properties":{` +
 	`"scope":{"type":"string","maxLength":256,"default":"global"},` +
 	`"importance":{"type":"integer","minimum":1,"maximum":5,"default":3},` +
 	`"confidence":{"type":"string","enum":["confirmed","reported","uncertain","high","medium","low"],"default":"reported"},` +
+	`"trust":{"type":"string","enum":["stated","imported","external"],"default":"stated"},` +
 	`"source":{"type":"string","maxLength":4096},` +
 	`"ref":{"type":"string","maxLength":8192},` +
 	`"supersedes":{"type":"string","maxLength":8192,"description":"The ref of the memory this one corrects."},` +
@@ -109,7 +110,7 @@ func (s *Server) remember(ctx context.Context, call mcp.CallToolRequest) (*mcp.C
 	}
 	var req memory.RememberRequest
 	for name, dst := range map[string]*string{"type": &req.Type, "title": &req.Title, "body": &req.Body, "scope": &req.Scope,
-		"confidence": &req.Confidence, "source": &req.Source, "ref": &req.Ref, "supersedes": &req.Supersedes, "review": &req.Review} {
+		"confidence": &req.Confidence, "trust": &req.Trust, "source": &req.Source, "ref": &req.Ref, "supersedes": &req.Supersedes, "review": &req.Review} {
 		if *dst, err = a.str(name); err != nil {
 			return s.fail(nil, err), nil
 		}

@@ -211,7 +211,7 @@ func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error)
 	return out, nil
 }
 
-func parseDay(s string) (t timeT, err error) { return parseDayUTC(s) }
+func parseDay(s string) (time.Time, error) { return time.Parse("2006-01-02", s) }
 
 // scopeReport compares the scopes bf.yaml declares with those stored.
 func (s *Store) scopeReport(l *Loaded) ScopeReport {
@@ -290,7 +290,3 @@ func (s *Store) Scope(ctx context.Context, add []string) (*ScopeReply, error) {
 	out.Scopes = s.scopeReport(l)
 	return out, nil
 }
-
-type timeT = time.Time
-
-func parseDayUTC(s string) (time.Time, error) { return time.Parse("2006-01-02", s) }

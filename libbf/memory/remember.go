@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -26,6 +27,7 @@ type RememberRequest struct {
 	Type, Title, Body, Scope string
 	Importance               int
 	Confidence               string
+	Trust                    string // stated (default), imported or external
 	Source, Ref              string
 	Supersedes               string
 	ForkOK, Update           bool
@@ -107,6 +109,9 @@ func (req *RememberRequest) check() error {
 		}
 		req.Confidence = c
 	}
+	if req.Trust != "" && !contains(TrustValues, req.Trust) {
+		return inputf("--trust", "expected stated, imported or external")
+	}
 	if req.Review != "" && !CheckDay(req.Review) {
 		return inputf("--review", "expected a YYYY-MM-DD day")
 	}
@@ -183,7 +188,7 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	}
 
 	m := &Memory{Type: req.Type, Title: strings.TrimSpace(req.Title), Body: req.Body, Importance: req.Importance,
-		Confidence: conf, Trust: DefaultTrust, Scope: scope, Pinned: req.Pin, Source: req.Source, SourceRef: req.Ref, Saved: now}
+		Confidence: conf, Trust: cmp.Or(req.Trust, DefaultTrust), Scope: scope, Pinned: req.Pin, Source: req.Source, SourceRef: req.Ref, Saved: now}
 	if m.Importance == 0 {
 		m.Importance = DefaultImportance
 	}
@@ -241,6 +246,9 @@ func (s *Store) update(ctx context.Context, m *Memory, req RememberRequest, now 
 	}
 	if req.Confidence != "" {
 		m.Confidence = req.Confidence
+	}
+	if req.Trust != "" {
+		m.Trust = req.Trust
 	}
 	if req.Source != "" {
 		m.Source = req.Source
