@@ -16,9 +16,10 @@ import (
 
 const usage = `usage: bf mcp [--brain NAME|PATH]
 
-Serve the brain to an AI agent host over MCP on stdin and stdout, with two read-only
-tools: search and read. They answer with the same JSON replies as bf search and
-bf read, never collect, run programs or use the network, and select the brains again
+Serve the brain to an AI agent host over MCP on stdin and stdout, with the read-only
+tools search and read (the JSON replies of bf search and bf read; they never collect, run
+programs or use the network) and the memory tools remember, recall and brief (the replies
+of bf remember, bf recall and bf brief), and select the brains again
 for every call. Give the host the absolute path of bf and an absolute --brain for a
 stable selection (see docs/mcp.md).
 

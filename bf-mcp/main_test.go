@@ -217,8 +217,8 @@ func TestServer(t *testing.T) {
 	f := newFixture(t)
 	s := f.start(t, "--brain", f.brain)
 
-	// Exactly two read-only tools, each with a title, a description, an input schema and its
-	// reply schema.
+	// Two read-only tools (search, read) and the three memory tools, each with a title, a
+	// description, an input schema and its reply schema.
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	tools, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
@@ -228,12 +228,13 @@ func TestServer(t *testing.T) {
 	var names []string
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
-		if tl.Title == "" || tl.Description == "" || tl.Annotations.ReadOnlyHint == nil || !*tl.Annotations.ReadOnlyHint ||
+		readOnly := tl.Name != "remember"
+		if tl.Title == "" || tl.Description == "" || tl.Annotations.ReadOnlyHint == nil || *tl.Annotations.ReadOnlyHint != readOnly ||
 			tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint {
 			t.Errorf("tool %s: %+v", tl.Name, tl)
 		}
 	}
-	if diff := cmp.Diff([]string{"read", "search"}, sorted(names)); diff != "" {
+	if diff := cmp.Diff([]string{"brief", "read", "recall", "remember", "search"}, sorted(names)); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
 
@@ -352,7 +353,7 @@ func TestSchemas(t *testing.T) {
 			}
 		}
 	}
-	if len(list.Result.Tools) != 2 {
+	if len(list.Result.Tools) != 5 {
 		t.Fatalf("tools/list: %s", out)
 	}
 	for _, tl := range list.Result.Tools {

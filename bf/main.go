@@ -38,6 +38,13 @@ var verbs = []verb{
 	{"eval", "bf-index", "run the brain's retrieval suites (evals/*.yaml)"},
 	{"export", "bf-read", "print items, claims or identities as JSON Lines"},
 	{"schema", "bf-index", "print the JSON Schema of bf.yaml, the registry, suites or replies"},
+	{"remember", "bf-memory", "save a typed memory: bf remember --type T --title … --body …"},
+	{"recall", "bf-memory", "rank the memories that match: bf recall WORDS [--scope S]"},
+	{"brief", "bf-memory", "print the size-capped session brief of rules, preferences and pins"},
+	{"verify", "bf-memory", "record that a memory was checked: bf verify REF --source …"},
+	{"review", "bf-memory", "list reviews due, stale memories, duplicates and undeclared scopes"},
+	{"forget", "bf-memory", "delete a memory that replaced nothing: bf forget REF"},
+	{"scope", "bf-memory", "declare memory scopes and compare them with those stored"},
 }
 
 var version = "dev"

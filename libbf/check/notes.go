@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bfgo/bf/libbf/memory"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/yamlx"
@@ -62,6 +63,7 @@ func (c *checker) checkNote(n *note.Note) {
 	if n.Kind == note.OKF {
 		c.checkClaims(n)
 		c.checkFields(n)
+		c.checkMemory(n)
 	}
 	for _, l := range n.Links {
 		c.noteSpelling(n.Path, l.Target)
@@ -174,5 +176,21 @@ func (c *checker) actions() {
 		if !c.exists(f + "/ACTION.md") {
 			c.problem(f, "action folder has no ACTION.md")
 		}
+	}
+}
+
+// checkMemory applies the memory rules (type, importance, confidence, trust, scope, review,
+// commit, supersedes) to a note under concepts/memory/.
+func (c *checker) checkMemory(n *note.Note) {
+	if !memory.IsMemoryPath(n.Path) {
+		return
+	}
+	data, err := c.read(n.Path, note.MaxBytes)
+	if err != nil {
+		return // already reported when the note was parsed
+	}
+	_, probs := memory.FromNote(n, data)
+	for _, p := range probs {
+		c.problem(n.Path, "%s", p.Error())
 	}
 }

@@ -62,6 +62,8 @@ type Config struct {
 	Channels map[string]*Channel `json:"channels,omitempty"`
 	// Validate is the optional policy bf validate applies on top of its checks.
 	Validate *Validate `json:"validate,omitempty"`
+	// Memory holds the settings of agent memory: the declared scopes.
+	Memory *Memory `json:"memory,omitempty"`
 
 	// order keeps the declaration order of the keys of each mapping, by dotted path, so
 	// Marshal writes a file back in its own order.
@@ -206,3 +208,13 @@ func checkVersion(file string, tree any) error {
 	}
 	return nil
 }
+
+// Memory holds the settings of agent memory (bf remember, bf recall, bf scope).
+type Memory struct {
+	// Scopes are the declared memory scopes, colon paths such as channel:deploy; bf review
+	// reports stored scopes nobody declared.
+	Scopes []string `json:"scopes,omitempty"`
+}
+
+// MaxScopes bounds memory.scopes.
+const MaxScopes = 256

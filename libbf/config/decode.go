@@ -117,7 +117,7 @@ func (d *decoder) finish(top map[string]any) error {
 	}
 	for _, step := range []func(map[string]any) error{
 		// Channels come before the assistants that name them.
-		d.brains, d.fields, d.sensors, d.routines, d.watch, d.channels, d.assistants, d.validate,
+		d.brains, d.fields, d.sensors, d.routines, d.watch, d.channels, d.assistants, d.validate, d.memory,
 	} {
 		if err := step(top); err != nil {
 			return err
@@ -860,4 +860,28 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// memory checks memory.scopes: distinct nonblank strings without control characters; the
+// scope grammar itself is the memory package's and bf review applies it.
+func (d *decoder) memory(map[string]any) error {
+	m := d.c.Memory
+	if m == nil {
+		return nil
+	}
+	if len(m.Scopes) > MaxScopes {
+		return d.fail("memory.scopes", "expected at most %d scopes", MaxScopes)
+	}
+	for i, s := range m.Scopes {
+		if s == "" || len(s) > 256 || hasControl(s) {
+			return d.fail(yamlx.Join("memory.scopes", i), "expected a scope such as channel:deploy, at most 256 characters")
+		}
+		if slices.Contains(m.Scopes[:i], s) {
+			return d.fail(yamlx.Join("memory.scopes", i), "duplicate scope")
+		}
+	}
+	if len(m.Scopes) == 0 {
+		m.Scopes = nil
+	}
+	return nil
 }

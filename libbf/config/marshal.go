@@ -104,6 +104,11 @@ func (c *Config) Marshal() ([]byte, error) {
 		}
 		add(root, "validate", m)
 	}
+	if mem := c.Memory; mem != nil && len(mem.Scopes) > 0 {
+		m := newMap()
+		add(m, "scopes", strList(mem.Scopes))
+		add(root, "memory", m)
+	}
 
 	var buf bytes.Buffer
 	buf.WriteString(Header + "\n")

@@ -90,6 +90,9 @@ func New(opts Options) (*Server, error) {
 	)
 	s.mcp.AddTool(searchTool, s.search)
 	s.mcp.AddTool(readTool, s.read)
+	if err := s.addMemoryTools(); err != nil {
+		return nil, err
+	}
 	return s, nil
 }
 

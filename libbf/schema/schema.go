@@ -1,7 +1,8 @@
 // Package schema holds the JSON Schemas (draft 2020-12) that bf publishes with bf schema:
 // bf.yaml (kind brain, title Config), the machine registry (registry, UserConfig), retrieval
 // suites (eval, Suite) and the replies of bf search, bf read, bf collect, bf update and
-// bf status (search-reply, read-reply, collect-reply, update-reply, status-reply).
+// bf status (search-reply, read-reply, collect-reply, update-reply, status-reply), and of the memory
+// verbs bf remember, bf recall and bf brief (remember-reply, recall-reply, brief-reply).
 //
 // The schemas are hand-written JSON files embedded in the package, so each reads on its
 // own; the definitions the reply schemas share (items, claims, coverage, windows,
@@ -30,14 +31,17 @@ import (
 
 // Schema kinds.
 const (
-	KindBrain        = "brain"
-	KindRegistry     = "registry"
-	KindEval         = "eval"
-	KindSearchReply  = "search-reply"
-	KindReadReply    = "read-reply"
-	KindCollectReply = "collect-reply"
-	KindUpdateReply  = "update-reply"
-	KindStatusReply  = "status-reply"
+	KindBrain         = "brain"
+	KindRegistry      = "registry"
+	KindEval          = "eval"
+	KindSearchReply   = "search-reply"
+	KindReadReply     = "read-reply"
+	KindCollectReply  = "collect-reply"
+	KindUpdateReply   = "update-reply"
+	KindStatusReply   = "status-reply"
+	KindRememberReply = "remember-reply"
+	KindRecallReply   = "recall-reply"
+	KindBriefReply    = "brief-reply"
 )
 
 // DefaultKind is the schema bf schema prints without --kind.
@@ -53,6 +57,9 @@ var kinds = []struct{ kind, file string }{
 	{KindCollectReply, "collect-reply.schema.json"},
 	{KindUpdateReply, "update-reply.schema.json"},
 	{KindStatusReply, "status-reply.schema.json"},
+	{KindRememberReply, "remember-reply.schema.json"},
+	{KindRecallReply, "recall-reply.schema.json"},
+	{KindBriefReply, "brief-reply.schema.json"},
 }
 
 // sharedDefs is the file of definitions copied into every reply schema.
@@ -111,7 +118,7 @@ func load(name string) (map[string]any, error) {
 }
 
 // Kinds returns the schema kinds: brain, registry, eval, search-reply, read-reply,
-// collect-reply, update-reply and status-reply.
+// collect-reply, update-reply, status-reply, remember-reply, recall-reply and brief-reply.
 func Kinds() []string {
 	out := make([]string, len(kinds))
 	for i, k := range kinds {

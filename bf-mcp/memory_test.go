@@ -1,0 +1,78 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// memoryCLI runs bf remember, recall or brief through bf-memory and returns its stdout and
+// exit code.
+func (f *fixture) memoryCLI(t *testing.T, verb string, args ...string) ([]byte, int) {
+	t.Helper()
+	link := filepath.Join(binDir, "bf-"+verb)
+	if _, err := os.Lstat(link); err != nil {
+		if err := os.Symlink(filepath.Join(binDir, "bf-memory"), link); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(link, append(args, "--brain", f.brain)...)
+	cmd.Dir, cmd.Env = f.work, f.env()
+	out, err := cmd.Output()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(out, []byte("\n")), code
+}
+
+// TestMemoryTools: the remember, recall and brief tools answer exactly as the CLI.
+func TestMemoryTools(t *testing.T) {
+	build := exec.Command("go", "build", "-o", binDir+string(filepath.Separator), "./bf-memory")
+	build.Dir = repoRoot()
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building bf-memory: %v: %s", err, out)
+	}
+	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
+	f := newFixture(t)
+	s := f.start(t, "--brain", f.brain)
+
+	// A first save through the tool, then the same save through both: unchanged, equal.
+	first := s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`)
+	if first.IsError || !strings.Contains(text(t, first), `"action":"created"`) {
+		t.Fatalf("remember: %s", text(t, first))
+	}
+	cli, code := f.memoryCLI(t, "remember", "--type", "infra", "--title", "Staging box is stage-3 since March", "--body", "stage-3 runs staging.")
+	if code != 0 {
+		t.Fatalf("bf remember exit %d: %s", code, cli)
+	}
+	sameAsCLI(t, s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`), cli)
+
+	// A refused duplicate: the tool's error text is the CLI's refusal document.
+	cli, code = f.memoryCLI(t, "remember", "--type", "infra", "--title", "Staging box is stage-3 since April", "--body", "x")
+	res := s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since April","body":"x"}`)
+	if code != 2 || !res.IsError || text(t, res) != string(cli) || !strings.Contains(string(cli), `"reason":"duplicate"`) {
+		t.Fatalf("refusal: cli %d %s, tool %v %s", code, cli, res.IsError, text(t, res))
+	}
+
+	cli, _ = f.memoryCLI(t, "recall", "staging box", "--no-touch")
+	sameAsCLI(t, s.call(t, "recall", `{"query":"staging box","no_touch":true}`), cli)
+	cli, _ = f.memoryCLI(t, "recall", "--no-touch", "--limit", "3")
+	sameAsCLI(t, s.call(t, "recall", `{"no_touch":true,"limit":3}`), cli)
+	cli, _ = f.memoryCLI(t, "brief", "--bytes", "300")
+	sameAsCLI(t, s.call(t, "brief", `{"bytes":300}`), cli)
+	cli, _ = f.memoryCLI(t, "brief")
+	sameAsCLI(t, s.call(t, "brief", `{}`), cli)
+
+	// Invalid input is refused with the CLI's message.
+	wantError(t, s.call(t, "recall", `{"query":"x","scope":"Bad Scope"}`), func(m string) bool {
+		return strings.HasPrefix(m, "invalid input: --scope: ")
+	}, "the scope named")
+}

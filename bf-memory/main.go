@@ -1,0 +1,331 @@
+// Command bf-memory serves agent memory: bf remember, recall, brief, verify, review,
+// forget and scope. Run directly, its first argument is the verb (bf-memory recall …).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/memory"
+)
+
+func main() {
+	args := os.Args
+	// bf-memory VERB …: the verb picks the command, as bf VERB does through argv[0].
+	if base := args[0][strings.LastIndexByte(args[0], '/')+1:]; base == "bf-memory" {
+		if len(args) < 2 || strings.HasPrefix(args[1], "-") || !known(args[1]) {
+			fmt.Fprintln(os.Stderr, "bf: bf-memory takes a verb first: remember, recall, brief, verify, review, forget or scope")
+			os.Exit(cli.ExitUsage)
+		}
+		args = append([]string{"bf-" + args[1]}, args[2:]...)
+	}
+	os.Exit(cli.Run(context.Background(), cli.OSEnv(), args, commands()...))
+}
+
+func commands() []*cli.Command {
+	return []*cli.Command{recallCmd(), rememberCmd(), briefCmd(), verifyCmd(), reviewCmd(), forgetCmd(), scopeCmd()}
+}
+
+// open selects the one brain a memory verb works on.
+func open(flag *cli.Optional) (*memory.Store, error) {
+	sel, err := cli.Select(brain.Checks, flag)
+	if err != nil {
+		return nil, err
+	}
+	return &memory.Store{Brain: sel.Brains[0]}, nil
+}
+
+// classify maps libbf errors to exit codes; a guard's refusal prints its JSON first.
+func classify(env *cli.Env, err error) error {
+	if r, ok := memory.IsRefusal(err); ok {
+		if werr := cli.WriteJSON(env.Stdout, map[string]any{"refused": r}); werr != nil {
+			return werr
+		}
+		return &cli.UsageError{Err: err}
+	}
+	return cli.Classify(err)
+}
+
+func cwd() string {
+	d, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	return d
+}
+
+func rememberCmd() *cli.Command {
+	var (
+		brainFlag *cli.Optional
+		req       memory.RememberRequest
+	)
+	return &cli.Command{
+		Name: "remember",
+		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT [--scope S] [--importance N]
+       [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok]] [--update]
+       [--allow-duplicate] [--pin] [--review DATE|--no-review] [--brain NAME|PATH]
+
+Save a memory as a note under concepts/memory/. A memory is identified by its scope and
+its title (case and spacing evened out): saving the same title again updates it, and a
+different body needs --update (the old body is kept in history) or --supersedes. A title
+of five or more words sharing half its words with a stored one is refused as a duplicate.
+Types: policy, constraint, decision, incident (tier A, never fade); gotcha, infra, access,
+fact (B, half-life 180 days); preference, relationship (C, 90 days); state (D, 4 days).
+Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}} and exits 2.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&req.Type, "type", "", "the memory `TYPE`: it sets how fast the memory fades")
+			fs.StringVar(&req.Title, "title", "", "one line naming the fact")
+			fs.StringVar(&req.Body, "body", "", "the fact and the reasoning nobody wrote down")
+			fs.StringVar(&req.Scope, "scope", "", "where it applies: global (default) or a colon path such as channel:deploy")
+			fs.IntVar(&req.Importance, "importance", 0, "1 (minor) to 5 (critical); default 3")
+			fs.StringVar(&req.Confidence, "confidence", "", "confirmed (needs --source or --ref), reported (default) or uncertain; high, medium, low")
+			fs.StringVar(&req.Trust, "trust", "", "where it came from: stated (default: this project's own work), imported or external")
+			fs.StringVar(&req.Source, "source", "", "where it was checked, or \"stated by the user\"")
+			fs.StringVar(&req.Ref, "ref", "", "a reference backing it: URL, file, record")
+			fs.StringVar(&req.Supersedes, "supersedes", "", "the `REF` of the memory this one corrects")
+			fs.BoolVar(&req.ForkOK, "fork-ok", false, "supersede a memory another correction already replaced")
+			fs.BoolVar(&req.Update, "update", false, "replace the body of the memory with this title")
+			fs.BoolVar(&req.AllowDuplicate, "allow-duplicate", false, "store it although a stored title overlaps")
+			fs.BoolVar(&req.Pin, "pin", false, "pin it: in every brief")
+			fs.StringVar(&req.Review, "review", "", "the `DATE` (YYYY-MM-DD) to check it again")
+			fs.BoolVar(&req.NoReview, "no-review", false, "no review date, for a permanent fact")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf remember takes flags only; quote the title and body (see bf remember --help)")
+			}
+			req.Repo = cwd()
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.RememberReply, error) { return s.Remember(ctx, req) })
+		},
+	}
+}
+
+func recallCmd() *cli.Command {
+	var (
+		brainFlag *cli.Optional
+		req       memory.RecallRequest
+		hook      string
+	)
+	return &cli.Command{
+		Name: "recall",
+		Usage: `usage: bf recall [QUERY] [--scope S] [--all] [--no-touch] [--limit N] [--brain NAME|PATH]
+       bf recall --hook user-prompt < HOOK.json
+
+Rank the memories visible from a scope (its own level and every level above it). With a
+QUERY, memories holding most of its words rank by
+  relevance × coverage × recency × stakes × scope;
+without one, every visible memory is listed and pins count double. Superseded memories
+are replaced by their current version unless --all. Every recall counts as a use of what
+it returns unless --no-touch. With --hook user-prompt it reads the host's
+UserPromptSubmit JSON on stdin and prints what the host adds to the prompt.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&req.Scope, "scope", "", "ask in this `SCOPE`: 1.6 there, 0.25 less per level up, never below 0.8")
+			fs.BoolVar(&req.All, "all", false, "also list superseded versions")
+			fs.BoolVar(&req.NoTouch, "no-touch", false, "do not count this recall as a use")
+			fs.IntVar(&req.Limit, "limit", memory.DefaultLimit, "at most `N` memories, 1 to 50")
+			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: user-prompt")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if hook != "" {
+				if hook != "user-prompt" {
+					return cli.Usagef("invalid input: --hook: expected user-prompt")
+				}
+				return promptHook(ctx, env, brainFlag, req.Scope)
+			}
+			req.Query = strings.Join(args, " ")
+			req.Repo = cwd()
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.RecallReply, error) { return s.Recall(ctx, req) })
+		},
+	}
+}
+
+func promptHook(ctx context.Context, env *cli.Env, brainFlag *cli.Optional, scope string) error {
+	in, err := memory.ReadHook(env.Stdin, memory.EventUserPrompt)
+	if err != nil {
+		return cli.Classify(err)
+	}
+	s, err := open(brainFlag)
+	if err != nil {
+		return err
+	}
+	repo := in.Cwd
+	if repo == "" {
+		repo = cwd()
+	}
+	res, err := s.PromptHook(ctx, in, memory.RecallRequest{Scope: scope, Repo: repo})
+	if err != nil {
+		return classify(env, err)
+	}
+	return cli.WriteJSON(env.Stdout, res)
+}
+
+func briefCmd() *cli.Command {
+	var (
+		brainFlag *cli.Optional
+		req       memory.BriefRequest
+		hook      string
+	)
+	return &cli.Command{
+		Name: "brief",
+		Usage: `usage: bf brief [--bytes N] [--scope S] [--brain NAME|PATH]
+       bf brief --hook session-start < HOOK.json
+
+Print the session brief: rules, how the user wants to work, pinned memories, reviews due,
+the code's state from git, open tasks, other brains and recent activity, within --bytes
+(6000 by default). Over the limit the least important parts are cut, named, and the
+command to see the rest is printed. With --hook session-start it reads the host's
+SessionStart JSON on stdin and prints what the host adds to the session.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.IntVar(&req.Bytes, "bytes", memory.DefaultBriefBytes, "at most `N` bytes of brief text, 256 to 1048576")
+			fs.StringVar(&req.Scope, "scope", "", "the `SCOPE` the session works in (default global)")
+			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: session-start")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf brief takes no arguments (see bf brief --help)")
+			}
+			var in *memory.HookInput
+			if hook != "" {
+				if hook != "session-start" {
+					return cli.Usagef("invalid input: --hook: expected session-start")
+				}
+				var err error
+				if in, err = memory.ReadHook(env.Stdin, memory.EventSessionStart); err != nil {
+					return cli.Classify(err)
+				}
+			}
+			s, err := open(brainFlag)
+			if err != nil {
+				return err
+			}
+			req.Repo = cwd()
+			if in != nil {
+				if in.Cwd != "" {
+					req.Repo = in.Cwd
+				}
+				res, err := s.SessionStartHook(ctx, in, req)
+				if err != nil {
+					return classify(env, err)
+				}
+				return cli.WriteJSON(env.Stdout, res)
+			}
+			res, err := s.Brief(ctx, req)
+			if err != nil {
+				return classify(env, err)
+			}
+			return cli.WriteJSON(env.Stdout, res)
+		},
+	}
+}
+
+func verifyCmd() *cli.Command {
+	var (
+		brainFlag *cli.Optional
+		source    string
+	)
+	return &cli.Command{
+		Name: "verify",
+		Usage: `usage: bf verify REF --source TEXT [--brain NAME|PATH]
+
+Record that a memory was checked again: it becomes confirmed with that source, and its
+review date (infra, access, or any memory with one) moves 30 days on.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.StringVar(&source, "source", "", "what it was checked against")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) != 1 {
+				return cli.Usagef("bf verify takes one REF (see bf verify --help)")
+			}
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.VerifyReply, error) { return s.Verify(ctx, args[0], source) })
+		},
+	}
+}
+
+func forgetCmd() *cli.Command {
+	var brainFlag *cli.Optional
+	return &cli.Command{
+		Name: "forget",
+		Usage: `usage: bf forget REF [--brain NAME|PATH]
+
+Delete a memory note; its last version stays under concepts/memory/.history/. A memory
+that replaced others is refused: save a correction with --supersedes instead.`,
+		Flags: func(fs *flag.FlagSet) { brainFlag = cli.BrainFlag(fs) },
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) != 1 {
+				return cli.Usagef("bf forget takes one REF (see bf forget --help)")
+			}
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.ForgetReply, error) { return s.Forget(ctx, args[0]) })
+		},
+	}
+}
+
+func reviewCmd() *cli.Command {
+	var (
+		brainFlag *cli.Optional
+		stale     int
+	)
+	return &cli.Command{
+		Name: "review",
+		Usage: `usage: bf review [--stale-days N] [--brain NAME|PATH]
+
+List what needs a look: reviews due, tier A and B memories nobody re-checked for N days
+(90 by default), duplicates that slipped in, and stored scopes bf.yaml does not declare.`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.IntVar(&stale, "stale-days", memory.DefaultStaleDays, "list tier A/B memories unchecked for `N` days")
+			brainFlag = cli.BrainFlag(fs)
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if len(args) > 0 {
+				return cli.Usagef("bf review takes no arguments (see bf review --help)")
+			}
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.ReviewReply, error) { return s.Review(ctx, stale) })
+		},
+	}
+}
+
+func scopeCmd() *cli.Command {
+	var brainFlag *cli.Optional
+	return &cli.Command{
+		Name: "scope",
+		Usage: `usage: bf scope [SCOPE…] [--brain NAME|PATH]
+
+Declare memory scopes in bf.yaml (memory.scopes) and compare the declared scopes with
+those stored: a scope nobody declared is usually a typo.`,
+		Flags: func(fs *flag.FlagSet) { brainFlag = cli.BrainFlag(fs) },
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.ScopeReply, error) { return s.Scope(ctx, args) })
+		},
+	}
+}
+
+// known reports whether verb is one bf-memory serves.
+func known(verb string) bool {
+	for _, c := range commands() {
+		if c.Name == verb {
+			return true
+		}
+	}
+	return false
+}
+
+// answer opens the brain, runs one memory call and prints its reply.
+func answer[T any](env *cli.Env, brainFlag *cli.Optional, call func(*memory.Store) (T, error)) error {
+	s, err := open(brainFlag)
+	if err != nil {
+		return err
+	}
+	res, err := call(s)
+	if err != nil {
+		return classify(env, err)
+	}
+	return cli.WriteJSON(env.Stdout, res)
+}

@@ -1,0 +1,292 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/durable"
+)
+
+// DefaultStaleDays is how long a tier A or B memory may go without a check before review
+// lists it.
+const DefaultStaleDays = 90
+
+// VerifyReply is a memory checked again.
+type VerifyReply struct {
+	Ref        string `json:"ref"`
+	Title      string `json:"title"`
+	Confidence string `json:"confidence"`
+	Verified   Check  `json:"verified"`
+	Review     string `json:"review,omitempty"`
+}
+
+// Verify records that a memory was checked against source: it becomes confirmed and a
+// review date moves 30 days on.
+func (s *Store) Verify(ctx context.Context, refArg, source string) (*VerifyReply, error) {
+	if strings.TrimSpace(source) == "" {
+		return nil, inputf("--source", "say what it was checked against, such as --source \"checked against the live box\"")
+	}
+	lk, err := s.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	l, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	m, err := l.Resolve(refArg, "REF")
+	if err != nil {
+		return nil, err
+	}
+	now := Now()
+	c := Check{By: source, At: now.UTC().Format("2006-01-02")}
+	m.Verified = append(m.Verified, c)
+	m.Confidence, m.Source = Confirmed, source
+	if m.Review != "" || Reviewed(m.Type) {
+		m.Review = now.AddDate(0, 0, ReviewDays).Format("2006-01-02")
+	}
+	if err := s.Write(m); err != nil {
+		return nil, err
+	}
+	return &VerifyReply{Ref: m.Ref, Title: m.Title, Confidence: m.Confidence, Verified: c, Review: m.Review}, nil
+}
+
+// ForgetReply is a deleted memory.
+type ForgetReply struct {
+	Ref     string   `json:"ref"`
+	Title   string   `json:"title"`
+	History string   `json:"history"`
+	Unlink  []string `json:"unlinked,omitempty"` // corrections whose supersedes link to it was dropped
+}
+
+// Forget deletes a memory, keeping its last version in history. A memory that replaced
+// others is refused: deleting it would bring back facts withdrawn on purpose.
+func (s *Store) Forget(ctx context.Context, refArg string) (*ForgetReply, error) {
+	lk, err := s.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	l, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	m, err := l.Resolve(refArg, "REF")
+	if err != nil {
+		return nil, err
+	}
+	if len(m.Supersedes) > 0 {
+		return nil, &Refusal{Reason: "forget", Existing: m.Ref, Flags: []string{"bf remember --supersedes " + m.Ref},
+			Message: fmt.Sprintf("%s replaced %s; forgetting it would break those links and bring back facts withdrawn on purpose.\nTo withdraw it, save the current fact as a correction: bf remember --supersedes %s ...",
+				m.Ref, strings.Join(m.Supersedes, ", "), m.Ref)}
+	}
+	now := Now()
+	out := &ForgetReply{Ref: m.Ref, Title: m.Title}
+	for _, r := range m.SupersededBy {
+		succ := l.ByRef[r]
+		if succ == nil {
+			continue
+		}
+		succ.Supersedes = slices.DeleteFunc(succ.Supersedes, func(x string) bool { return x == m.Ref })
+		if err := s.Write(succ); err != nil {
+			return nil, err
+		}
+		out.Unlink = append(out.Unlink, succ.Ref)
+	}
+	if out.History, err = s.Remove(m, now); err != nil {
+		return nil, fmt.Errorf("%s: cannot remove: %w", m.Ref, err)
+	}
+	_ = s.forgetUses(ctx, m.Ref)
+	return out, nil
+}
+
+// ReviewItem is one memory review lists.
+type ReviewItem struct {
+	Ref    string `json:"ref"`
+	Title  string `json:"title"`
+	Type   string `json:"type"`
+	Scope  string `json:"scope"`
+	Review string `json:"review,omitempty"`
+	Last   string `json:"last_checked,omitempty"`
+	Days   int    `json:"days,omitempty"`
+}
+
+// Duplicate is a pair of current memories about one subject.
+type Duplicate struct {
+	Scope   string   `json:"scope"`
+	Refs    []string `json:"refs"`
+	Overlap int      `json:"overlap"`
+}
+
+// ScopeReport compares declared and stored scopes.
+type ScopeReport struct {
+	Declared   []string       `json:"declared"`
+	Stored     map[string]int `json:"stored"`
+	Undeclared []string       `json:"undeclared"`
+	Unused     []string       `json:"unused"`
+	Invalid    []string       `json:"invalid,omitempty"`
+}
+
+// ReviewReply is what needs a look.
+type ReviewReply struct {
+	Notice     string       `json:"notice"`
+	Today      string       `json:"today"`
+	StaleDays  int          `json:"stale_days"`
+	Due        []ReviewItem `json:"due"`
+	Stale      []ReviewItem `json:"stale"`
+	Duplicates []Duplicate  `json:"duplicates"`
+	Scopes     ScopeReport  `json:"scopes"`
+	Warnings   []string     `json:"warnings,omitempty"`
+}
+
+// Review lists due reviews, tier A and B memories nobody re-checked for staleDays, the
+// duplicates that slipped in and scopes nobody declared.
+func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error) {
+	if staleDays < 1 || staleDays > 36500 {
+		return nil, inputf("--stale-days", "expected an integer from 1 to 36500")
+	}
+	l, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	now := Now()
+	today := now.UTC().Format("2006-01-02")
+	out := &ReviewReply{Notice: Notice, Today: today, StaleDays: staleDays, Due: []ReviewItem{}, Stale: []ReviewItem{},
+		Duplicates: []Duplicate{}, Warnings: l.Warnings}
+	var live []*Memory
+	for _, m := range l.All {
+		if len(m.SupersededBy) == 0 {
+			live = append(live, m)
+		}
+	}
+	for _, m := range live {
+		it := ReviewItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Scope: m.Scope, Review: m.Review}
+		if m.Review != "" && m.Review <= today {
+			out.Due = append(out.Due, it)
+		}
+		t := m.Tier().Name
+		if t != "A" && t != "B" {
+			continue
+		}
+		last := m.Saved.UTC().Format("2006-01-02")
+		for _, v := range m.Verified {
+			if v.At > last {
+				last = v.At
+			}
+		}
+		lt, _ := parseDay(last)
+		days := int(math.Floor(now.Sub(lt).Hours() / 24))
+		if days >= staleDays {
+			it.Last, it.Days = last, days
+			out.Stale = append(out.Stale, it)
+		}
+	}
+	slices.SortFunc(out.Due, func(a, b ReviewItem) int { return cmp.Or(cmp.Compare(a.Review, b.Review), cmp.Compare(a.Ref, b.Ref)) })
+	slices.SortFunc(out.Stale, func(a, b ReviewItem) int { return cmp.Or(cmp.Compare(b.Days, a.Days), cmp.Compare(a.Ref, b.Ref)) })
+	for i, a := range live {
+		for _, b := range live[i+1:] {
+			if a.Scope != b.Scope {
+				continue
+			}
+			o := Overlap(a.Title, b.Title)
+			same := a.Identity() == b.Identity()
+			long := len(TitleWords(a.Title)) >= GuardMinWords && len(TitleWords(b.Title)) >= GuardMinWords
+			if same || (long && o >= GuardOverlap) {
+				refs := []string{a.Ref, b.Ref}
+				slices.Sort(refs)
+				out.Duplicates = append(out.Duplicates, Duplicate{Scope: a.Scope, Refs: refs, Overlap: int(math.Round(o * 100))})
+			}
+		}
+	}
+	slices.SortFunc(out.Duplicates, func(a, b Duplicate) int { return cmp.Compare(a.Refs[0]+a.Refs[1], b.Refs[0]+b.Refs[1]) })
+	out.Scopes = s.scopeReport(l)
+	return out, nil
+}
+
+func parseDay(s string) (time.Time, error) { return time.Parse("2006-01-02", s) }
+
+// scopeReport compares the scopes bf.yaml declares with those stored.
+func (s *Store) scopeReport(l *Loaded) ScopeReport {
+	r := ScopeReport{Declared: []string{}, Stored: map[string]int{}, Undeclared: []string{}, Unused: []string{}}
+	declared := map[string]bool{DefaultScope: true}
+	if mc := s.Brain.Config.Memory; mc != nil {
+		for _, sc := range mc.Scopes {
+			if err := CheckScope(sc); err != nil {
+				r.Invalid = append(r.Invalid, sc)
+				continue
+			}
+			r.Declared = append(r.Declared, sc)
+			declared[sc] = true
+		}
+	}
+	for _, m := range l.All {
+		r.Stored[m.Scope]++
+	}
+	for _, sc := range sortedNames(r.Stored) {
+		if !declared[sc] {
+			r.Undeclared = append(r.Undeclared, sc)
+		}
+	}
+	for _, sc := range r.Declared {
+		if r.Stored[sc] == 0 {
+			r.Unused = append(r.Unused, sc)
+		}
+	}
+	return r
+}
+
+// ScopeReply lists scopes after a declaration.
+type ScopeReply struct {
+	Added  []string    `json:"added,omitempty"`
+	Scopes ScopeReport `json:"scopes"`
+}
+
+// Scope declares scopes in bf.yaml (memory.scopes) and reports declared against stored.
+func (s *Store) Scope(ctx context.Context, add []string) (*ScopeReply, error) {
+	for _, sc := range add {
+		if err := CheckScope(sc); err != nil {
+			return nil, inputf("SCOPE", "%s", err)
+		}
+	}
+	out := &ScopeReply{}
+	if len(add) > 0 {
+		lk, err := s.Lock(ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer lk.Release()
+		cfg := s.Brain.Config
+		if cfg.Memory == nil {
+			cfg.Memory = &config.Memory{}
+		}
+		for _, sc := range add {
+			if sc != DefaultScope && !slices.Contains(cfg.Memory.Scopes, sc) {
+				cfg.Memory.Scopes = append(cfg.Memory.Scopes, sc)
+				out.Added = append(out.Added, sc)
+			}
+		}
+		if len(out.Added) > 0 {
+			data, err := cfg.Marshal()
+			if err != nil {
+				return nil, fmt.Errorf("bf.yaml: cannot declare the scopes: %w", err)
+			}
+			if err := durable.WriteFile(filepath.Join(s.Brain.Root, config.FileName), data, 0o644); err != nil {
+				return nil, err
+			}
+		}
+	}
+	l, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	out.Scopes = s.scopeReport(l)
+	return out, nil
+}

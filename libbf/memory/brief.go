@@ -1,0 +1,302 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bfgo/bf/libbf/cache"
+)
+
+// Brief limits.
+const (
+	DefaultBriefBytes = 6000
+	MinBriefBytes     = 256
+	MaxBriefBytes     = 1 << 20
+	MaxRules          = 20
+	MaxPreferences    = 8
+	maxListed         = 10 // due, inbox, recent
+	recentDays        = 7
+	bodyClip          = 240
+)
+
+// Section names. Priority is the order they are kept in (the last is cut first); Print is
+// the order they are printed in: what comes from outside the project first, then how the
+// user wants to work, ahead of pins and rules.
+var (
+	Priority = []string{"rules", "preferences", "pinned", "due", "code", "inbox", "brains", "recent"}
+	Print    = []string{"inbox", "brains", "preferences", "pinned", "rules", "due", "code", "recent"}
+	headings = map[string]string{
+		"rules":       "Rules (always apply)",
+		"preferences": "How they want to work",
+		"pinned":      "Pinned",
+		"due":         "Due for review",
+		"code":        "Code, live from git",
+		"inbox":       "Inbox: open tasks",
+		"brains":      "Other brains",
+		"recent":      "Recent activity",
+	}
+)
+
+// BriefRequest asks for the session brief.
+type BriefRequest struct {
+	Scope string
+	Bytes int
+	Repo  string
+}
+
+// BriefSection reports one section: how many items it had and how many are shown.
+type BriefSection struct {
+	Name    string `json:"name"`
+	Heading string `json:"heading"`
+	Items   int    `json:"items"`
+	Shown   int    `json:"shown"`
+}
+
+// Cut names what the size limit removed.
+type Cut struct {
+	Section string `json:"section"`
+	Items   int    `json:"items"`
+}
+
+// BriefReply is the brief and how it was built.
+type BriefReply struct {
+	Notice   string         `json:"notice"`
+	Scope    string         `json:"scope"`
+	Brief    string         `json:"brief"`
+	Bytes    int            `json:"bytes"`
+	Limit    int            `json:"limit"`
+	Sections []BriefSection `json:"sections"`
+	Cut      []Cut          `json:"cut,omitempty"`
+	More     string         `json:"more,omitempty"` // the command that shows the rest
+	Warnings []string       `json:"warnings,omitempty"`
+}
+
+type section struct {
+	name  string
+	items []string
+	shown int
+	extra string // a line after the items (rules beyond twenty)
+}
+
+// Brief builds the session brief within req.Bytes bytes.
+func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error) {
+	if req.Bytes < MinBriefBytes || req.Bytes > MaxBriefBytes {
+		return nil, inputf("--bytes", "expected an integer from 256 to 1048576")
+	}
+	asked := req.Scope
+	if asked == "" {
+		asked = DefaultScope
+	} else if err := CheckScope(asked); err != nil {
+		return nil, inputf("--scope", "%s", err)
+	}
+	l, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	out := &BriefReply{Notice: Notice, Scope: asked, Limit: req.Bytes, Warnings: l.Warnings}
+	var live []*Memory
+	for _, m := range l.All {
+		if len(m.SupersededBy) == 0 && ScopeDistance(asked, m.Scope) >= 0 {
+			live = append(live, m)
+		}
+	}
+	byStanding := func(a, b *Memory) int {
+		return cmp.Or(cmp.Compare(b.Importance, a.Importance), b.Saved.Compare(a.Saved), cmp.Compare(a.Ref, b.Ref))
+	}
+	secs := map[string]*section{}
+	for _, n := range Priority {
+		secs[n] = &section{name: n}
+	}
+	shown := map[string]bool{}
+
+	var rules, prefs, pins, due, recent []*Memory
+	today := Now().Format("2006-01-02")
+	for _, m := range live {
+		switch {
+		case IsRule(m.Type):
+			rules = append(rules, m)
+		case m.Type == "preference" || m.Type == "relationship":
+			prefs = append(prefs, m)
+		}
+		if m.Review != "" && m.Review <= today {
+			due = append(due, m)
+		}
+		if Now().Sub(m.Saved).Hours() <= 24*recentDays {
+			recent = append(recent, m)
+		}
+	}
+	slices.SortFunc(rules, byStanding)
+	slices.SortFunc(prefs, byStanding)
+	for i, m := range rules {
+		if i == MaxRules {
+			secs["rules"].extra = fmt.Sprintf("+%d more rules not shown: bf recall --no-touch --limit 50 --scope %s", len(rules)-MaxRules, asked)
+			break
+		}
+		secs["rules"].items = append(secs["rules"].items, line(m))
+		shown[m.Ref] = true
+	}
+	for i, m := range prefs {
+		if i == MaxPreferences {
+			break
+		}
+		secs["preferences"].items = append(secs["preferences"].items, line(m))
+		shown[m.Ref] = true
+	}
+	for _, m := range live {
+		if m.Pinned && !shown[m.Ref] {
+			pins = append(pins, m)
+		}
+	}
+	slices.SortFunc(pins, byStanding)
+	for _, m := range pins {
+		secs["pinned"].items = append(secs["pinned"].items, line(m))
+	}
+	slices.SortFunc(due, func(a, b *Memory) int { return cmp.Or(cmp.Compare(a.Review, b.Review), cmp.Compare(a.Ref, b.Ref)) })
+	for i, m := range due {
+		if i == maxListed {
+			break
+		}
+		secs["due"].items = append(secs["due"].items, fmt.Sprintf("- review due %s: %s (%s) — bf verify %s --source ...", m.Review, m.Title, m.Ref, m.Ref))
+	}
+	for _, ln := range (Git{BrainRoot: s.Brain.Root, Dir: req.Repo}).Status(ctx) {
+		secs["code"].items = append(secs["code"].items, "- "+ln)
+	}
+	tasks, err := s.openTasks(ctx)
+	if err != nil {
+		out.Warnings = append(out.Warnings, "inbox left out: "+err.Error())
+	}
+	secs["inbox"].items = tasks
+	if cfg := s.Brain.Config; cfg != nil {
+		for _, name := range sortedNames(cfg.Brains) {
+			secs["brains"].items = append(secs["brains"].items, fmt.Sprintf("- %s (%s)", name, cfg.Brains[name].Path))
+		}
+	}
+	slices.SortFunc(recent, func(a, b *Memory) int { return cmp.Or(b.Saved.Compare(a.Saved), cmp.Compare(a.Ref, b.Ref)) })
+	for i, m := range recent {
+		if i == maxListed {
+			break
+		}
+		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s (%s)", m.Saved.UTC().Format("2006-01-02"), m.Type, m.Title, m.Ref))
+	}
+
+	for _, sc := range secs {
+		sc.shown = len(sc.items)
+	}
+	full := render(s.Brain.Name, asked, secs, nil, 0)
+	text := full
+	var cuts []Cut
+	if len(full) > req.Bytes {
+		cuts = nil
+		for len(text) > req.Bytes {
+			victim := ""
+			for i := len(Priority) - 1; i >= 0; i-- {
+				if secs[Priority[i]].shown > 0 {
+					victim = Priority[i]
+					break
+				}
+			}
+			if victim == "" {
+				text = clip(text, req.Bytes)
+				break
+			}
+			secs[victim].shown--
+			cuts = cutList(secs)
+			text = render(s.Brain.Name, asked, secs, cuts, len(full))
+		}
+		out.More = fmt.Sprintf("bf brief --scope %s --bytes %d", asked, max(len(full), MinBriefBytes))
+	}
+	out.Brief, out.Bytes, out.Cut = text, len(text), cuts
+	for _, n := range Print {
+		sc := secs[n]
+		if len(sc.items) > 0 {
+			out.Sections = append(out.Sections, BriefSection{Name: n, Heading: headings[n], Items: len(sc.items), Shown: sc.shown})
+		}
+	}
+	return out, nil
+}
+
+func cutList(secs map[string]*section) []Cut {
+	var cuts []Cut
+	for i := len(Priority) - 1; i >= 0; i-- {
+		sc := secs[Priority[i]]
+		if n := len(sc.items) - sc.shown; n > 0 {
+			cuts = append(cuts, Cut{Section: sc.name, Items: n})
+		}
+	}
+	return cuts
+}
+
+// render prints the sections in print order, leaving out empty ones.
+func render(name, scope string, secs map[string]*section, cuts []Cut, full int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Brief of brain %s, scope %s\n", name, scope)
+	for _, n := range Print {
+		sc := secs[n]
+		if sc.shown == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n## %s\n", headings[n])
+		for _, it := range sc.items[:sc.shown] {
+			b.WriteString(it + "\n")
+		}
+		if sc.extra != "" && sc.shown == len(sc.items) {
+			b.WriteString(sc.extra + "\n")
+		}
+	}
+	if len(cuts) > 0 {
+		parts := make([]string, len(cuts))
+		for i, c := range cuts {
+			parts[i] = fmt.Sprintf("%s (%d)", headings[c.Section], c.Items)
+		}
+		fmt.Fprintf(&b, "\nCut for size: %s. See the rest: bf brief --scope %s --bytes %d\n", strings.Join(parts, ", "), scope, max(full, MinBriefBytes))
+	}
+	return b.String()
+}
+
+// line is one memory in the brief.
+func line(m *Memory) string {
+	body := strings.Join(strings.Fields(m.Body), " ")
+	if utf8.RuneCountInString(body) > bodyClip {
+		body = string([]rune(body)[:bodyClip]) + "…"
+	}
+	return fmt.Sprintf("- %s: %s (%s)", m.Title, body, m.Ref)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// openTasks lists the brain's open tasks, newest notes first.
+func (s *Store) openTasks(ctx context.Context) ([]string, error) {
+	c, err := cache.Open(ctx, s.Brain)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	rows, err := c.DB().QueryContext(ctx, `SELECT t.text, i.ref FROM tasks t JOIN items i ON i.id = t.item
+		WHERE t.done = 0 ORDER BY i.time DESC, i.ref, t.line LIMIT ?`, maxListed)
+	if err != nil {
+		return nil, cacheErr(err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var text, ref string
+		if err := rows.Scan(&text, &ref); err != nil {
+			return nil, cacheErr(err)
+		}
+		out = append(out, fmt.Sprintf("- [ ] %s (%s)", text, ref))
+	}
+	return out, cacheErr(rows.Err())
+}

@@ -1,0 +1,209 @@
+// Package memory holds agent memories: typed notes under concepts/memory/ that fade by
+// type, rank by a capped formula, live in scopes, correct each other through a declared
+// supersedes relation, refuse duplicates when saved, know whether the code moved under
+// them, and reach an agent as a size-capped brief.
+//
+// A memory is a plain OKF note of the brain, so search, read, validate and Git see it.
+// Its front matter `type` is the memory type; the other values are declared fields of
+// bf.yaml written under `fields:` (see Fields). Usage counts are machine state kept in the
+// brain's state folder, never written into the note.
+package memory
+
+import (
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/bfgo/bf/libbf/fold"
+	"github.com/bfgo/bf/libbf/timestamp"
+)
+
+// Folder is where memory notes live inside a brain.
+const Folder = "concepts/memory"
+
+// HistoryFolder keeps the replaced bodies of memories updated in place; names starting
+// with a dot are never indexed.
+const HistoryFolder = Folder + "/.history"
+
+// Tier is a memory type's shelf life and weight.
+type Tier struct {
+	Name     string  // A, B, C or D
+	Weight   float64 // the tier factor of stakes
+	HalfLife float64 // days; 0 never decays
+}
+
+// Tiers, heaviest first. Weights span 0.70 to 1.0: the stakes cap is 1/0.70.
+var (
+	TierA = Tier{"A", 1.0, 0}
+	TierB = Tier{"B", 0.9, 180}
+	TierC = Tier{"C", 0.8, 90}
+	TierD = Tier{"D", 0.7, 4}
+)
+
+// Types maps every memory type to its tier.
+var Types = map[string]Tier{
+	"policy":       TierA,
+	"constraint":   TierA,
+	"decision":     TierA,
+	"incident":     TierA,
+	"gotcha":       TierB,
+	"infra":        TierB,
+	"access":       TierB,
+	"fact":         TierB,
+	"preference":   TierC,
+	"relationship": TierC,
+	"state":        TierD,
+}
+
+// TypeNames lists the types in a stable order for messages.
+func TypeNames() []string {
+	names := make([]string, 0, len(Types))
+	for n := range Types {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// IsRule reports whether a type goes into every brief whatever its rank.
+func IsRule(typ string) bool { return typ == "policy" || typ == "constraint" }
+
+// Stamped reports whether a type records the commit it was true at.
+func Stamped(typ string) bool { return typ == "gotcha" || typ == "state" || typ == "incident" }
+
+// Reviewed reports whether a type gets a review date by default.
+func Reviewed(typ string) bool { return typ == "infra" || typ == "access" }
+
+// ReviewDays is the default review delay of infra and access memories.
+const ReviewDays = 30
+
+// Confidence values and their factors in stakes.
+const (
+	Confirmed = "confirmed"
+	Reported  = "reported"
+	Uncertain = "uncertain"
+)
+
+// ConfidenceFactor weighs how sure a memory is.
+var ConfidenceFactor = map[string]float64{Confirmed: 1.0, Reported: 0.9, Uncertain: 0.75}
+
+// confidenceSynonyms translates the words other tools use.
+var confidenceSynonyms = map[string]string{"high": Confirmed, "medium": Reported, "low": Uncertain}
+
+// NormalizeConfidence returns the stored confidence for a value or synonym, "" when unknown.
+func NormalizeConfidence(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if _, ok := ConfidenceFactor[s]; ok {
+		return s
+	}
+	return confidenceSynonyms[s]
+}
+
+// Trust values: where a memory came from.
+var TrustValues = []string{"stated", "imported", "external"}
+
+// Defaults.
+const (
+	DefaultImportance = 3
+	DefaultScope      = "global"
+	DefaultTrust      = "stated"
+	DefaultConfidence = Reported
+)
+
+// Memory is one memory note as read from the brain.
+type Memory struct {
+	Ref        string    `json:"ref"` // brain-relative note path
+	Title      string    `json:"title"`
+	Type       string    `json:"type"`
+	Body       string    `json:"body"`
+	Importance int       `json:"importance"`
+	Confidence string    `json:"confidence"`
+	Trust      string    `json:"trust"`
+	Scope      string    `json:"scope"`
+	Pinned     bool      `json:"pinned,omitempty"`
+	Review     string    `json:"review,omitempty"` // YYYY-MM-DD
+	Commit     string    `json:"commit,omitempty"`
+	Project    string    `json:"project,omitempty"` // root commit of the repository stamped
+	Source     string    `json:"source,omitempty"`
+	SourceRef  string    `json:"source_ref,omitempty"`
+	Saved      time.Time `json:"-"`
+	Supersedes []string  `json:"supersedes,omitempty"` // refs
+	Verified   []Check   `json:"verified,omitempty"`
+
+	// SupersededBy is computed from the other memories' supersedes relations.
+	SupersededBy []string `json:"superseded_by,omitempty"`
+}
+
+// Check is one verification event.
+type Check struct {
+	By string `json:"by"`
+	At string `json:"at"`
+}
+
+// Tier returns the memory's tier.
+func (m *Memory) Tier() Tier { return Types[m.Type] }
+
+// Identity is what makes two memories the same one: scope and normalized title.
+func (m *Memory) Identity() string { return Identity(m.Scope, m.Title) }
+
+// Identity joins a scope and a normalized title.
+func Identity(scope, title string) string { return scope + "\x00" + NormalizeTitle(title) }
+
+// NormalizeTitle evens out case, compatibility forms and spacing.
+func NormalizeTitle(t string) string {
+	return strings.Join(strings.Fields(strings.ToLower(fold.Text(t))), " ")
+}
+
+// TitleWords are the distinct words of a title, folded and lower-cased.
+func TitleWords(t string) []string {
+	var out []string
+	for _, w := range strings.FieldsFunc(strings.ToLower(fold.Text(t)), func(r rune) bool {
+		return !isWordRune(r)
+	}) {
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// Overlap is the share of distinct words two titles have in common (shared / all).
+func Overlap(a, b string) float64 {
+	wa, wb := TitleWords(a), TitleWords(b)
+	if len(wa) == 0 || len(wb) == 0 {
+		return 0
+	}
+	shared := 0
+	for _, w := range wa {
+		if slices.Contains(wb, w) {
+			shared++
+		}
+	}
+	return float64(shared) / float64(len(wa)+len(wb)-shared)
+}
+
+// Duplicate-guard thresholds.
+const (
+	GuardMinWords = 5
+	GuardOverlap  = 0.5
+)
+
+// Now is the clock: BF_NOW (an ISO 8601 timestamp) pins it for reproducible rankings.
+func Now() time.Time {
+	if s := os.Getenv("BF_NOW"); s != "" {
+		if t, err := timestamp.Parse(s); err == nil {
+			return t
+		}
+	}
+	return time.Now()
+}
+
+func round(x float64, places int) float64 {
+	p := math.Pow(10, float64(places))
+	return math.Round(x*p) / p
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }

@@ -1,0 +1,327 @@
+package memory
+
+import (
+	"bytes"
+	"fmt"
+	"math/big"
+	"regexp"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/ref"
+	"github.com/bfgo/bf/libbf/timestamp"
+)
+
+// Field names of a memory note, declared in bf.yaml (DeclareFields).
+const (
+	FieldImportance = "importance"
+	FieldConfidence = "confidence"
+	FieldTrust      = "trust"
+	FieldScope      = "scope"
+	FieldPinned     = "pinned"
+	FieldReview     = "review"
+	FieldCommit     = "commit"
+	FieldProject    = "project"
+	FieldSource     = "source"
+	FieldRef        = "ref"
+	FieldSaved      = "saved"
+	FieldSupersedes = "supersedes"
+)
+
+var (
+	scopeLevel = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
+	dayShape   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	commitHex  = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+)
+
+// CheckScope reports why s is not a scope: levels of lowercase letters, digits, - and _
+// joined by ':'; global stands alone.
+func CheckScope(s string) error {
+	if s == DefaultScope {
+		return nil
+	}
+	if len(s) > 256 {
+		return fmt.Errorf("expected at most 256 characters")
+	}
+	parts := strings.Split(s, ":")
+	for _, p := range parts {
+		if !scopeLevel.MatchString(p) {
+			return fmt.Errorf("expected levels of lowercase letters, digits, - and _ joined by : such as channel:deploy:prod")
+		}
+		if p == DefaultScope {
+			return fmt.Errorf("global is the top level; write it alone")
+		}
+	}
+	return nil
+}
+
+// CheckDay reports whether s is a real YYYY-MM-DD day.
+func CheckDay(s string) bool {
+	if !dayShape.MatchString(s) {
+		return false
+	}
+	_, err := time.Parse("2006-01-02", s)
+	return err == nil
+}
+
+// IsMemoryPath reports whether a brain-relative path is a memory note.
+func IsMemoryPath(p string) bool {
+	if !strings.HasPrefix(p, Folder+"/") || !strings.HasSuffix(p, ".md") {
+		return false
+	}
+	rest := strings.TrimPrefix(p, Folder+"/")
+	if strings.Contains(rest, "/") {
+		return false
+	}
+	return rest != "index.md" && rest != "log.md"
+}
+
+// FromNote reads a memory from its parsed note and raw bytes. Problems name the field
+// and the fix; a memory with problems is skipped by recall and reported by validate.
+func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
+	var probs []note.Problem
+	bad := func(field, format string, args ...any) {
+		probs = append(probs, note.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	m := &Memory{Ref: n.Path, Title: n.Meta.Title, Type: n.Meta.Type}
+	if strings.TrimSpace(m.Title) == "" {
+		bad("title", "a memory needs a nonblank title in its front matter")
+	}
+	if _, ok := Types[m.Type]; !ok {
+		bad("type", "expected a memory type: %s", strings.Join(TypeNames(), ", "))
+	}
+	m.Body = body(data, n.BodyLine)
+	f := n.Meta.Fields
+	m.Importance = DefaultImportance
+	if v, ok := f[FieldImportance]; ok {
+		i, isInt := asInt(v)
+		if !isInt || i < 1 || i > 5 {
+			bad("fields.importance", "expected an integer from 1 to 5")
+		} else {
+			m.Importance = i
+		}
+	}
+	m.Confidence = DefaultConfidence
+	if v, ok := f[FieldConfidence]; ok {
+		s, _ := v.(string)
+		if c := NormalizeConfidence(s); c == "" {
+			bad("fields.confidence", "expected confirmed, reported or uncertain (or high, medium, low)")
+		} else {
+			m.Confidence = c
+		}
+	}
+	m.Trust = DefaultTrust
+	if v, ok := f[FieldTrust]; ok {
+		s, _ := v.(string)
+		if !contains(TrustValues, s) {
+			bad("fields.trust", "expected stated, imported or external")
+		} else {
+			m.Trust = s
+		}
+	}
+	m.Scope = DefaultScope
+	if v, ok := f[FieldScope]; ok {
+		s, _ := v.(string)
+		if err := CheckScope(s); err != nil {
+			bad("fields.scope", "%s", err)
+		} else {
+			m.Scope = s
+		}
+	}
+	if v, ok := f[FieldPinned]; ok {
+		b, isBool := v.(bool)
+		if !isBool {
+			bad("fields.pinned", "expected true or false")
+		}
+		m.Pinned = b
+	}
+	if v, ok := f[FieldReview]; ok {
+		s, _ := v.(string)
+		if !CheckDay(s) {
+			bad("fields.review", "expected a YYYY-MM-DD day")
+		} else {
+			m.Review = s
+		}
+	}
+	if v, ok := f[FieldCommit]; ok {
+		s, _ := v.(string)
+		if !commitHex.MatchString(s) {
+			bad("fields.commit", "expected a hexadecimal commit id")
+		} else {
+			m.Commit = s
+		}
+	}
+	if v, ok := f[FieldProject]; ok {
+		s, _ := v.(string)
+		if !commitHex.MatchString(s) {
+			bad("fields.project", "expected the hexadecimal root commit of the repository")
+		} else {
+			m.Project = s
+		}
+	}
+	for _, k := range []string{FieldSource, FieldRef} {
+		if v, ok := f[k]; ok {
+			s, isStr := v.(string)
+			if !isStr || strings.TrimSpace(s) == "" {
+				bad("fields."+k, "expected a nonblank string")
+			} else if k == FieldSource {
+				m.Source = s
+			} else {
+				m.SourceRef = s
+			}
+		}
+	}
+	if v, ok := f[FieldSaved]; ok {
+		s, _ := v.(string)
+		t, err := timestamp.Parse(s)
+		if err != nil {
+			bad("fields.saved", "expected an ISO 8601 timestamp with a timezone")
+		} else {
+			m.Saved = t
+		}
+	} else if n.Meta.Updated != "" {
+		m.Saved, _ = time.Parse("2006-01-02", n.Meta.Updated)
+	}
+	if m.Saved.IsZero() {
+		bad("fields.saved", "a memory needs fields.saved (or updated) to know its age")
+	}
+	if v, ok := f[FieldSupersedes]; ok {
+		list, isList := v.([]any)
+		if !isList {
+			list = []any{v}
+		}
+		for i, item := range list {
+			s, _ := item.(string)
+			r, ok := addressRef(s)
+			if !ok {
+				bad(fmt.Sprintf("fields.supersedes.%d", i), "expected the bf:// address of a memory note under %s/", Folder)
+				continue
+			}
+			m.Supersedes = append(m.Supersedes, r)
+		}
+	}
+	for _, v := range n.Meta.Verified {
+		by, _ := v["by"].(string)
+		at, _ := v["at"].(string)
+		m.Verified = append(m.Verified, Check{By: by, At: at})
+	}
+	if m.Confidence == Confirmed && m.Source == "" && m.SourceRef == "" {
+		bad("fields.confidence", "confirmed needs fields.source or fields.ref")
+	}
+	return m, probs
+}
+
+// addressRef returns the note path of a memory's bf:// address.
+func addressRef(s string) (string, bool) {
+	a, err := ref.ParseAddress(s)
+	if err != nil || !IsMemoryPath(a.Path) {
+		return "", false
+	}
+	return a.Path, true
+}
+
+func asInt(v any) (int, bool) {
+	switch t := v.(type) {
+	case int:
+		return t, true
+	case int64:
+		return int(t), true
+	case *big.Int:
+		return 0, false
+	}
+	return 0, false
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// body is the note's text after the front matter, trimmed.
+func body(data []byte, bodyLine int) string {
+	lines := strings.SplitAfter(string(data), "\n")
+	if bodyLine-1 > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(strings.Join(lines[bodyLine-1:], ""))
+}
+
+// Render writes a memory as its note file. brainName makes the supersedes addresses.
+func Render(m *Memory, brainName string) ([]byte, error) {
+	root := &yaml.Node{Kind: yaml.MappingNode}
+	add := func(parent *yaml.Node, k string, v *yaml.Node) {
+		parent.Content = append(parent.Content, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}, v)
+	}
+	add(root, "type", str(m.Type))
+	add(root, "title", str(m.Title))
+	add(root, "updated", str(m.Saved.UTC().Format("2006-01-02")))
+	fields := &yaml.Node{Kind: yaml.MappingNode}
+	add(fields, FieldScope, str(m.Scope))
+	add(fields, FieldImportance, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(m.Importance)})
+	add(fields, FieldConfidence, str(m.Confidence))
+	add(fields, FieldTrust, str(m.Trust))
+	add(fields, FieldSaved, str(timestamp.Canonical(m.Saved)))
+	if m.Pinned {
+		add(fields, FieldPinned, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+	}
+	if m.Review != "" {
+		add(fields, FieldReview, str(m.Review))
+	}
+	if m.Commit != "" {
+		add(fields, FieldCommit, str(m.Commit))
+	}
+	if m.Project != "" {
+		add(fields, FieldProject, str(m.Project))
+	}
+	if m.Source != "" {
+		add(fields, FieldSource, str(m.Source))
+	}
+	if m.SourceRef != "" {
+		add(fields, FieldRef, str(m.SourceRef))
+	}
+	if len(m.Supersedes) > 0 {
+		list := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, r := range m.Supersedes {
+			list.Content = append(list.Content, str("bf://"+brainName+"/"+r))
+		}
+		add(fields, FieldSupersedes, list)
+	}
+	add(root, "fields", fields)
+	if len(m.Verified) > 0 {
+		list := &yaml.Node{Kind: yaml.SequenceNode}
+		for _, v := range m.Verified {
+			item := &yaml.Node{Kind: yaml.MappingNode}
+			add(item, "by", str(v.By))
+			add(item, "at", str(v.At))
+			list.Content = append(list.Content, item)
+		}
+		add(root, "verified", list)
+	}
+	var buf bytes.Buffer
+	buf.WriteString("---\n")
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	buf.WriteString("---\n")
+	if m.Body != "" {
+		buf.WriteString(strings.TrimSpace(m.Body) + "\n")
+	}
+	return buf.Bytes(), nil
+}
+
+// str is a string scalar, always quoted so YAML 1.1 readers see the same text.
+func str(s string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle}
+}

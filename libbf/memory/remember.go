@@ -1,0 +1,374 @@
+package memory
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// Limits of what a memory holds.
+const (
+	MaxTitleChars = 4096
+	MaxBodyBytes  = 64 << 10
+)
+
+// RememberRequest is one save. Zero values mean "not given".
+type RememberRequest struct {
+	Type, Title, Body, Scope string
+	Importance               int
+	Confidence               string
+	Trust                    string // stated (default), imported or external
+	Source, Ref              string
+	Supersedes               string
+	ForkOK, Update           bool
+	AllowDuplicate, Pin      bool
+	Review                   string
+	NoReview                 bool
+	Repo                     string // the code's working folder, for the commit stamp
+}
+
+// RememberReply is what a save did.
+type RememberReply struct {
+	Action     string   `json:"action"` // created, updated, unchanged
+	Ref        string   `json:"ref"`
+	Title      string   `json:"title"`
+	Type       string   `json:"type"`
+	Tier       string   `json:"tier"`
+	Scope      string   `json:"scope"`
+	Importance int      `json:"importance"`
+	Confidence string   `json:"confidence"`
+	Review     string   `json:"review,omitempty"`
+	Commit     string   `json:"commit,omitempty"`
+	Supersedes []string `json:"supersedes,omitempty"`
+	History    string   `json:"history,omitempty"`
+	Said       []string `json:"said"`
+}
+
+// Refusal is a save the guards stopped: nothing was written. Message is the full text for
+// the agent; Error is its first line.
+type Refusal struct {
+	Reason   string   `json:"reason"` // duplicate, changed-body, fork, forget
+	Existing string   `json:"existing,omitempty"`
+	Overlap  int      `json:"overlap,omitempty"` // percent
+	Flags    []string `json:"flags"`
+	Message  string   `json:"message"`
+}
+
+func (r *Refusal) Error() string {
+	first, _, _ := strings.Cut(r.Message, "\n")
+	return first + " (pass " + strings.Join(r.Flags, ", ") + ")"
+}
+
+// IsRefusal reports whether err is a guard's refusal.
+func IsRefusal(err error) (*Refusal, bool) {
+	var r *Refusal
+	ok := errors.As(err, &r)
+	return r, ok
+}
+
+func inputf(arg, format string, args ...any) error {
+	return &reply.InputError{Argument: arg, Err: fmt.Errorf(format, args...)}
+}
+
+// checkRequest validates the flags before anything is read.
+func (req *RememberRequest) check() error {
+	if _, ok := Types[req.Type]; !ok {
+		return inputf("--type", "expected one of %s; the type sets how fast the memory fades", strings.Join(TypeNames(), ", "))
+	}
+	if strings.TrimSpace(req.Title) == "" || utf8.RuneCountInString(req.Title) > MaxTitleChars || strings.ContainsAny(req.Title, "\n\r") {
+		return inputf("--title", "expected one line of 1-4096 characters")
+	}
+	if strings.TrimSpace(req.Body) == "" || len(req.Body) > MaxBodyBytes {
+		return inputf("--body", "expected 1 byte to 64 KiB of text")
+	}
+	if !utf8.ValidString(req.Title) || !utf8.ValidString(req.Body) {
+		return inputf("--body", "expected UTF-8 text")
+	}
+	if req.Scope != "" {
+		if err := CheckScope(req.Scope); err != nil {
+			return inputf("--scope", "%s", err)
+		}
+	}
+	if req.Importance != 0 && (req.Importance < 1 || req.Importance > 5) {
+		return inputf("--importance", "expected an integer from 1 to 5")
+	}
+	if req.Confidence != "" {
+		c := NormalizeConfidence(req.Confidence)
+		if c == "" {
+			return inputf("--confidence", "expected confirmed, reported or uncertain (high, medium and low mean the same)")
+		}
+		req.Confidence = c
+	}
+	if req.Trust != "" && !contains(TrustValues, req.Trust) {
+		return inputf("--trust", "expected stated, imported or external")
+	}
+	if req.Review != "" && !CheckDay(req.Review) {
+		return inputf("--review", "expected a YYYY-MM-DD day")
+	}
+	if req.Review != "" && req.NoReview {
+		return inputf("--no-review", "give either --review DATE or --no-review, not both")
+	}
+	if req.ForkOK && req.Supersedes == "" {
+		return inputf("--fork-ok", "applies only with --supersedes REF")
+	}
+	return nil
+}
+
+// Remember saves a memory under the brain's memory lock, re-reading every memory after the
+// lock is held, so two concurrent saves of one title never make two notes.
+func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberReply, error) {
+	if err := req.check(); err != nil {
+		return nil, err
+	}
+	scope := req.Scope
+	if scope == "" {
+		scope = DefaultScope
+	}
+	lk, err := s.Lock(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer lk.Release()
+	if err := s.DeclareFields(); err != nil {
+		return nil, err
+	}
+	l, err := s.Load()
+	if err != nil {
+		return nil, err
+	}
+	now := Now()
+
+	var old *Memory
+	if req.Supersedes != "" {
+		if old, err = l.Resolve(req.Supersedes, "--supersedes"); err != nil {
+			return nil, err
+		}
+		if len(old.SupersededBy) > 0 && !req.ForkOK {
+			return nil, &Refusal{Reason: "fork", Existing: old.Ref, Flags: []string{"--supersedes " + old.SupersededBy[0], "--fork-ok"},
+				Message: fmt.Sprintf("%s was already replaced by %s.\nTwo current versions of one fact is what corrections are meant to stop. Pick one:\n  correct the current version   --supersedes %s\n  keep both as current          --fork-ok",
+					old.Ref, strings.Join(old.SupersededBy, ", "), old.SupersededBy[0])}
+		}
+	}
+
+	// The same identity: update in place.
+	var same *Memory
+	for _, m := range l.All {
+		if len(m.SupersededBy) == 0 && m.Identity() == Identity(scope, req.Title) && (old == nil || m.Ref != old.Ref) {
+			same = m
+			break
+		}
+	}
+	if same != nil {
+		return s.update(ctx, same, req, now)
+	}
+
+	// Confirmed needs a source.
+	conf := req.Confidence
+	if conf == "" {
+		conf = DefaultConfidence
+	}
+	if conf == Confirmed && req.Source == "" && req.Ref == "" {
+		return nil, errConfirmed
+	}
+
+	if old == nil && !req.AllowDuplicate {
+		if r := duplicateOf(l, scope, req.Title); r != nil {
+			return nil, r
+		}
+	}
+
+	m := &Memory{Type: req.Type, Title: strings.TrimSpace(req.Title), Body: req.Body, Importance: req.Importance,
+		Confidence: conf, Trust: cmp.Or(req.Trust, DefaultTrust), Scope: scope, Pinned: req.Pin, Source: req.Source, SourceRef: req.Ref, Saved: now}
+	if m.Importance == 0 {
+		m.Importance = DefaultImportance
+	}
+	if old != nil {
+		m.Supersedes = []string{old.Ref}
+	}
+	said := []string{}
+	s.stamp(ctx, m, req, now, &said)
+	m.Ref = s.freshPath(l, m.Title)
+	if err := s.Write(m); err != nil {
+		return nil, err
+	}
+	r := replyOf("created", m)
+	r.Said = append([]string{fmt.Sprintf("remembered %s [%s/%s] %s", m.Ref, m.Scope, m.Type, m.Title)}, said...)
+	if old != nil {
+		r.Said = append(r.Said, fmt.Sprintf("  supersedes %s, kept as history", old.Ref))
+	}
+	return r, nil
+}
+
+var errConfirmed = inputf("--confidence", "confirmed needs a source: pass --source TEXT (\"stated by the user\" counts for a preference) or --ref REF, or save it as --confidence reported")
+
+// stamp applies the review date and the commit stamp of a save.
+func (s *Store) stamp(ctx context.Context, m *Memory, req RememberRequest, now time.Time, said *[]string) {
+	switch {
+	case req.NoReview:
+		m.Review = ""
+	case req.Review != "":
+		m.Review = req.Review
+	case Reviewed(m.Type) && m.Review == "":
+		m.Review = m.Saved.AddDate(0, 0, ReviewDays).Format("2006-01-02")
+		*said = append(*said, fmt.Sprintf("  review on %s (default for %s, %dd — --review <date> to move it, --no-review if it is permanent)", m.Review, m.Type, ReviewDays))
+	}
+	if Stamped(m.Type) {
+		g := Git{BrainRoot: s.Brain.Root, Dir: req.Repo}
+		if head, project, ok := g.Head(ctx); ok {
+			m.Commit, m.Project = head, project
+			*said = append(*said, fmt.Sprintf("  stamped at commit %s", Short(head)))
+		}
+	}
+}
+
+// update saves over the memory with the same identity.
+func (s *Store) update(ctx context.Context, m *Memory, req RememberRequest, now time.Time) (*RememberReply, error) {
+	changedBody := strings.TrimSpace(m.Body) != strings.TrimSpace(req.Body)
+	if changedBody && !req.Update && req.Supersedes == "" {
+		return nil, &Refusal{Reason: "changed-body", Existing: m.Ref, Flags: []string{"--update", "--supersedes " + m.Ref},
+			Message: fmt.Sprintf("%s already holds a different body for this title in %s.\nA careless save must not overwrite a fact. Pick one:\n  same fact, better words   --update (the old body is kept in history)\n  the fact CHANGED          --supersedes %s", m.Ref, m.Scope, m.Ref)}
+	}
+	if m.Type != req.Type {
+		return nil, inputf("--type", "%s is a %s memory; keep --type %s or save a correction with --supersedes %s", m.Ref, m.Type, m.Type, m.Ref)
+	}
+	if req.Importance != 0 {
+		m.Importance = req.Importance
+	}
+	if req.Confidence != "" {
+		m.Confidence = req.Confidence
+	}
+	if req.Trust != "" {
+		m.Trust = req.Trust
+	}
+	if req.Source != "" {
+		m.Source = req.Source
+	}
+	if req.Ref != "" {
+		m.SourceRef = req.Ref
+	}
+	if req.Pin {
+		m.Pinned = true
+	}
+	if m.Confidence == Confirmed && m.Source == "" && m.SourceRef == "" {
+		return nil, errConfirmed
+	}
+	var history string
+	if changedBody {
+		h, err := s.KeepHistory(m.Ref, now)
+		if err != nil {
+			return nil, fmt.Errorf("%s: cannot keep the old body in history: %w", m.Ref, err)
+		}
+		history = h
+	}
+	m.Body = req.Body
+	m.Saved = now
+	said := []string{}
+	s.stamp(ctx, m, req, now, &said)
+	if err := s.Write(m); err != nil {
+		return nil, err
+	}
+	action := "updated"
+	if !changedBody {
+		action = "unchanged"
+		if len(said) > 0 || req.Importance != 0 || req.Confidence != "" || req.Pin {
+			action = "updated"
+		}
+	}
+	r := replyOf(action, m)
+	r.History = history
+	r.Said = append([]string{fmt.Sprintf("%s %s [%s/%s] %s", action, m.Ref, m.Scope, m.Type, m.Title)}, said...)
+	if history != "" {
+		r.Said = append(r.Said, "  old body kept in "+history)
+	}
+	return r, nil
+}
+
+// duplicateOf returns the refusal for a title too close to a current memory's in scope.
+func duplicateOf(l *Loaded, scope, title string) *Refusal {
+	if len(TitleWords(title)) < GuardMinWords {
+		return nil
+	}
+	var best *Memory
+	bestOverlap := 0.0
+	for _, m := range l.All {
+		if m.Scope != scope || len(m.SupersededBy) > 0 || len(TitleWords(m.Title)) < GuardMinWords {
+			continue
+		}
+		if o := Overlap(title, m.Title); o >= GuardOverlap && o > bestOverlap {
+			best, bestOverlap = m, o
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	pct := int(math.Round(bestOverlap * 100))
+	msg := fmt.Sprintf(`%s in %s is already about this (%d%% title overlap):
+  stored:  %s
+  yours:   %s
+Storing both would put two answers to one question in the brain. Pick one:
+  the fact CHANGED       --supersedes %s
+  same fact, better words  bf remember --scope %s --title %q --update --body ...
+  genuinely separate     --allow-duplicate`, best.Ref, scope, pct, best.Title, title, best.Ref, scope, best.Title)
+	return &Refusal{Reason: "duplicate", Existing: best.Ref, Overlap: pct,
+		Flags: []string{"--supersedes " + best.Ref, "--update", "--allow-duplicate"}, Message: msg}
+}
+
+// freshPath names a new memory note after its title, unique in the folder.
+func (s *Store) freshPath(l *Loaded, title string) string {
+	base := slugOf(title)
+	for i := 1; ; i++ {
+		name := base
+		if i > 1 {
+			name = fmt.Sprintf("%s-%d", base, i)
+		}
+		p := Folder + "/" + name + ".md"
+		if l.ByRef[p] != nil {
+			continue
+		}
+		if _, err := os.Lstat(filepath.Join(s.Brain.Root, filepath.FromSlash(p))); err == nil {
+			continue
+		}
+		return p
+	}
+}
+
+// slugOf is a short file name for a title.
+func slugOf(title string) string {
+	words := strings.Fields(note.Slug(strings.ReplaceAll(title, "-", " ")))
+	s := strings.Join(strings.FieldsFunc(strings.Join(words, "-"), func(r rune) bool { return r == '-' }), "-")
+	for len(s) > 60 {
+		i := strings.LastIndexByte(s[:60], '-')
+		if i <= 0 {
+			s = truncateRunes(s, 60)
+			break
+		}
+		s = s[:i]
+	}
+	if s == "" || s == "index" || s == "log" {
+		s = "memory"
+	}
+	return s
+}
+
+func truncateRunes(s string, n int) string {
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
+}
+
+func replyOf(action string, m *Memory) *RememberReply {
+	return &RememberReply{Action: action, Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
+		Importance: m.Importance, Confidence: m.Confidence, Review: m.Review, Commit: m.Commit, Supersedes: m.Supersedes}
+}

@@ -1,0 +1,264 @@
+package memory
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/lock"
+	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+// lockName is the lock every memory writer of a brain holds while it re-reads and writes.
+const lockName = "memory.lock"
+
+// lockWait is how long a writer waits for another one.
+const lockWait = 30 * time.Second
+
+// Store is the memories of one brain.
+type Store struct {
+	Brain *brain.Brain
+}
+
+// Loaded is every memory note of a brain, read from the files.
+type Loaded struct {
+	All      []*Memory
+	ByRef    map[string]*Memory
+	Warnings []string // notes skipped, with why
+}
+
+// Load reads every memory note. A note with a bad field is skipped with a warning, never
+// fatal; supersession links are resolved into SupersededBy.
+func (s *Store) Load() (*Loaded, error) {
+	dir := filepath.Join(s.Brain.Root, filepath.FromSlash(Folder))
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Loaded{ByRef: map[string]*Memory{}}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot list memories: %w", Folder, err)
+	}
+	l := &Loaded{ByRef: map[string]*Memory{}}
+	for _, e := range entries {
+		p := Folder + "/" + e.Name()
+		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || !IsMemoryPath(p) {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			l.Warnings = append(l.Warnings, p+": cannot read: "+reason(err))
+			continue
+		}
+		m, probs := Parse(p, data)
+		if len(probs) > 0 {
+			l.Warnings = append(l.Warnings, p+": skipped: "+probs[0].Error())
+			continue
+		}
+		l.All = append(l.All, m)
+		l.ByRef[p] = m
+	}
+	for _, m := range l.All {
+		for _, old := range m.Supersedes {
+			if o := l.ByRef[old]; o != nil && !slices.Contains(o.SupersededBy, m.Ref) {
+				o.SupersededBy = append(o.SupersededBy, m.Ref)
+			}
+		}
+	}
+	return l, nil
+}
+
+// Parse reads one memory note file.
+func Parse(p string, data []byte) (*Memory, []note.Problem) {
+	n, err := note.Parse(p, data, note.KindOf(p))
+	if err != nil {
+		var np note.Problem
+		if errors.As(err, &np) {
+			return nil, []note.Problem{np}
+		}
+		return nil, []note.Problem{{Message: err.Error()}}
+	}
+	if len(n.Problems) > 0 {
+		return nil, n.Problems
+	}
+	return FromNote(n, data)
+}
+
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Current follows supersession to the memories that replace m now (m itself when nothing
+// replaced it).
+func (l *Loaded) Current(m *Memory) []*Memory {
+	var out []*Memory
+	seen := map[string]bool{}
+	var walk func(x *Memory)
+	walk = func(x *Memory) {
+		if seen[x.Ref] {
+			return
+		}
+		seen[x.Ref] = true
+		if len(x.SupersededBy) == 0 {
+			out = append(out, x)
+			return
+		}
+		for _, r := range x.SupersededBy {
+			if y := l.ByRef[r]; y != nil {
+				walk(y)
+			}
+		}
+	}
+	walk(m)
+	return out
+}
+
+// Resolve finds a memory by its note path, its file name (with or without .md) or its
+// bf:// address.
+func (l *Loaded) Resolve(arg, flag string) (*Memory, error) {
+	r := strings.TrimSpace(arg)
+	if p, ok := addressRef(r); ok {
+		r = p
+	}
+	if !strings.Contains(r, "/") {
+		r = Folder + "/" + strings.TrimSuffix(r, ".md") + ".md"
+	}
+	if m := l.ByRef[r]; m != nil {
+		return m, nil
+	}
+	return nil, &reply.InputError{Argument: flag, Err: fmt.Errorf("no memory %s; give a ref that bf recall printed, such as %s/NAME.md", quote(arg), Folder)}
+}
+
+func quote(s string) string { return fmt.Sprintf("%q", s) }
+
+// Lock takes the brain's memory writer lock in its state folder.
+func (s *Store) Lock(ctx context.Context) (*lock.Lock, error) {
+	dir, err := brain.System().BrainStateDir(s.Brain.ID)
+	if err != nil {
+		return nil, err
+	}
+	l, err := lock.Acquire(ctx, dir, lockName, true, lockWait)
+	if errors.Is(err, lock.ErrBusy) {
+		return nil, errors.New("another bf remember kept the memory lock for 30 seconds; try again")
+	}
+	return l, err
+}
+
+// Write stores a memory note atomically.
+func (s *Store) Write(m *Memory) error {
+	data, err := Render(m, s.Brain.Name)
+	if err != nil {
+		return err
+	}
+	dir := filepath.Join(s.Brain.Root, filepath.FromSlash(Folder))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("%s: cannot create the memory folder: %w", Folder, err)
+	}
+	return durable.WriteFile(filepath.Join(s.Brain.Root, filepath.FromSlash(m.Ref)), data, 0o644)
+}
+
+// KeepHistory copies a memory file's current bytes under .history before it changes.
+func (s *Store) KeepHistory(ref string, at time.Time) (string, error) {
+	src := filepath.Join(s.Brain.Root, filepath.FromSlash(ref))
+	data, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	stem := strings.TrimSuffix(filepath.Base(ref), ".md")
+	rel := HistoryFolder + "/" + stem + "/" + at.UTC().Format("20060102T150405.000000Z") + ".md"
+	dst := filepath.Join(s.Brain.Root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return "", err
+	}
+	return rel, durable.WriteFile(dst, data, 0o644)
+}
+
+// Remove deletes a memory note, keeping its last version in history.
+func (s *Store) Remove(m *Memory, at time.Time) (string, error) {
+	h, err := s.KeepHistory(m.Ref, at)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(s.Brain.Root, filepath.FromSlash(m.Ref))
+	if err := os.Remove(p); err != nil {
+		return "", err
+	}
+	return h, durable.SyncDir(filepath.Dir(p))
+}
+
+// Fields are the declarations a brain needs for its memory notes.
+func Fields(brainName string) map[string]*config.Field {
+	str := func(d string) *config.Field { return &config.Field{Description: d, Type: config.TypeString} }
+	return map[string]*config.Field{
+		FieldImportance: {Description: "Memory importance from 1 (minor) to 5 (critical); 3 by default.", Type: config.TypeInteger},
+		FieldConfidence: str("How sure a memory is: confirmed, reported or uncertain."),
+		FieldTrust:      str("Where a memory came from: stated, imported or external."),
+		FieldScope:      str("Where a memory applies: global or a colon path such as channel:deploy."),
+		FieldPinned:     {Description: "A pinned memory is in every brief and doubles when browsing.", Type: config.TypeBoolean},
+		FieldReview:     str("Day (YYYY-MM-DD) a memory is due to be checked again."),
+		FieldCommit:     str("Commit a memory about the code was true at."),
+		FieldProject:    str("Root commit of the repository a memory's commit belongs to."),
+		FieldSource:     str("Where a confirmed memory was checked or who stated it."),
+		FieldRef:        str("A reference backing a memory: a URL, a file, a record."),
+		FieldSaved:      {Description: "When a memory was last saved; its age for fading.", Type: config.TypeTimestamp},
+		FieldSupersedes: {Description: "Memories this one corrects; they stay as history.", Type: config.TypeIdentity,
+			Cardinality: config.Many, Relation: true, Targets: []string{"bf://" + brainName + "/" + Folder + "/"}},
+	}
+}
+
+// DeclareFields adds the memory fields bf.yaml lacks, so bf validate checks every memory
+// field. A field declared with another type is an error naming it.
+func (s *Store) DeclareFields() error {
+	cfg := s.Brain.Config
+	want := Fields(s.Brain.Name)
+	missing := false
+	for _, name := range sortedNames(want) {
+		f := want[name]
+		have, ok := cfg.Fields[name]
+		if !ok {
+			missing = true
+			continue
+		}
+		if have.Type != f.Type || have.Relation != f.Relation {
+			return fmt.Errorf("bf.yaml: fields.%s: memories need type %s%s; rename the brain's own field or change its declaration", name, f.Type, map[bool]string{true: " with relation: true"}[f.Relation])
+		}
+	}
+	if !missing {
+		return nil
+	}
+	if cfg.Fields == nil {
+		cfg.Fields = map[string]*config.Field{}
+	}
+	for name, f := range want {
+		if _, ok := cfg.Fields[name]; !ok {
+			cfg.Fields[name] = f
+		}
+	}
+	data, err := cfg.Marshal()
+	if err != nil {
+		return fmt.Errorf("bf.yaml: cannot declare the memory fields: %w", err)
+	}
+	return durable.WriteFile(filepath.Join(s.Brain.Root, config.FileName), data, 0o644)
+}
+
+func sortedNames[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
+}

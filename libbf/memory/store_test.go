@@ -1,0 +1,143 @@
+package memory
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/bfgo/bf/libbf/brain"
+)
+
+func newStore(t *testing.T) *Store {
+	t.Helper()
+	dir := t.TempDir()
+	root := filepath.Join(dir, "brain")
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "bf.yaml"), []byte("version: 8\nname: test\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
+	b, err := brain.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Store{Brain: b}
+}
+
+func memoryFiles(t *testing.T, s *Store) []string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join(s.Brain.Root, Folder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".md") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// Two agents saving one title at once never make two notes: the lock and the re-read
+// under it turn every later save into an update of the first.
+func TestConcurrentRemember(t *testing.T) {
+	s := newStore(t)
+	const n = 8
+	var wg sync.WaitGroup
+	actions := make([]string, n)
+	errs := make([]error, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Each goroutine opens its own store, as separate processes would.
+			b, err := brain.Open(s.Brain.Root)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			r, err := (&Store{Brain: b}).Remember(context.Background(), RememberRequest{Type: "fact", Title: "The queue drains at night", Body: "Nightly drain."})
+			if err == nil {
+				actions[i] = r.Action
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	created := 0
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("save %d: %v", i, errs[i])
+		}
+		if actions[i] == "created" {
+			created++
+		}
+	}
+	if files := memoryFiles(t, s); created != 1 || len(files) != 1 {
+		t.Fatalf("created %d, files %v", created, files)
+	}
+}
+
+// The brief never exceeds its limit, and rules beyond twenty are counted on a line.
+func TestBriefRules(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	for i := range 23 {
+		if _, err := s.Remember(ctx, RememberRequest{Type: "policy", Title: fmt.Sprintf("Rule %02d", i), Body: "Always."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := s.Brief(ctx, BriefRequest{Bytes: DefaultBriefBytes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.Brief, "+3 more rules not shown: bf recall --no-touch --limit 50 --scope global\n") || strings.Count(b.Brief, "- Rule ") != 20 {
+		t.Fatalf("brief:\n%s", b.Brief)
+	}
+	for limit := MinBriefBytes; limit <= 3000; limit += 97 {
+		b, err := s.Brief(ctx, BriefRequest{Bytes: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b.Brief) > limit || b.Bytes != len(b.Brief) {
+			t.Fatalf("limit %d: %d bytes", limit, len(b.Brief))
+		}
+		if len(b.Cut) > 0 && !strings.Contains(b.Brief, "Cut for size: ") {
+			t.Fatalf("limit %d: cut %v not named:\n%s", limit, b.Cut, b.Brief)
+		}
+	}
+}
+
+// Recall never writes the note: usage counts live in the state folder.
+func TestRecallLeavesNotesAlone(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	r, err := s.Remember(ctx, RememberRequest{Type: "fact", Title: "Ledger closes monthly", Body: "On the first."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(s.Brain.Root, r.Ref)
+	before, _ := os.ReadFile(file)
+	for range 3 {
+		if _, err := s.Recall(ctx, RecallRequest{Limit: 10}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after, _ := os.ReadFile(file)
+	uses, err := s.Uses()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(before) != string(after) || uses[r.Ref] != 3 {
+		t.Fatalf("note changed %v, uses %v", string(before) != string(after), uses)
+	}
+}
