@@ -27,6 +27,8 @@ type entry struct {
 	links    []string
 	tags     []string
 	edges    []edgeRow
+	// review is the note's declared review state, or "".
+	review string
 }
 
 type itemRow struct {
@@ -153,6 +155,7 @@ func (ix *indexer) note(path string, data []byte) (*entry, error) {
 	if kind == note.OKF {
 		e.item.weight = 2
 	}
+	e.review = n.Meta.Review()
 	if n.Updated != "" {
 		e.item.time = n.Updated + "T00:00:00.000000Z"
 	}

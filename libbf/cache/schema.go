@@ -2,8 +2,8 @@ package cache
 
 // SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
 // with another value is never read: it is rebuilt from the brain's files. Version 2 added
-// the scopes table.
-const SchemaVersion = 2
+// the scopes table; version 3 the reviews table.
+const SchemaVersion = 3
 
 // File names inside a brain's .bf/ folder.
 const (
@@ -122,6 +122,10 @@ var Tables = []Table{
 		{"item", "items.id"},
 		{"target", "bf://NAME/tags/LABEL"},
 	}},
+	{Name: "reviews", Doc: "the review state a note declares in its front matter (`review:`), for notes that declare one", Columns: []Column{
+		{"item", "items.id, primary key"},
+		{"state", "`unreviewed` (written by an agent, not yet reviewed by a person: fused search leaves it out and never walks its links) or `reviewed`"},
+	}},
 	{Name: "edges", Doc: "claims: subject relation target, with where it was stated", Columns: []Column{
 		{"item", "items.id of the stating item"},
 		{"subject", "the item's entity, or its own bf:// address"},
@@ -172,6 +176,7 @@ var ddl = []string{
 	`CREATE TABLE tags(item INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(item, target)) WITHOUT ROWID`,
 	`CREATE TABLE edges(item INTEGER NOT NULL, subject TEXT NOT NULL, relation TEXT NOT NULL,
 		target TEXT NOT NULL, origin TEXT NOT NULL)`,
+	`CREATE TABLE reviews(item INTEGER PRIMARY KEY, state TEXT NOT NULL)`,
 }
 
 // indexes are created after a full fill (and exist in every live generation).

@@ -54,6 +54,7 @@ var writeSQL = map[string]string{
 	"link":       `INSERT OR IGNORE INTO links(item, target) VALUES(?, ?)`,
 	"tag":        `INSERT OR IGNORE INTO tags(item, target) VALUES(?, ?)`,
 	"edge":       `INSERT INTO edges(item, subject, relation, target, origin) VALUES(?, ?, ?, ?, ?)`,
+	"review":     `INSERT INTO reviews(item, state) VALUES(?, ?)`,
 	"file":       `INSERT OR REPLACE INTO files(path, size, mtime, ctime, inode, error) VALUES(?, ?, ?, ?, ?, ?)`,
 	"folder":     `INSERT OR REPLACE INTO folders(path, mtime, ctime, inode, subfolder) VALUES(?, ?, ?, ?, ?)`,
 	"dropDir":    `DELETE FROM folders WHERE path = ?`,
@@ -67,13 +68,14 @@ var writeSQL = map[string]string{
 	"dropLinks":  `DELETE FROM links WHERE item IN (SELECT id FROM items WHERE path = ?)`,
 	"dropTags":   `DELETE FROM tags WHERE item IN (SELECT id FROM items WHERE path = ?)`,
 	"dropEdges":  `DELETE FROM edges WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropReview": `DELETE FROM reviews WHERE item IN (SELECT id FROM items WHERE path = ?)`,
 	"dropItems":  `DELETE FROM items WHERE path = ?`,
 	"dropFile":   `DELETE FROM files WHERE path = ?`,
 }
 
 // dropOrder removes an item's rows before the item itself (its search rows wait for
 // flushFTS).
-var dropOrder = []string{"dropPass", "dropTasks", "dropNames", "dropLinks", "dropTags", "dropEdges", "dropItems", "dropFile"}
+var dropOrder = []string{"dropPass", "dropTasks", "dropNames", "dropLinks", "dropTags", "dropEdges", "dropReview", "dropItems", "dropFile"}
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}}
@@ -174,6 +176,11 @@ func (w *writer) add(ctx context.Context, e *entry) error {
 	}
 	for _, t := range e.tags {
 		if _, err := w.exec(ctx, "tag", id, t); err != nil {
+			return err
+		}
+	}
+	if e.review != "" {
+		if _, err := w.exec(ctx, "review", id, e.review); err != nil {
 			return err
 		}
 	}
