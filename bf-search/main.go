@@ -12,6 +12,7 @@ import (
 	"github.com/bfgo/bf/libbf/fuse"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
+	"github.com/bfgo/bf/libbf/vector"
 )
 
 const usage = `usage: bf search QUERY [--scope SCOPE] [--limit N] [--offset N] [--brain NAME|PATH]
@@ -104,7 +105,7 @@ func main() {
 			var res *search.Reply
 			switch {
 			case fused:
-				freq.Search = req
+				freq.Search, freq.Dense = req, vector.Dense
 				res, err = fuse.Run(ctx, freq)
 			case explain:
 				res, err = fuse.Explain(ctx, req)

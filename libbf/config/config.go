@@ -62,6 +62,10 @@ type Config struct {
 	Channels map[string]*Channel `json:"channels,omitempty"`
 	// Validate is the optional policy bf validate applies on top of its checks.
 	Validate *Validate `json:"validate,omitempty"`
+	// Embeddings is the provider of fused search's dense vectors, when declared.
+	Embeddings *Embeddings `json:"embeddings,omitempty"`
+	// Ask is the model bf ask answers with, when declared.
+	Ask *Ask `json:"ask,omitempty"`
 
 	// order keeps the declaration order of the keys of each mapping, by dotted path, so
 	// Marshal writes a file back in its own order.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
 )
@@ -184,6 +185,27 @@ func (r *run) brain(ctx context.Context, i int, lex []search.Hit, depth int, ord
 			lexHits = append(lexHits, h)
 		}
 	}
+	// Words inside unspaced runs (記録 in 果樹園の記録) extend the lexical list, after
+	// the items the word ranking found.
+	if bq := fold.BigramQuery(r.s.Query().Terms); bq != "" && len(lexical) < depth {
+		extra, err := bigramHits(ctx, db, bq, depth)
+		if err != nil {
+			return "", cacheError(err)
+		}
+		if err := r.load(ctx, i, scoredIDs(extra), known, refs); err != nil {
+			return "", err
+		}
+		inLex := map[int64]bool{}
+		for _, h := range lexHits {
+			inLex[h.ID] = true
+		}
+		for _, e := range extra {
+			if !inLex[e.id] && ok(e.id) && len(lexical) < depth {
+				lexical = append(lexical, e)
+				lexHits = append(lexHits, known[e.id])
+			}
+		}
+	}
 	for _, d := range dense {
 		if ok(d.ID) {
 			denseList = append(denseList, scored{d.ID, d.Score})
@@ -300,6 +322,14 @@ func archived(status string) bool { return status == "deprecated" || status == "
 // contributed reports whether a strategy ranked a fused item.
 func contributed(f *fused, name string) bool {
 	return slices.ContainsFunc(f.contributors, func(c reply.Contribution) bool { return c.Name == name })
+}
+
+func scoredIDs(list []scored) []int64 {
+	out := make([]int64, len(list))
+	for i, d := range list {
+		out[i] = d.id
+	}
+	return out
 }
 
 func idsOf(list []Scored) []int64 {

@@ -7,6 +7,7 @@ import (
 	"github.com/bfgo/bf/libbf/fuse"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
+	"github.com/bfgo/bf/libbf/vector"
 )
 
 // Search modes of the search tool.
@@ -36,7 +37,7 @@ func searchMode(a args) (string, error) {
 // runMode runs a search in its mode.
 func runMode(ctx context.Context, mode string, req search.Request) (*search.Reply, error) {
 	if mode == modeFused {
-		return fuse.Run(ctx, fuse.Request{Search: req})
+		return fuse.Run(ctx, fuse.Request{Search: req, Dense: vector.Dense})
 	}
 	return search.Run(ctx, req)
 }
