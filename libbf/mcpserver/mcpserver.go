@@ -89,6 +89,7 @@ func New(opts Options) (*Server, error) {
 	)
 	s.mcp.AddTool(searchTool, s.search)
 	s.mcp.AddTool(readTool, s.read)
+	s.addAsk(sel)
 	return s, nil
 }
 
