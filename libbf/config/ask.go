@@ -1,10 +1,5 @@
 package config
 
-import (
-	"net/url"
-	"strings"
-)
-
 // Ask declares the model bf ask sends retrieved blocks to: a command given the chat
 // request as JSON on stdin (like an assistant's harness), or an OpenAI-compatible chat
 // completions URL.
@@ -31,24 +26,8 @@ func (d *decoder) ask(top map[string]any) error {
 		return nil
 	}
 	r := child(top, "ask")
-	switch {
-	case (a.URL == "") == (len(a.Command) == 0):
-		return d.fail("ask", "expected exactly one of url and command")
-	case a.URL != "":
-		u, err := url.Parse(a.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return d.fail("ask.url", "expected an http or https URL such as http://127.0.0.1:8080/v1/chat/completions")
-		}
-		if u.User != nil {
-			return d.fail("ask.url", "holds credentials; put the key in an environment variable and name it in key_env")
-		}
-		if strings.TrimSpace(a.Model) == "" {
-			return d.fail("ask.model", "required with url: the model name the server expects")
-		}
-	default:
-		if strings.TrimSpace(a.Command[0]) == "" {
-			return d.fail("ask.command", "expected a program as the first item")
-		}
+	if err := d.endpoint("ask", a.URL, a.Model, a.Command, "http://127.0.0.1:8080/v1/chat/completions"); err != nil {
+		return err
 	}
 	return integer(d, r, "ask", "timeout", &a.Timeout, DefaultAskTimeout, 1, 600)
 }

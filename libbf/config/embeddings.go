@@ -37,29 +37,36 @@ func (d *decoder) embeddings(top map[string]any) error {
 		return nil
 	}
 	r := child(top, "embeddings")
-	switch {
-	case (e.URL == "") == (len(e.Command) == 0):
-		return d.fail("embeddings", "expected exactly one of url and command")
-	case e.URL != "":
-		u, err := url.Parse(e.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return d.fail("embeddings.url", "expected an http or https URL such as http://127.0.0.1:11434/v1/embeddings")
-		}
-		if u.User != nil {
-			return d.fail("embeddings.url", "holds credentials; put the key in an environment variable and name it in key_env")
-		}
-		if strings.TrimSpace(e.Model) == "" {
-			return d.fail("embeddings.model", "required with url: the model name the server expects")
-		}
-	default:
-		if strings.TrimSpace(e.Command[0]) == "" {
-			return d.fail("embeddings.command", "expected a program as the first item")
-		}
+	if err := d.endpoint("embeddings", e.URL, e.Model, e.Command, "http://127.0.0.1:11434/v1/embeddings"); err != nil {
+		return err
 	}
 	if err := integer(d, r, "embeddings", "timeout", &e.Timeout, DefaultEmbedTimeout, 1, 600); err != nil {
 		return err
 	}
 	return integer(d, r, "embeddings", "batch", &e.Batch, DefaultEmbedBatch, 1, 512)
+}
+
+// endpoint checks a model endpoint declared under key: exactly one of url (http or
+// https, without credentials, with a model) and command.
+func (d *decoder) endpoint(key, rawURL, model string, command Command, example string) error {
+	switch {
+	case (rawURL == "") == (len(command) == 0):
+		return d.fail(key, "expected exactly one of url and command")
+	case rawURL != "":
+		u, err := url.Parse(rawURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return d.fail(key+".url", "expected an http or https URL such as %s", example)
+		}
+		if u.User != nil {
+			return d.fail(key+".url", "holds credentials; put the key in an environment variable and name it in key_env")
+		}
+		if strings.TrimSpace(model) == "" {
+			return d.fail(key+".model", "required with url: the model name the server expects")
+		}
+	case strings.TrimSpace(command[0]) == "":
+		return d.fail(key+".command", "expected a program as the first item")
+	}
+	return nil
 }
 
 // ModelName is what tells one provider's vectors from another's: the model, else the
