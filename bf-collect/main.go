@@ -6,12 +6,14 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/collect"
 	"github.com/bfgo/bf/libbf/messaging"
 	"github.com/bfgo/bf/libbf/status"
+	"github.com/bfgo/bf/libbf/vector"
 )
 
 func main() {
@@ -68,6 +70,8 @@ program is due when it has a refresh and its last success is older than that; --
 and --routine narrow the choice but never force a run. A failing program never stops the
 others. Skips a brain not trusted to collect here (bf register PATH --collect).
 --dry-run runs nothing and lists what is due with its window, and the manual programs.
+Then, when bf.yaml declares an embeddings provider, computes the vectors of the chunks
+that have none (fused search's dense strategy).
 Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.`,
 		Flags: func(fs *flag.FlagSet) {
 			brainFlag = cli.BrainFlag(fs)
@@ -87,10 +91,21 @@ Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.
 			if err != nil {
 				return cli.Classify(err)
 			}
+			// Then the chunks waiting for vectors, when bf.yaml declares a provider.
+			embedFailed := false
+			if !dryRun {
+				if _, err := vector.Embed(ctx, b); err != nil {
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
+					fmt.Fprintln(env.Stderr, "bf: embeddings: "+cli.Escape(err.Error()))
+					embedFailed = true
+				}
+			}
 			if err := cli.WriteJSON(env.Stdout, res); err != nil {
 				return err
 			}
-			if !res.OK {
+			if !res.OK || embedFailed {
 				return cli.ErrCheckFailed
 			}
 			return nil

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,10 +19,12 @@ import (
 	"github.com/bfgo/bf/libbf/eval"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/schema"
+	"github.com/bfgo/bf/libbf/vector"
 )
 
 func main() {
 	var brainFlag *cli.Optional
+	var embed bool
 	validate := &cli.Command{
 		Name: "validate",
 		Usage: `usage: bf validate [--brain NAME|PATH]
@@ -53,13 +56,19 @@ and exits 1 when there are problems; warnings never fail the check.`,
 	}
 	build := &cli.Command{
 		Name: "build",
-		Usage: `usage: bf build [--brain NAME|PATH]
+		Usage: `usage: bf build [--embed] [--brain NAME|PATH]
 
 Rebuild the brain's search cache (.bf/index.sqlite) from its files, beside the live one,
 then switch to it; searches keep reading the old one meanwhile. An interrupted record
 write is recovered first. Prints {"changed":N,"files":N,"removed":N,"skipped":N} and
-exits 1 when files were skipped (bf validate says why).`,
-		Flags: func(fs *flag.FlagSet) { brainFlag = cli.BrainFlag(fs) },
+exits 1 when files were skipped (bf validate says why).
+
+--embed then asks the embeddings provider bf.yaml declares for the vectors of every
+chunk of the brain (fused search's dense strategy) and adds "chunks" and "embedded".`,
+		Flags: func(fs *flag.FlagSet) {
+			fs.BoolVar(&embed, "embed", false, "also compute the dense strategy's chunk vectors")
+			brainFlag = cli.BrainFlag(fs)
+		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) > 0 {
 				return cli.Usagef("bf build takes no arguments (see bf build --help)")
@@ -72,7 +81,18 @@ exits 1 when files were skipped (bf validate says why).`,
 			if err != nil {
 				return err
 			}
-			if err := cli.WriteJSON(env.Stdout, res); err != nil {
+			var out any = res
+			if embed {
+				if sel.Brains[0].Config == nil || sel.Brains[0].Config.Embeddings == nil {
+					return errors.New("bf.yaml declares no embeddings provider; add embeddings: with url and model, or command")
+				}
+				rep, err := vector.Embed(ctx, sel.Brains[0])
+				if err != nil {
+					return err
+				}
+				out = embedded{res.Changed, rep.Chunks, rep.Embedded, res.Files, res.Removed, res.Skipped}
+			}
+			if err := cli.WriteJSON(env.Stdout, out); err != nil {
 				return err
 			}
 			if res.Skipped > 0 {
@@ -167,4 +187,14 @@ func progress(w io.Writer) func(done, total int) {
 			fmt.Fprint(w, "\r\033[K")
 		}
 	}
+}
+
+// embedded is the reply of bf build --embed: the build's counts with the chunks.
+type embedded struct {
+	Changed  int `json:"changed"`
+	Chunks   int `json:"chunks"`
+	Embedded int `json:"embedded"`
+	Files    int `json:"files"`
+	Removed  int `json:"removed"`
+	Skipped  int `json:"skipped"`
 }

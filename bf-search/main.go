@@ -9,11 +9,14 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/fuse"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
+	"github.com/bfgo/bf/libbf/vector"
 )
 
 const usage = `usage: bf search QUERY [--scope SCOPE] [--limit N] [--offset N] [--brain NAME|PATH]
+       bf search --fused QUERY [--archived] [--trust reviewed|unreviewed] [--all] [...]
 
 Search notes and records. QUERY holds words, "quoted phrases" and prefix* words
 (case, accents and word endings do not matter), or one exact identity such as
@@ -32,6 +35,14 @@ local time (today, yesterday, 12h, 7d, 2w, 2026-09-27, 2026-09,
 2026-09-21..2026-09-25); an identity (repo:github.com/owner/name) or a tag
 address (bf://NAME/tags/LABEL).
 
+--explain adds to every item why it ranks there: its rank, score, matched terms
+and penalties. --fused combines four strategies (lexical, dense, graph, recency)
+by rank with weights chosen by the query's class, explains every item, puts a
+superseded note's successor in its place (--all keeps both), and leaves out
+archived and deprecated notes (--archived returns them), notes marked
+review: unreviewed (--trust unreviewed returns them) and anything reached only
+through an unconfirmed edge. See docs/search.md.
+
 Exit status: 0 success, 1 failure, 2 invalid input.`
 
 func main() {
@@ -40,6 +51,11 @@ func main() {
 		scope     string
 		limit     int
 		offset    cli.Offset
+		explain   bool
+		fused     bool
+		archived  bool
+		all       bool
+		trust     string
 	)
 	cmd := &cli.Command{
 		Name:  "search",
@@ -48,6 +64,11 @@ func main() {
 			fs.StringVar(&scope, "scope", "", "search only within `SCOPE` (see above)")
 			fs.IntVar(&limit, "limit", search.DefaultLimit, "at most `N` results per page, 1 to 50")
 			fs.Var(&offset, "offset", "continue at a reply's next_offset `N`")
+			fs.BoolVar(&explain, "explain", false, "explain why each item ranks where it does")
+			fs.BoolVar(&fused, "fused", false, "fuse lexical, dense, graph and recency strategies by rank")
+			fs.BoolVar(&archived, "archived", false, "fused: also return archived and deprecated notes")
+			fs.BoolVar(&all, "all", false, "fused: keep superseded notes at their own rank")
+			fs.StringVar(&trust, "trust", "", "fused: trust floor, `reviewed` (default) or unreviewed")
 			brainFlag = cli.BrainFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
@@ -62,12 +83,35 @@ func main() {
 			if err := search.Check(req); err != nil {
 				return classify(err)
 			}
+			if !fused {
+				for _, f := range []struct {
+					name string
+					set  bool
+				}{{"archived", archived}, {"all", all}, {"trust", trust != ""}} {
+					if f.set {
+						return cli.Usagef("--%s applies to fused search; add --fused", f.name)
+					}
+				}
+			}
+			freq := fuse.Request{Archived: archived, All: all, Trust: trust}
+			if err := fuse.Check(freq); err != nil {
+				return classify(err)
+			}
 			sel, err := cli.Select(brain.Retrieval, brainFlag)
 			if err != nil {
 				return err
 			}
 			req.Brains, req.Problems = sel.Brains, sel.Problems
-			res, err := search.Run(ctx, req)
+			var res *search.Reply
+			switch {
+			case fused:
+				freq.Search, freq.Dense = req, vector.Dense
+				res, err = fuse.Run(ctx, freq)
+			case explain:
+				res, err = fuse.Explain(ctx, req)
+			default:
+				res, err = search.Run(ctx, req)
+			}
 			if err != nil {
 				return classify(err)
 			}

@@ -27,6 +27,7 @@ var verbs = []verb{
 	{"register", "bf-init", "add a brain to this machine's registry"},
 	{"search", "", "search notes and records: bf search WORDS"},
 	{"read", "", "read a note, section, record, identity or page: bf read REF"},
+	{"ask", "", "answer a question from the brain through the configured model: bf ask QUESTION"},
 	{"mcp", "", "serve search and read to agents over MCP on stdio"},
 	{"collect", "bf-collect", "run one sensor now and store its records: bf collect SENSOR"},
 	{"update", "bf-collect", "run the due sensors and routines, then refresh the cache"},

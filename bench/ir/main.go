@@ -37,8 +37,8 @@ const (
 const source = "scifact"
 
 type options struct {
-	bin, data, cache, out, readme string
-	limit                         int
+	bin, data, cache, out, readme, dense string
+	limit                                int
 }
 
 func main() {
@@ -48,6 +48,7 @@ func main() {
 	flag.StringVar(&o.cache, "cache", filepath.Join("bench", "cache"), "folder keeping the generated brain")
 	flag.StringVar(&o.out, "out", filepath.Join("bench", "results"), "folder for ir.json and ir.md")
 	flag.IntVar(&o.limit, "limit", 10, "results scored per query")
+	flag.StringVar(&o.dense, "dense", defaultDense(), "the recorded dense run replayed as fused search's dense strategy")
 	flag.StringVar(&o.readme, "readme", "", "also replace the table between <!-- bench:ir --> markers in this README")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -86,7 +87,9 @@ type Result struct {
 	Latency    measure.Summary `json:"search"`
 	References map[string]any  `json:"references"`
 	Target     float64         `json:"target_ndcg_at_10"`
-	PerQuery   []QueryScore    `json:"per_query"`
+	// Fused are the fused runs, compared with the word search above.
+	Fused    []Run        `json:"fused"`
+	PerQuery []QueryScore `json:"per_query"`
 }
 
 type QueryScore struct {
@@ -170,6 +173,9 @@ func run(o options) error {
 	res.NDCG10 /= float64(len(order))
 	res.Recall10 /= float64(len(order))
 	res.Latency = measure.Summarize(walls)
+	if res.Fused, err = fusedRuns(bf, brain, queries, order, qrels, o.limit, o.dense); err != nil {
+		return err
+	}
 
 	md := markdown(res)
 	fmt.Print(md)
@@ -218,17 +224,18 @@ func markdown(r *Result) string {
 	if r.Failed > 0 {
 		fmt.Fprintf(&b, "\n%d queries failed and scored 0.\n", r.Failed)
 	}
+	b.WriteString(fusedMarkdown(r))
 	return b.String()
 }
 
 // search runs one query and returns the document ids of the first limit items, following
 // next_offset when a page ends early because of its byte budget.
-func search(bf, brain, text string, limit int) ([]string, []time.Duration, error) {
+func search(bf, brain, text string, limit int, mode ...string) ([]string, []time.Duration, error) {
 	var ids []string
 	var walls []time.Duration
 	offset := 0
 	for len(ids) < limit {
-		args := []string{"search", "--brain", brain, "--limit", strconv.Itoa(limit - len(ids))}
+		args := append([]string{"search", "--brain", brain, "--limit", strconv.Itoa(limit - len(ids))}, mode...)
 		if offset > 0 {
 			args = append(args, "--offset", strconv.Itoa(offset))
 		}

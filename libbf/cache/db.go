@@ -98,10 +98,13 @@ func signature(b *brain.Brain) string {
 			fields[name] = m
 		}
 	}
+	// Declaring an embeddings provider adds chunks to every item: the generation is
+	// rebuilt when that changes.
 	s := struct {
 		Name   string         `json:"name"`
 		Fields map[string]any `json:"fields"`
-	}{b.Name, fields}
+		Chunks bool           `json:"chunks,omitempty"`
+	}{b.Name, fields, b.Config != nil && b.Config.Embeddings != nil}
 	var out strings.Builder
 	enc := json.NewEncoder(&out)
 	enc.SetEscapeHTML(false)
@@ -114,7 +117,7 @@ func signature(b *brain.Brain) string {
 // sqlite_master with it, so a process need not build the in-memory generation layout()
 // makes (about 1.5 ms, a few percent of a warm search); only another value is compared
 // with layout() in full. TestLayoutDigest fails, naming the new value, when the DDL changes.
-const layoutDigest = "b8bfee1abfcd76fbadce0af47220c9ee1217c28cc8dc8420d12780dbbec581ea"
+const layoutDigest = "be5d92983542b8d57a8bd2542f2aebf50251216a8f1fc46a20d54e5100a9f78b"
 
 // layout is sqlite_master of a complete generation, computed from the DDL.
 var layout = sync.OnceValues(func() (string, error) {

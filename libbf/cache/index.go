@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/chunk"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/record"
@@ -27,6 +28,10 @@ type entry struct {
 	links    []string
 	tags     []string
 	edges    []edgeRow
+	// review is the note's declared review state, or "".
+	review string
+	// chunks are the item's chunks for the dense strategy, when embeddings are declared.
+	chunks []chunk.Chunk
 }
 
 type itemRow struct {
@@ -153,6 +158,7 @@ func (ix *indexer) note(path string, data []byte) (*entry, error) {
 	if kind == note.OKF {
 		e.item.weight = 2
 	}
+	e.review = n.Meta.Review()
 	if n.Updated != "" {
 		e.item.time = n.Updated + "T00:00:00.000000Z"
 	}
@@ -246,6 +252,10 @@ func (ix *indexer) note(path string, data []byte) (*entry, error) {
 			fragment: s.Slug, display: n.DisplayTitle(s), title: s.Title, text: s.Text,
 			context: joinNonEmpty(" ", append([]string{n.Title}, s.Parents...)...),
 		})
+	}
+
+	if ix.cfg.Embeddings != nil {
+		e.chunks = noteChunks(n, linked)
 	}
 
 	// Lead: summary, else introduction, else the first section.
@@ -351,6 +361,9 @@ func (ix *indexer) record(source, path string, data []byte) (*entry, error) {
 	names = append(names, r.URL)
 	names = append(names, fieldWords...)
 	e.passages = []passageRow{{display: r.Title, title: r.Title, text: r.Text, names: joinNonEmpty(" ", names...)}}
+	if ix.cfg.Embeddings != nil {
+		e.chunks = chunk.Cut(chunk.Where{Source: source, Title: r.Title, Date: r.Time}, "", r.Text)
+	}
 	return e, nil
 }
 
@@ -435,4 +448,33 @@ func clipError(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// maxLinked bounds the linked entities a chunk's prefix names.
+const maxLinked = 8
+
+// noteChunks cuts a note into chunks: its summary and introduction, then each section
+// passage, every chunk prefixed with the note's title, the heading path, type, linked
+// entities and updated day.
+func noteChunks(n *note.Note, linked []string) []chunk.Chunk {
+	entities := append([]string{}, n.Meta.Aliases...)
+	if n.Meta.Entity != "" {
+		entities = append([]string{n.Meta.Entity}, entities...)
+	}
+	entities = append(entities, linked...)
+	if len(entities) > maxLinked {
+		entities = entities[:maxLinked]
+	}
+	w := chunk.Where{Title: n.Title, Type: n.Type, Entities: entities, Date: n.Updated}
+	out := chunk.Cut(w, "", joinNonEmpty("\n\n", n.Summary, n.Intro))
+	for i := range n.Sections {
+		s := &n.Sections[i]
+		if !s.Passage {
+			continue
+		}
+		sw := w
+		sw.Headings = append(append([]string{}, s.Parents...), s.Title)
+		out = append(out, chunk.Cut(sw, s.Slug, s.Text)...)
+	}
+	return out
 }

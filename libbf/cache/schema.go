@@ -2,7 +2,8 @@ package cache
 
 // SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
 // with another value is never read: it is rebuilt from the brain's files. Version 2 added
-// the scopes table; version 3 keeps the typed links of ordinary Markdown as claims.
+// the scopes table; version 3 keeps the typed links of ordinary Markdown as claims and adds
+// the reviews, chunks, vectors and bigrams tables.
 const SchemaVersion = 3
 
 // File names inside a brain's .bf/ folder.
@@ -105,6 +106,9 @@ var Tables = []Table{
 		{"names", "whole note: type, aliases, resolved link targets, declared field values; record: source, aliases, links, url, field values; section: ''"},
 		{"context", "whole note: its tags; section: the note title and enclosing heading titles; record: ''"},
 	}},
+	{Name: "bigrams", Doc: "FTS5 table, tokenize='unicode61': the runs of Chinese, Japanese, Korean and Thai letters of passages holding any, as overlapping character bigrams, so fused search finds a word inside a run; rowid = passages.id", Columns: []Column{
+		{"text", "the bigrams of the passage's folded title and text, separated by spaces"},
+	}},
 	{Name: "vocabulary", Doc: "fts5vocab(search, row): term, doc, cnt — for spelling suggestions", Columns: []Column{
 		{"term", "an indexed (stemmed, folded) term"},
 		{"doc", "number of passages holding it"},
@@ -121,6 +125,22 @@ var Tables = []Table{
 	{Name: "tags", Doc: "tag membership", Columns: []Column{
 		{"item", "items.id"},
 		{"target", "bf://NAME/tags/LABEL"},
+	}},
+	{Name: "reviews", Doc: "the review state a note declares in its front matter (`review:`), for notes that declare one", Columns: []Column{
+		{"item", "items.id, primary key"},
+		{"state", "`unreviewed` (written by an agent, not yet reviewed by a person: fused search leaves it out and never walks its links) or `reviewed`"},
+	}},
+	{Name: "chunks", Doc: "block-aligned chunks of notes and records for the dense strategy, written only when bf.yaml declares embeddings", Columns: []Column{
+		{"id", "integer primary key"},
+		{"item", "items.id"},
+		{"fragment", "the section's slug, or '' for a note's introduction or a record"},
+		{"hash", "SHA-256 hex of text: the key of its vector"},
+		{"text", "the chunk as embedded: a prefix naming title, heading path, type, linked entities and date (records: source, title, time), a blank line, then sibling blocks packed to about 1,200 characters with one block of overlap"},
+	}},
+	{Name: "vectors", Doc: "embeddings of chunk texts, filled by bf build --embed and bf update; kept across refreshes, dropped with a rebuilt generation", Columns: []Column{
+		{"model", "the provider's model (or command line)"},
+		{"hash", "chunks.hash"},
+		{"vector", "float32 little-endian values, scaled to unit length"},
 	}},
 	{Name: "edges", Doc: "claims: subject relation target, with where it was stated", Columns: []Column{
 		{"item", "items.id of the stating item"},
@@ -167,11 +187,17 @@ var ddl = []string{
 	`CREATE VIRTUAL TABLE search USING fts5(title, text, names, context,
 		tokenize='porter unicode61 remove_diacritics 2')`,
 	`CREATE VIRTUAL TABLE vocabulary USING fts5vocab(search, row)`,
+	`CREATE VIRTUAL TABLE bigrams USING fts5(text, tokenize='unicode61')`,
 	`CREATE TABLE names(name TEXT NOT NULL, item INTEGER NOT NULL, PRIMARY KEY(name, item)) WITHOUT ROWID`,
 	`CREATE TABLE links(item INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(item, target)) WITHOUT ROWID`,
 	`CREATE TABLE tags(item INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(item, target)) WITHOUT ROWID`,
 	`CREATE TABLE edges(item INTEGER NOT NULL, subject TEXT NOT NULL, relation TEXT NOT NULL,
 		target TEXT NOT NULL, origin TEXT NOT NULL)`,
+	`CREATE TABLE reviews(item INTEGER PRIMARY KEY, state TEXT NOT NULL)`,
+	`CREATE TABLE chunks(id INTEGER PRIMARY KEY, item INTEGER NOT NULL, fragment TEXT NOT NULL,
+		hash TEXT NOT NULL, text TEXT NOT NULL)`,
+	`CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL,
+		PRIMARY KEY(model, hash)) WITHOUT ROWID`,
 }
 
 // indexes are created after a full fill (and exist in every live generation).
@@ -184,6 +210,8 @@ var indexes = []string{
 	`CREATE INDEX items_kind_source_time ON items(kind, source, time)`,
 	`CREATE INDEX items_kind_updated ON items(kind, coalesce(nullif(updated, ''), time))`,
 	`CREATE INDEX passages_item ON passages(item)`,
+	`CREATE INDEX chunks_item ON chunks(item)`,
+	`CREATE INDEX chunks_hash ON chunks(hash)`,
 	`CREATE INDEX tasks_done ON tasks(done, item, line)`,
 	`CREATE INDEX names_item ON names(item)`,
 	`CREATE INDEX links_target ON links(target)`,

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/record"
 )
@@ -49,11 +50,15 @@ var writeSQL = map[string]string{
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"passage":    `INSERT INTO passages(item, fragment, title, original) VALUES(?, ?, ?, ?)`,
 	"search":     `INSERT INTO search(rowid, title, text, names, context) VALUES(?, ?, ?, ?, ?)`,
+	"bigram":     `INSERT INTO bigrams(rowid, text) VALUES(?, ?)`,
+	"dropBigram": `DELETE FROM bigrams WHERE rowid = ?`,
 	"task":       `INSERT OR IGNORE INTO tasks(item, line, fragment, text, done) VALUES(?, ?, ?, ?, ?)`,
 	"name":       `INSERT OR IGNORE INTO names(name, item) VALUES(?, ?)`,
 	"link":       `INSERT OR IGNORE INTO links(item, target) VALUES(?, ?)`,
 	"tag":        `INSERT OR IGNORE INTO tags(item, target) VALUES(?, ?)`,
 	"edge":       `INSERT INTO edges(item, subject, relation, target, origin) VALUES(?, ?, ?, ?, ?)`,
+	"review":     `INSERT INTO reviews(item, state) VALUES(?, ?)`,
+	"chunk":      `INSERT INTO chunks(item, fragment, hash, text) VALUES(?, ?, ?, ?)`,
 	"file":       `INSERT OR REPLACE INTO files(path, size, mtime, ctime, inode, error) VALUES(?, ?, ?, ?, ?, ?)`,
 	"folder":     `INSERT OR REPLACE INTO folders(path, mtime, ctime, inode, subfolder) VALUES(?, ?, ?, ?, ?)`,
 	"dropDir":    `DELETE FROM folders WHERE path = ?`,
@@ -67,13 +72,15 @@ var writeSQL = map[string]string{
 	"dropLinks":  `DELETE FROM links WHERE item IN (SELECT id FROM items WHERE path = ?)`,
 	"dropTags":   `DELETE FROM tags WHERE item IN (SELECT id FROM items WHERE path = ?)`,
 	"dropEdges":  `DELETE FROM edges WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropReview": `DELETE FROM reviews WHERE item IN (SELECT id FROM items WHERE path = ?)`,
+	"dropChunks": `DELETE FROM chunks WHERE item IN (SELECT id FROM items WHERE path = ?)`,
 	"dropItems":  `DELETE FROM items WHERE path = ?`,
 	"dropFile":   `DELETE FROM files WHERE path = ?`,
 }
 
 // dropOrder removes an item's rows before the item itself (its search rows wait for
 // flushFTS).
-var dropOrder = []string{"dropPass", "dropTasks", "dropNames", "dropLinks", "dropTags", "dropEdges", "dropItems", "dropFile"}
+var dropOrder = []string{"dropPass", "dropTasks", "dropNames", "dropLinks", "dropTags", "dropEdges", "dropReview", "dropChunks", "dropItems", "dropFile"}
 
 func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	w := &writer{tx: tx, stmts: map[string]*sql.Stmt{}}
@@ -177,6 +184,16 @@ func (w *writer) add(ctx context.Context, e *entry) error {
 			return err
 		}
 	}
+	if e.review != "" {
+		if _, err := w.exec(ctx, "review", id, e.review); err != nil {
+			return err
+		}
+	}
+	for _, c := range e.chunks {
+		if _, err := w.exec(ctx, "chunk", id, c.Fragment, c.Hash(), c.Text); err != nil {
+			return err
+		}
+	}
 	seen := map[edgeRow]bool{}
 	for _, ed := range e.edges {
 		if seen[ed] {
@@ -197,11 +214,19 @@ func (w *writer) flushFTS(ctx context.Context) error {
 		if _, err := w.exec(ctx, "dropFTS", id); err != nil {
 			return err
 		}
+		if _, err := w.exec(ctx, "dropBigram", id); err != nil {
+			return err
+		}
 	}
 	w.ftsDel = w.ftsDel[:0]
 	for _, r := range w.ftsAdd {
 		if _, err := w.exec(ctx, "search", r.id, r.title, r.text, r.names, r.context); err != nil {
 			return err
+		}
+		if bi := fold.Bigrams(r.title + " " + r.text); bi != "" {
+			if _, err := w.exec(ctx, "bigram", r.id, bi); err != nil {
+				return err
+			}
 		}
 	}
 	clear(w.ftsAdd) // drop the texts

@@ -64,6 +64,10 @@ type Config struct {
 	Validate *Validate `json:"validate,omitempty"`
 	// Memory holds the settings of agent memory: the declared scopes.
 	Memory *Memory `json:"memory,omitempty"`
+	// Embeddings is the provider of fused search's dense vectors, when declared.
+	Embeddings *Embeddings `json:"embeddings,omitempty"`
+	// Ask is the model bf ask answers with, when declared.
+	Ask *Ask `json:"ask,omitempty"`
 
 	// order keeps the declaration order of the keys of each mapping, by dotted path, so
 	// Marshal writes a file back in its own order.

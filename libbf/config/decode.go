@@ -117,7 +117,7 @@ func (d *decoder) finish(top map[string]any) error {
 	}
 	for _, step := range []func(map[string]any) error{
 		// Channels come before the assistants that name them.
-		d.brains, d.fields, d.sensors, d.routines, d.watch, d.channels, d.assistants, d.validate, d.memory,
+		d.brains, d.fields, d.sensors, d.routines, d.watch, d.channels, d.assistants, d.validate, d.memory, d.embeddings, d.ask,
 	} {
 		if err := step(top); err != nil {
 			return err

@@ -109,6 +109,47 @@ func (c *Config) Marshal() ([]byte, error) {
 		add(m, "scopes", strList(mem.Scopes))
 		add(root, "memory", m)
 	}
+	if e := c.Embeddings; e != nil {
+		m := newMap()
+		if e.URL != "" {
+			add(m, "url", strNode(e.URL))
+		}
+		if e.Model != "" {
+			add(m, "model", strNode(e.Model))
+		}
+		if len(e.Command) > 0 {
+			add(m, "command", strList([]string(e.Command)))
+		}
+		if e.KeyEnv != "" {
+			add(m, "key_env", strNode(e.KeyEnv))
+		}
+		if e.Timeout != DefaultEmbedTimeout {
+			add(m, "timeout", intNode(int64(e.Timeout)))
+		}
+		if e.Batch != DefaultEmbedBatch {
+			add(m, "batch", intNode(int64(e.Batch)))
+		}
+		add(root, "embeddings", m)
+	}
+	if a := c.Ask; a != nil {
+		m := newMap()
+		if len(a.Command) > 0 {
+			add(m, "command", strList([]string(a.Command)))
+		}
+		if a.URL != "" {
+			add(m, "url", strNode(a.URL))
+		}
+		if a.Model != "" {
+			add(m, "model", strNode(a.Model))
+		}
+		if a.KeyEnv != "" {
+			add(m, "key_env", strNode(a.KeyEnv))
+		}
+		if a.Timeout != DefaultAskTimeout {
+			add(m, "timeout", intNode(int64(a.Timeout)))
+		}
+		add(root, "ask", m)
+	}
 
 	var buf bytes.Buffer
 	buf.WriteString(Header + "\n")

@@ -93,6 +93,7 @@ func New(opts Options) (*Server, error) {
 	if err := s.addMemoryTools(); err != nil {
 		return nil, err
 	}
+	s.addAsk(sel)
 	return s, nil
 }
 

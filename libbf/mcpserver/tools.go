@@ -39,7 +39,8 @@ const searchInput = `{"type":"object","properties":{` +
 	`"query":{"type":"string","maxLength":4096,"description":"A few subject words (\"quoted phrases\" and prefix* words allowed) or one exact identity such as repo:github.com/owner/name."},` +
 	`"scope":{"type":"string","maxLength":8192,"default":"","description":"Search only within one scope: a folder or note (projects, projects/new-website.md), a source with an optional period, undated records or a record file (memories/mail, memories/mail/7d), a period (today, 7d, 2026-09, 2026-09-21..2026-09-25), an identity or a tag address bf://NAME/tags/LABEL."},` +
 	`"limit":{"type":"integer","minimum":1,"maximum":50,"default":10,"description":"At most this many results per page."},` +
-	`"offset":{"type":"integer","minimum":0,"maximum":` + maxOffsetJSON + `,"default":0,"description":"Continue at a previous reply's next_offset."}},` +
+	`"offset":{"type":"integer","minimum":0,"maximum":` + maxOffsetJSON + `,"default":0,"description":"Continue at a previous reply's next_offset."},` +
+	searchModeInput + `},` +
 	`"required":["query"],"additionalProperties":false}`
 
 const readInput = `{"type":"object","properties":{` +
@@ -122,12 +123,16 @@ func (s *Server) search(ctx context.Context, call mcp.CallToolRequest) (*mcp.Cal
 	if err := search.Check(req); err != nil {
 		return s.fail(nil, err), nil
 	}
+	mode, err := searchMode(a)
+	if err != nil {
+		return s.fail(nil, err), nil
+	}
 	sel, err := s.selectBrains()
 	if err != nil {
 		return s.fail(nil, err), nil
 	}
 	req.Brains, req.Problems = sel.Brains, sel.Problems
-	res, err := search.Run(ctx, req)
+	res, err := runMode(ctx, mode, req)
 	if err != nil {
 		return s.fail(sel, err), nil
 	}

@@ -24,6 +24,8 @@ type Item struct {
 	// Date is a note's updated day, YYYY-MM-DD.
 	Date    string `json:"date,omitempty"`
 	Excerpt string `json:"excerpt,omitempty"`
+	// Explain says why a search hit ranks where it does (fused search, --explain).
+	Explain *Explanation `json:"explain,omitempty"`
 	// Fields are declared single-value fields, by name, as stored.
 	Fields   map[string]json.RawMessage `json:"fields,omitempty"`
 	Kind     string                     `json:"kind"`
@@ -48,13 +50,15 @@ type Item struct {
 	Sections []string `json:"sections,omitempty"`
 	Source   string   `json:"source,omitempty"`
 	Status   string   `json:"status,omitempty"`
-	Tasks    *Tasks   `json:"tasks,omitempty"`
-	Time     string   `json:"time,omitempty"`
-	Title    string   `json:"title,omitempty"`
-	Type     string   `json:"type,omitempty"`
-	Updated  string   `json:"updated,omitempty"`
-	URI      string   `json:"uri,omitempty"`
-	URL      string   `json:"url,omitempty"`
+	// SupersededBy names the item that replaces this one (fused search).
+	SupersededBy string `json:"superseded_by,omitempty"`
+	Tasks        *Tasks `json:"tasks,omitempty"`
+	Time         string `json:"time,omitempty"`
+	Title        string `json:"title,omitempty"`
+	Type         string `json:"type,omitempty"`
+	Updated      string `json:"updated,omitempty"`
+	URI          string `json:"uri,omitempty"`
+	URL          string `json:"url,omitempty"`
 }
 
 // Tasks counts a note's checkboxes.

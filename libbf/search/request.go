@@ -47,6 +47,8 @@ type Request struct {
 
 // Reply is the search reply.
 type Reply struct {
+	// Fused describes a fused search: its query class, weights and missing strategies.
+	Fused *reply.Fused `json:"fused,omitempty"`
 	// Identity is "unknown" when the query has the shape of an identity that no selected
 	// brain knows: the items are then a word search.
 	Identity string       `json:"identity,omitempty"`

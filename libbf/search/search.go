@@ -20,6 +20,8 @@ type ranked struct {
 	rows    []*row
 	// sources are the sources this brain searched, when the scope searches records.
 	sources []string
+	// targets are this brain's identities of an identity or tag scope.
+	targets map[string]bool
 }
 
 // Run searches the selected brains (req.Brains) and returns one page of results.
@@ -28,65 +30,51 @@ type ranked struct {
 // no selected brain indexes or configures fails with *NotFoundError. A brain that cannot
 // be read is a problem while another answers. A reply above 4 MiB fails with
 // reply.ErrTooLarge.
-func Run(ctx context.Context, req Request) (*Reply, error) {
-	res, err := runOnce(ctx, req)
+func Run(ctx context.Context, req Request) (*Reply, error) { return RunWith(ctx, req, nil) }
+
+// RunWith is Run with decorate, when set, adding to each printed item what the caller
+// explains about it (bf search --explain).
+func RunWith(ctx context.Context, req Request, decorate Decorator) (*Reply, error) {
+	res, err := runOnce(ctx, req, decorate)
 	if err != nil && cache.Heal(ctx, req.Brains, err) {
 		// A damaged cache file was discarded: the next open rebuilds it.
-		res, err = runOnce(ctx, req)
+		res, err = runOnce(ctx, req, decorate)
 	}
 	return res, err
 }
 
-func runOnce(ctx context.Context, req Request) (*Reply, error) {
-	pq, err := parse(req)
+func runOnce(ctx context.Context, req Request, decorate Decorator) (*Reply, error) {
+	s, err := Start(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	var probs, brainProbs reply.Problems
-	for _, pr := range req.Problems {
-		probs.Add(reply.Problem{Brain: pr.Brain, Error: pr.Error, File: pr.File})
-	}
-	var stale []string
-	parts, err := open(ctx, req.Brains, pq.loc, &brainProbs, &stale)
-	if err != nil {
+	defer s.Close()
+	if err := s.rank(ctx, s.pq); err != nil {
 		return nil, err
 	}
-	defer closeParts(parts)
-	single := len(req.Brains) == 1 && len(req.Problems) == 0
-	missingBrains := len(parts) < len(req.Brains)
-
-	res, err := run(ctx, pq, parts, missingBrains, &probs)
-	if err != nil {
+	if err := s.checkSource(); err != nil {
 		return nil, err
-	}
-	for _, pr := range brainProbs.List() {
-		probs.Add(pr)
-	}
-
-	sc := pq.scope
-	if sc.source != "" {
-		any := false
-		for _, r := range res {
-			any = any || len(r.sources) > 0
-		}
-		if !any {
-			if probs.Len() > 0 || len(stale) > 0 {
-				return nil, &NotFoundError{Msg: msgIncomplete}
-			}
-			return nil, &NotFoundError{Msg: msgUnknownSource}
-		}
-	}
-
-	identity := false
-	for _, r := range res {
-		identity = identity || r.exact
 	}
 	var merged []*row
-	if identity {
-		merged = mergeIdentity(res)
+	if s.identity() {
+		merged = mergeIdentity(s.res)
 	} else {
-		merged = mergeWords(res)
+		merged = mergeWords(s.res)
 	}
+	return s.present(ctx, merged, s.hook(decorate))
+}
+
+// present builds the reply of ranked rows: the page at the request's offset, finished
+// items, unmatched terms, coverage, problems and stale brains. decorate, when set, adds
+// to each finished item (of 1-based rank in merged) what a mode of search explains
+// about it.
+func (s *Session) present(ctx context.Context, merged []*row, decorate func(ctx context.Context, rw *row, rank int64, it *reply.Item) error) (*Reply, error) {
+	pq, res, probs := s.pq, s.res, &s.probs
+	for _, pr := range s.brainProbs.List() {
+		probs.Add(pr)
+	}
+	sc := pq.scope
+	identity := s.identity()
 	window := slice(merged, pq.offset, int64(pq.limit)+1)
 	shown := window
 	if len(shown) > pq.limit {
@@ -103,6 +91,11 @@ func runOnce(ctx context.Context, req Request) (*Reply, error) {
 		if err != nil {
 			return nil, cacheError(err)
 		}
+		if decorate != nil {
+			if err := decorate(ctx, rw, pq.offset+int64(i)+1, &it); err != nil {
+				return nil, err
+			}
+		}
 		items[i] = it
 	}
 	n, err := reply.FitItems(items, reply.Budget)
@@ -117,14 +110,14 @@ func runOnce(ctx context.Context, req Request) (*Reply, error) {
 		out.Identity = "unknown"
 	}
 	if !identity {
-		if err := unmatched(ctx, parts, pq.query.Terms, out); err != nil {
+		if err := unmatched(ctx, s.parts, pq.query.Terms, out); err != nil {
 			return nil, cacheError(err)
 		}
 	}
 	var all []reply.Coverage
 	for _, r := range res {
-		for _, s := range r.sources {
-			all = append(all, coverageOf(r.part, s))
+		for _, src := range r.sources {
+			all = append(all, coverageOf(r.part, src))
 		}
 	}
 	if sc.collected() {
@@ -133,9 +126,9 @@ func runOnce(ctx context.Context, req Request) (*Reply, error) {
 			out.Sources[i].Present(pq.loc)
 		}
 	}
-	out.Stale = stale
+	out.Stale = s.stale
 	out.Problems = probs.List()
-	if single {
+	if s.single {
 		for i := range out.Items {
 			out.Items[i] = out.Items[i].Local()
 		}
@@ -177,6 +170,7 @@ func run(ctx context.Context, pq *parsed, parts []*part, missingBrains bool, pro
 			probs.AddError(p.name, err.Error())
 			continue
 		}
+		r.targets = localTargets
 		localIDs, err := localRefs(ctx, p, identities)
 		if err != nil {
 			probs.AddError(p.name, err.Error())

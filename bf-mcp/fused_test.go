@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// TestFusedMode runs the search tool in fused mode: the items of bf search --fused, each
+// explained, and an unknown mode refused as invalid input.
+func TestFusedMode(t *testing.T) {
+	f := newFixture(t)
+	s := f.start(t, "--brain", f.brain)
+	res := s.call(t, "search", `{"query":"ledger cutover","mode":"fused","limit":5}`)
+	if res.IsError {
+		t.Fatalf("error result: %s", text(t, res))
+	}
+	type page struct {
+		Fused struct {
+			Class string `json:"class"`
+		} `json:"fused"`
+		Items []struct {
+			Ref     string          `json:"ref"`
+			Explain json.RawMessage `json:"explain"`
+		} `json:"items"`
+	}
+	var got, want page
+	if err := json.Unmarshal([]byte(text(t, res)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(f.cli(t, "bf-search", "--fused", "ledger cutover", "--limit", "5"), &want); err != nil {
+		t.Fatal(err)
+	}
+	if got.Fused.Class != "keywords" || len(got.Items) == 0 {
+		t.Fatalf("fused reply: %s", text(t, res))
+	}
+	refs := func(p page) []string {
+		var out []string
+		for _, it := range p.Items {
+			if len(it.Explain) == 0 {
+				t.Errorf("%s has no explanation", it.Ref)
+			}
+			out = append(out, it.Ref)
+		}
+		return out
+	}
+	if diff := cmp.Diff(refs(want), refs(got)); diff != "" {
+		t.Errorf("items differ from the CLI (-want +got):\n%s", diff)
+	}
+	wantError(t, s.call(t, "search", `{"query":"ledger","mode":"dense"}`),
+		func(m string) bool { return strings.Contains(m, "mode") }, "an unknown mode")
+}
+
+// TestAskTool offers ask when the brain declares a model, and answers like bf ask.
+func TestAskTool(t *testing.T) {
+	f := newFixture(t)
+	cfg, err := os.ReadFile(filepath.Join(f.brain, "bf.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := "#!/usr/bin/env bash\ninput=$(cat)\nre='<block id=\\\\\"(b[0-9]+)\\\\\"'\nid=none\n" +
+		"if [[ $input =~ $re ]]; then id=${BASH_REMATCH[1]}; fi\n" +
+		"printf '{\"answer\":\"From the notes.\",\"citations\":[\"%s\"]}\\n' \"$id\"\n"
+	if err := os.MkdirAll(filepath.Join(f.brain, "tools"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.brain, "tools", "model.sh"), []byte(model), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(f.brain, "bf.yaml"), append(cfg, []byte("ask:\n  command: [tools/model.sh]\n")...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := f.start(t, "--brain", f.brain)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tools, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+	}
+	if diff := cmp.Diff([]string{"ask", "read", "search"}, sorted(names)); diff != "" {
+		t.Fatalf("tools (-want +got):\n%s", diff)
+	}
+	res := s.call(t, "ask", `{"question":"when does dunning stop"}`)
+	if res.IsError {
+		t.Fatalf("error result: %s", text(t, res))
+	}
+	var got struct {
+		Answer    string `json:"answer"`
+		Citations []struct {
+			Block, Ref string
+		} `json:"citations"`
+	}
+	if err := json.Unmarshal([]byte(text(t, res)), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.Answer != "From the notes." || len(got.Citations) != 1 || got.Citations[0].Block != "b1" || got.Citations[0].Ref == "" {
+		t.Errorf("reply %s", text(t, res))
+	}
+	wantError(t, s.call(t, "ask", `{"question":"  "}`),
+		func(m string) bool { return m == "invalid input: question: expected a question" }, "an empty question")
+}

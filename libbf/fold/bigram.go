@@ -1,0 +1,68 @@
+package fold
+
+import (
+	"strings"
+	"unicode"
+)
+
+// unspaced reports a letter of a script written without spaces between words: Han,
+// Hiragana, Katakana, Hangul and Thai.
+func unspaced(r rune) bool {
+	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul, unicode.Thai)
+}
+
+// runs returns the runs of unspaced letters of s.
+func runs(s string) [][]rune {
+	var out [][]rune
+	var cur []rune
+	for _, r := range s {
+		if unspaced(r) {
+			cur = append(cur, r)
+			continue
+		}
+		if len(cur) > 0 {
+			out = append(out, cur)
+			cur = nil
+		}
+	}
+	if len(cur) > 0 {
+		out = append(out, cur)
+	}
+	return out
+}
+
+// bigramsOf lists a run's overlapping character pairs; a one-letter run is itself.
+func bigramsOf(run []rune) []string {
+	if len(run) == 1 {
+		return []string{string(run)}
+	}
+	out := make([]string, 0, len(run)-1)
+	for i := 0; i+1 < len(run); i++ {
+		out = append(out, string(run[i:i+2]))
+	}
+	return out
+}
+
+// Bigrams is the text of s's unspaced runs as overlapping character bigrams separated by
+// spaces, one run after another ("果樹園の記録" gives "果樹 樹園 園の の記 記録"), or ""
+// when s holds none. Indexed as words, they let a word inside a run be found.
+func Bigrams(s string) string {
+	var parts []string
+	for _, r := range runs(s) {
+		parts = append(parts, strings.Join(bigramsOf(r), " "))
+	}
+	return strings.Join(parts, " ")
+}
+
+// BigramQuery is the full-text query finding the unspaced runs of the terms inside
+// longer runs: each run's bigrams as a phrase, phrases joined by OR; "" when no term
+// holds an unspaced run.
+func BigramQuery(terms []Term) string {
+	var phrases []string
+	for _, t := range terms {
+		for _, r := range runs(Text(t.Text)) {
+			phrases = append(phrases, `"`+strings.Join(bigramsOf(r), " ")+`"`)
+		}
+	}
+	return strings.Join(phrases, " OR ")
+}

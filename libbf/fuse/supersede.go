@@ -1,0 +1,101 @@
+package fuse
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/search"
+)
+
+// RelSupersedes is the declared relation by which a note replaces another: the
+// successor states it, pointing at the note it supersedes.
+const RelSupersedes = "supersedes"
+
+// maxChain bounds how many successors a chain is followed through.
+const maxChain = 8
+
+// successorSQL finds the confirmed item superseding one (by its ref or a name of it); of
+// several, the first by ref.
+const successorSQL = `SELECT e.item, i.ref FROM edges e JOIN items i ON i.id = e.item
+	WHERE e.relation = '` + RelSupersedes + `' AND e.item != ?1 AND e.item NOT IN (` + unconfirmed + `)
+	AND (e.target = ?2 OR e.target IN (SELECT name FROM names WHERE item = ?1))
+	ORDER BY i.ref, e.item LIMIT 1`
+
+// supersede follows superseded chains in a brain's fused order. A superseded item is
+// marked with its last returnable successor; without All the successor takes the
+// superseded item's place (or stays where it ranked, if higher) and the superseded item
+// leaves the order. A successor outside the scope, archived or below the trust floor is
+// not returnable: the chain stops before it.
+func (r *run) supersede(ctx context.Context, i int, all []*fused, known map[int64]search.Hit, refs map[int64]string, unreviewed map[int64]bool) ([]int64, error) {
+	db := r.s.DB(i)
+	end := func(id int64) (int64, error) {
+		seen := map[int64]bool{id: true}
+		cur, last := id, int64(0)
+		for range maxChain {
+			var next int64
+			var ref string
+			err := db.QueryRowContext(ctx, successorSQL, cur, refs[cur]).Scan(&next, &ref)
+			if errors.Is(err, sql.ErrNoRows) || err == nil && seen[next] {
+				break
+			}
+			if err != nil {
+				return 0, cacheError(err)
+			}
+			seen[next] = true
+			if err := r.load(ctx, i, []int64{next}, known, refs); err != nil {
+				return 0, err
+			}
+			h, ok := known[next]
+			if !ok || !r.eligible(h, unreviewed) {
+				break
+			}
+			cur, last = next, next
+		}
+		return last, nil
+	}
+	var out []int64
+	placed := map[int64]bool{}
+	place := func(id int64) {
+		if !placed[id] {
+			placed[id] = true
+			out = append(out, id)
+		}
+	}
+	for _, f := range all {
+		succ, err := end(f.id)
+		if err != nil {
+			return nil, err
+		}
+		if succ == 0 {
+			place(f.id)
+			continue
+		}
+		r.superseded[key{i, f.id}] = refs[succ]
+		if r.req.All {
+			place(f.id)
+			continue
+		}
+		k := key{i, succ}
+		ex := r.explain[k]
+		if ex == nil {
+			ex = &reply.Explanation{Strategies: []reply.Contribution{}, Score: reply.Round6(f.score)}
+			r.explain[k] = ex
+		}
+		ex.Replaces = append(ex.Replaces, refs[f.id])
+		place(succ)
+	}
+	return out, nil
+}
+
+// errTrust is the reason a trust floor other than the two is invalid.
+var errTrust = errors.New("expected reviewed or unreviewed")
+
+// cacheError names the cache in a database failure.
+func cacheError(err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return errors.New("the search cache is unavailable; run bf build")
+}

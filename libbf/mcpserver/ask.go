@@ -1,0 +1,75 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/bfgo/bf/libbf/ask"
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/reply"
+)
+
+const askDescription = `Answer a question from the brain through the model the brain configures: fused retrieval within an optional scope, secrets redacted, retrieved blocks fenced as data, and an answer whose citations name retrieved blocks (each with its ref to read). Each answer is a paid model call: at most 20 questions a minute, shared with bf ask.`
+
+const askInput = `{"type":"object","properties":{` +
+	`"question":{"type":"string","maxLength":4096,"description":"The question, in plain words."},` +
+	`"scope":{"type":"string","maxLength":8192,"default":"","description":"Retrieve only within one scope, as for the search tool."}},` +
+	`"required":["question"],"additionalProperties":false}`
+
+// addAsk offers the ask tool when the one brain selected at start declares a model.
+func (s *Server) addAsk(sel *brain.Selection) {
+	if len(sel.Brains) != 1 || sel.Brains[0].Config == nil || sel.Brains[0].Config.Ask == nil {
+		return
+	}
+	t := mcp.NewTool("ask",
+		mcp.WithToolTitle("Ask the brain"),
+		mcp.WithDescription(askDescription),
+		mcp.WithRawInputSchema(json.RawMessage(askInput)),
+		mcp.WithToolAnnotation(mcp.ToolAnnotation{
+			Title:           "Ask the brain",
+			ReadOnlyHint:    mcp.ToBoolPtr(true),
+			DestructiveHint: mcp.ToBoolPtr(false),
+			IdempotentHint:  mcp.ToBoolPtr(false),
+			OpenWorldHint:   mcp.ToBoolPtr(true),
+		}),
+	)
+	t.InputSchema = mcp.ToolInputSchema{}
+	s.mcp.AddTool(t, s.ask)
+}
+
+// ask answers one question like bf ask.
+func (s *Server) ask(ctx context.Context, call mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	a, err := decodeArgs(call)
+	if err != nil {
+		return s.fail(nil, err), nil
+	}
+	var req ask.Request
+	if req.Question, err = a.str("question"); err != nil {
+		return s.fail(nil, err), nil
+	}
+	if req.Scope, err = a.str("scope"); err != nil {
+		return s.fail(nil, err), nil
+	}
+	if err := ask.Check(req); err != nil {
+		return s.fail(nil, err), nil
+	}
+	sel, err := s.selectBrains()
+	if err != nil {
+		return s.fail(nil, err), nil
+	}
+	if len(sel.Brains) != 1 {
+		return s.fail(sel, &reply.InputError{Argument: "brain", Err: errors.New("ask answers from one brain; start bf mcp with --brain")}), nil
+	}
+	if req.StateDir, err = s.opts.Env.StateDir(); err != nil {
+		return s.fail(sel, err), nil
+	}
+	req.Brain = sel.Brains[0]
+	res, err := ask.Ask(ctx, req)
+	if err != nil {
+		return s.fail(sel, err), nil
+	}
+	return s.result(sel, res), nil
+}
