@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -274,11 +275,16 @@ func (s *Store) Scope(ctx context.Context, add []string) (*ScopeReply, error) {
 			}
 		}
 		if len(out.Added) > 0 {
-			data, err := cfg.Marshal()
+			file := filepath.Join(s.Brain.Root, config.FileName)
+			src, err := os.ReadFile(file)
 			if err != nil {
 				return nil, fmt.Errorf("bf.yaml: cannot declare the scopes: %w", err)
 			}
-			if err := durable.WriteFile(filepath.Join(s.Brain.Root, config.FileName), data, 0o644); err != nil {
+			data, err := config.AddScopes(src, out.Added)
+			if err != nil {
+				return nil, fmt.Errorf("bf.yaml: cannot declare the scopes: %w", err)
+			}
+			if err := durable.WriteFile(file, data, 0o644); err != nil {
 				return nil, err
 			}
 		}

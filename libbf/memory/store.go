@@ -220,7 +220,8 @@ func Fields(brainName string) map[string]*config.Field {
 }
 
 // DeclareFields adds the memory fields bf.yaml lacks, so bf validate checks every memory
-// field. A field declared with another type is an error naming it.
+// field. It inserts lines into the user's bf.yaml and keeps the rest of its text as it is,
+// comments included. A field declared with another type is an error naming it.
 func (s *Store) DeclareFields() error {
 	cfg := s.Brain.Config
 	want := Fields(s.Brain.Name)
@@ -239,19 +240,31 @@ func (s *Store) DeclareFields() error {
 	if !missing {
 		return nil
 	}
-	if cfg.Fields == nil {
-		cfg.Fields = map[string]*config.Field{}
-	}
+	add := map[string]*config.Field{}
 	for name, f := range want {
 		if _, ok := cfg.Fields[name]; !ok {
-			cfg.Fields[name] = f
+			add[name] = f
 		}
 	}
-	data, err := cfg.Marshal()
+	file := filepath.Join(s.Brain.Root, config.FileName)
+	src, err := os.ReadFile(file)
 	if err != nil {
 		return fmt.Errorf("bf.yaml: cannot declare the memory fields: %w", err)
 	}
-	return durable.WriteFile(filepath.Join(s.Brain.Root, config.FileName), data, 0o644)
+	data, err := config.AddFields(src, add)
+	if err != nil {
+		return fmt.Errorf("bf.yaml: cannot declare the memory fields: %w", err)
+	}
+	if err := durable.WriteFile(file, data, 0o644); err != nil {
+		return err
+	}
+	if cfg.Fields == nil {
+		cfg.Fields = map[string]*config.Field{}
+	}
+	for name, f := range add {
+		cfg.Fields[name] = f
+	}
+	return nil
 }
 
 func sortedNames[V any](m map[string]V) []string {
