@@ -8,19 +8,22 @@ import (
 	"strings"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/progress"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
 )
 
-const usage = `usage: bf search QUERY [--scope SCOPE] [--limit N] [--offset N] [--brain NAME|PATH]
+const usage = `usage: bf search QUERY [--scope SCOPE] [--limit N] [--offset N] [--format json|md|refs] [--brain NAME|PATH]
 
 Search notes and records. QUERY holds words, "quoted phrases" and prefix* words
 (case, accents and word endings do not matter), or one exact identity such as
 repo:github.com/owner/name, or a tag address bf://NAME/tags/LABEL. Several words
 given as separate arguments form one query.
 
-Prints one JSON reply: items with refs to pass to bf read, best first (several
+Prints one JSON reply (--format md: the same reply as Markdown to read; --format refs:
+one ref per line): items with refs to pass to bf read, best first (several
 brains alternate by their own rank), and when they apply next_offset (repeat the
 same search with --offset N), unmatched words and suggestions, identity
 "unknown", the collection coverage of sources, problems and stale brains.
@@ -40,6 +43,7 @@ func main() {
 		scope     string
 		limit     int
 		offset    cli.Offset
+		format    *cli.Format
 	)
 	cmd := &cli.Command{
 		Name:  "search",
@@ -49,6 +53,7 @@ func main() {
 			fs.IntVar(&limit, "limit", search.DefaultLimit, "at most `N` results per page, 1 to 50")
 			fs.Var(&offset, "offset", "continue at a reply's next_offset `N`")
 			brainFlag = cli.BrainFlag(fs)
+			format = cli.FormatFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) == 0 {
@@ -67,6 +72,8 @@ func main() {
 				return err
 			}
 			req.Brains, req.Problems = sel.Brains, sel.Problems
+			// A first search may index many files: show it on a terminal.
+			ctx = cache.WithProgress(ctx, progress.For(env.Stderr, "indexing", progress.Refresh))
 			res, err := search.Run(ctx, req)
 			if err != nil {
 				return classify(err)
@@ -75,8 +82,7 @@ func main() {
 			if err != nil {
 				return err
 			}
-			_, err = env.Stdout.Write(append(b, '\n'))
-			return err
+			return cli.WriteReply(env.Stdout, *format, b)
 		},
 	}
 	cli.Main(cmd)

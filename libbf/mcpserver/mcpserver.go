@@ -11,13 +11,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"runtime/debug"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/release"
 	"github.com/bfgo/bf/libbf/schema"
 )
 
@@ -32,7 +32,7 @@ type Options struct {
 	// Brain is the --brain value, used only when BrainGiven is true.
 	Brain      string
 	BrainGiven bool
-	// Version is reported to clients; "" uses the module version of the running binary.
+	// Version is reported to clients; "" uses the release version, as bf --version does.
 	Version string
 	// Select picks the brains of one call; nil means brain.Select with the process
 	// environment. Tests replace it.
@@ -48,6 +48,9 @@ type Server struct {
 	mcp  *server.MCPServer
 	// startRoots are the brain roots selected at startup, hidden in error text too.
 	startRoots []string
+	// inputs are the tools' arguments, by tool name.
+	inputs  map[string]input
+	session session
 }
 
 // New checks the selection once, as the CLI would (its error classifies like the CLI's:
@@ -60,7 +63,7 @@ func New(opts Options) (*Server, error) {
 		env := brain.System()
 		opts.Env = &env
 	}
-	s := &Server{opts: opts}
+	s := &Server{opts: opts, inputs: map[string]input{"search": searchInput, "read": readInput}}
 	sel, err := s.selectBrains()
 	if err != nil {
 		return nil, err
@@ -70,23 +73,29 @@ func New(opts Options) (*Server, error) {
 	}
 	version := opts.Version
 	if version == "" {
-		version = moduleVersion()
+		version = release.Version()
 	}
-	searchTool, err := tool("search", "Search the brain", searchDescription, searchInput, "search-reply")
+	searchTool, err := tool("search", "Search the brain", searchDescription, searchInput.schema(), "search-reply")
 	if err != nil {
 		return nil, err
 	}
-	readTool, err := tool("read", "Read a brain page, note or record", readDescription, readInput, "read-reply")
+	readTool, err := tool("read", "Read a brain page, note or record", readDescription, readInput.schema(), "read-reply")
 	if err != nil {
 		return nil, err
 	}
+	hooks := &server.Hooks{}
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
+		s.session.set(res.ProtocolVersion, server.ClientSessionFromContext(ctx))
+	})
 	s.mcp = server.NewMCPServer(Name, version,
 		server.WithTitle(Title),
 		server.WithInstructions(Instructions),
 		server.WithToolCapabilities(false),
-		server.WithInputSchemaValidation(),
+		server.WithResourceCapabilities(false, false),
 		server.WithRecovery(),
+		server.WithHooks(hooks),
 	)
+	s.mcp.AddResourceTemplate(s.templateResult().ResourceTemplates[0], s.readTemplate)
 	s.mcp.AddTool(searchTool, s.search)
 	s.mcp.AddTool(readTool, s.read)
 	return s, nil
@@ -101,7 +110,11 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer, errLog 
 	if errLog != nil {
 		std.SetErrorLogger(newLogger(errLog))
 	}
-	return std.Listen(ctx, in, out)
+	// bf answers batches, refused arguments and resources itself; the SDK the rest.
+	w := &lockedWriter{w: out}
+	sdkIn, toSDK := io.Pipe()
+	go s.route(ctx, in, toSDK, w)
+	return std.Listen(ctx, sdkIn, w)
 }
 
 // selectBrains resolves the selection for one call, classified like the CLI's.
@@ -131,11 +144,4 @@ func tool(name, title, description, input, replyKind string) (mcp.Tool, error) {
 	// NewTool starts from an empty object schema; the raw schemas replace it.
 	t.InputSchema, t.OutputSchema = mcp.ToolInputSchema{}, mcp.ToolOutputSchema{}
 	return t, nil
-}
-
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }
