@@ -32,9 +32,11 @@ build:
 
 # Unit tests (fuzz targets run their seed corpora), then end-to-end scripts over the binaries.
 # The queue is shared by concurrent processes and goroutines: its tests also run under the
-# race detector.
+# race detector. The end-to-end tests build every command several ways (in the workspace, on
+# its own from a module proxy folder, with a release stamp): they get more than go test's
+# default 10 minutes on a busy machine.
 test: lint build
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 45m $(PKGS)
 	$(GO) test -race -count=1 ./libbf/queue/...
 
 lint:

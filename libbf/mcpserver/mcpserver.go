@@ -4,7 +4,10 @@
 //
 // Each call selects the brains again (so registry changes need no restart), runs the
 // request through libbf's search or read, and closes every cache it opened before
-// answering. Neither tool collects, runs programs or touches the network.
+// answering. Neither tool collects, runs programs or touches the network. Notes and
+// records are also resources (bf://{brain}/{path}), read as the read tool reads them.
+// bf checks tool arguments itself, in its own words, and answers JSON-RPC batches under
+// protocol 2025-03-26 only.
 package mcpserver
 
 import (
