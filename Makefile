@@ -9,7 +9,22 @@ EXAMPLES := ./examples/sensors/git-history ./examples/sensors/local-documents ./
 MODULES := libbf $(COMMANDS) e2e bench examples
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 
-.PHONY: all build test unit e2e fuzz-seeds demo lint install clean
+# The release version, stamped once into every binary (bf --version, bf-NAME --version and
+# MCP's serverInfo) by make install and make dist.
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -X github.com/bfgo/bf/libbf/release.stamp=$(VERSION)
+
+# make install puts binaries in $(PREFIX)/bin; without PREFIX, in $GOBIN, else ~/.local/bin.
+# PIECES names the binaries to install (default: all of them).
+GOBIN_DIR := $(shell $(GO) env GOBIN)
+INSTALL_BIN := $(if $(PREFIX),$(PREFIX)/bin,$(or $(GOBIN_DIR),$(HOME)/.local/bin))
+PIECES ?= $(COMMANDS)
+
+# make dist cross-compiles static binaries for these platforms into dist/.
+PLATFORMS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+DIST := $(CURDIR)/dist
+
+.PHONY: all build test unit e2e fuzz-seeds demo lint install dist clean
 
 all: build
 
@@ -20,10 +35,12 @@ build:
 
 # Unit tests (fuzz targets run their seed corpora), then end-to-end scripts over the binaries.
 # The queue is shared by concurrent processes and goroutines: its tests also run under the
-# race detector.
+# race detector. The end-to-end tests build every command several ways (in the workspace, on
+# its own from a module proxy folder, with a release stamp): they get more than go test's
+# default 10 minutes on a busy machine.
 test: lint build
 	@echo "== unit and e2e tests (one line per package as it finishes)"
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 45m $(PKGS)
 	@echo "== race: queue (builds with the race detector first)"
 	$(GO) test -race -count=1 ./libbf/queue/...
 	@echo "== make test: all passed"
@@ -38,10 +55,28 @@ demo: build
 	@./examples/demo.sh
 
 install:
-	$(GO) install -trimpath $(addprefix ./,$(COMMANDS))
+	@$(foreach p,$(PIECES),$(if $(filter $(p),$(COMMANDS)),,$(error PIECES: unknown piece $(p); choose among $(COMMANDS))))
+	@mkdir -p $(INSTALL_BIN)
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(INSTALL_BIN)/ $(addprefix ./,$(PIECES))
+	@echo "installed $(PIECES) in $(INSTALL_BIN) (version $(VERSION))"
+
+# One tarball per platform, bf_VERSION_OS_ARCH.tar.gz holding every binary and the README,
+# and SHA256SUMS over the tarballs.
+dist:
+	rm -rf $(DIST)
+	@set -e; for p in $(PLATFORMS); do \
+	  os=$${p%/*}; arch=$${p#*/}; name=bf_$(VERSION)_$${os}_$${arch}; \
+	  echo "building $$name"; mkdir -p $(DIST)/$$name; \
+	  CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' \
+	    -o $(DIST)/$$name/ $(addprefix ./,$(COMMANDS)); \
+	  cp README.md docs/install.md $(DIST)/$$name/; \
+	  tar -C $(DIST) -czf $(DIST)/$$name.tar.gz $$name; rm -rf $(DIST)/$$name; \
+	done
+	cd $(DIST) && sha256sum *.tar.gz > SHA256SUMS
+	@cat $(DIST)/SHA256SUMS
 
 clean:
-	rm -rf $(BIN)
+	rm -rf $(BIN) $(DIST)
 
 # Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
 # are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.

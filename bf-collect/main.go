@@ -46,7 +46,7 @@ Exits 1 when the sensor fails; nothing is written then, and the error names its 
 			if len(args) != 1 {
 				return cli.Usagef("bf collect takes one SENSOR (see bf collect --help)")
 			}
-			b, err := one(brainFlag)
+			b, err := cli.One(brain.Execution, brainFlag)
 			if err != nil {
 				return err
 			}
@@ -83,7 +83,7 @@ Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.
 			if len(args) > 0 {
 				return cli.Usagef("bf update takes no arguments (see bf update --help)")
 			}
-			b, err := one(brainFlag)
+			b, err := cli.One(brain.Execution, brainFlag)
 			if err != nil {
 				return err
 			}
@@ -148,13 +148,4 @@ failed or uncertain work and no queue problem.`,
 		},
 	}
 	cli.Main(collectCmd, updateCmd, statusCmd)
-}
-
-// one selects the single brain a program runs in: --brain, BF_BRAIN or the enclosing one.
-func one(flag *cli.Optional) (*brain.Brain, error) {
-	sel, err := cli.Select(brain.Execution, flag)
-	if err != nil {
-		return nil, err
-	}
-	return sel.Brains[0], nil
 }

@@ -7,16 +7,15 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/check"
 	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/collect"
 	"github.com/bfgo/bf/libbf/eval"
+	"github.com/bfgo/bf/libbf/progress"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/schema"
 	"github.com/bfgo/bf/libbf/vector"
@@ -54,30 +53,59 @@ and exits 1 when there are problems; warnings never fail the check.`,
 			return nil
 		},
 	}
+	var reproject cli.Optional
+	var dryRun bool
 	build := &cli.Command{
 		Name: "build",
 		Usage: `usage: bf build [--embed] [--brain NAME|PATH]
+       bf build --reproject SENSOR [--dry-run] [--brain NAME|PATH]
 
 Rebuild the brain's search cache (.bf/index.sqlite) from its files, beside the live one,
 then switch to it; searches keep reading the old one meanwhile. An interrupted record
 write is recovered first. Prints {"changed":N,"files":N,"removed":N,"skipped":N} and
-exits 1 when files were skipped (bf validate says why).
+exits 1 when files were skipped (bf validate says why). On a terminal, a progress line
+on stderr shows the files indexed, the rate and the time left.
+--reproject applies SENSOR's current field mappings (and the declared fields' defaults)
+to the records it stored, without running it: records whose fields change are rewritten
+and the cache refreshed. Prints {"sensor","records","changed","unchanged","failed",
+"failures"?} (at most 200 failures) and exits 1 on any failure, writing nothing then;
+--dry-run writes nothing either.
 
 --embed then asks the embeddings provider bf.yaml declares for the vectors of every
 chunk of the brain (fused search's dense strategy) and adds "chunks" and "embedded".`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&embed, "embed", false, "also compute the dense strategy's chunk vectors")
 			brainFlag = cli.BrainFlag(fs)
+			fs.Var(&reproject, "reproject", "apply the current field mappings to the stored records of `SENSOR`")
+			fs.BoolVar(&dryRun, "dry-run", false, "with --reproject: report what would change, write nothing")
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) > 0 {
 				return cli.Usagef("bf build takes no arguments (see bf build --help)")
 			}
+			if dryRun && !reproject.Given {
+				return cli.Usagef("--dry-run goes with --reproject SENSOR (see bf build --help)")
+			}
 			sel, err := cli.Select(brain.Checks, brainFlag)
 			if err != nil {
 				return err
 			}
-			res, err := cache.Build(ctx, sel.Brains[0], progress(env.Stderr))
+			if reproject.Given {
+				res, err := collect.Reproject(ctx, sel.Brains[0], reproject.Value, dryRun)
+				if res != nil {
+					if werr := cli.WriteJSON(env.Stdout, res); werr != nil {
+						return werr
+					}
+				}
+				if err != nil {
+					return cli.Classify(err)
+				}
+				if res.Failed > 0 {
+					return cli.ErrCheckFailed
+				}
+				return nil
+			}
+			res, err := cache.Build(ctx, sel.Brains[0], progress.For(env.Stderr, "indexing", 0))
 			if err != nil {
 				return err
 			}
@@ -169,24 +197,6 @@ func writeReply(env *cli.Env, v any) error {
 	}
 	_, err = env.Stdout.Write(append(b, '\n'))
 	return err
-}
-
-// progress reports a build's progress on one rewritten line, only when stderr is a terminal:
-// logs and pipes get the final JSON and nothing else.
-func progress(w io.Writer) func(done, total int) {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if st, err := f.Stat(); err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return func(done, total int) {
-		fmt.Fprintf(w, "\rbf: indexed %d of %d files", done, total)
-		if done == total {
-			fmt.Fprint(w, "\r\033[K")
-		}
-	}
 }
 
 // embedded is the reply of bf build --embed: the build's counts with the chunks.

@@ -88,7 +88,7 @@ func TestAskTool(t *testing.T) {
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
 	}
-	if diff := cmp.Diff([]string{"ask", "read", "search"}, sorted(names)); diff != "" {
+	if diff := cmp.Diff([]string{"ask", "brief", "read", "recall", "remember", "search"}, sorted(names)); diff != "" {
 		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
 	res := s.call(t, "ask", `{"question":"when does dunning stop"}`)

@@ -99,6 +99,10 @@ func (f *fixture) env() []string {
 // cli runs a built CLI binary and returns its stdout without the trailing newline.
 func (f *fixture) cli(t *testing.T, name string, args ...string) []byte {
 	t.Helper()
+	if name == "bf-read" {
+		// bf-read serves read and export: run directly, it takes the verb first.
+		args = append([]string{"read"}, args...)
+	}
 	cmd := exec.Command(filepath.Join(binDir, name), append(args, "--brain", f.brain)...)
 	cmd.Dir, cmd.Env = f.work, f.env()
 	var stderr bytes.Buffer
@@ -268,23 +272,29 @@ func TestServer(t *testing.T) {
 		page = sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md","offset":`+n+`}`), f.cli(t, "bf-read", "concepts/retention.md", "--offset", n))
 	}
 
-	// Arguments outside the input schema: the SDK's error result.
-	sdk := func(msg string) bool { return strings.Contains(msg, "input schema validation failed") }
-	for _, c := range []struct{ tool, args string }{
-		{"search", `{"query":"invoice","limit":0}`},
-		{"search", `{"query":"invoice","limit":51}`},
-		{"search", `{"query":"invoice","limit":2.5}`},
-		{"search", `{"query":"invoice","limit":"5"}`},
-		{"search", `{"query":"invoice","offset":-1}`},
-		{"search", `{"query":"invoice","brain":"x"}`},
-		{"search", `{"limit":5}`},
-		{"search", `{"query":7}`},
-		{"read", `{"ref":"projects","offset":true}`},
-		{"read", `{"ref":"projects","page":2}`},
-		{"read", `{"ref":"projects","offset":9007199254740992}`},
+	// Arguments outside the input schema: bf's own words, naming the argument and the value.
+	for _, c := range []struct{ tool, args, want string }{
+		{"search", `{"query":"invoice","limit":0}`, "invalid input: limit: must be 1 to 50 (got 0)"},
+		{"search", `{"query":"invoice","limit":51}`, "invalid input: limit: must be 1 to 50 (got 51)"},
+		{"search", `{"query":"invoice","limit":1e400}`, "invalid input: limit: must be 1 to 50 (got 1e400)"},
+		{"search", `{"query":"invoice","limit":-1e400}`, "invalid input: limit: must be 1 to 50 (got -1e400)"},
+		{"search", `{"query":"invoice","limit":2.5}`, "invalid input: limit: must be an integer (got 2.5)"},
+		{"search", `{"query":"invoice","limit":"5"}`, `invalid input: limit: must be an integer (got "5")`},
+		{"search", `{"query":"invoice","offset":-1}`, "invalid input: offset: must be 0 to 9007199254740991 (got -1)"},
+		{"search", `{"query":"invoice","brain":"x"}`, "invalid input: unknown argument brain"},
+		{"search", `{"query":"invoice","foo":1,"bar":2}`, "invalid input: unknown argument bar"},
+		{"search", `{"limit":5}`, "invalid input: query: required"},
+		{"search", `{"query":7}`, "invalid input: query: must be a string (got 7)"},
+		{"search", `{"query":"` + strings.Repeat("é", 4097) + `"}`, "invalid input: query: must be at most 4096 characters (got 4097)"},
+		{"read", `{"ref":"projects","offset":true}`, "invalid input: offset: must be an integer (got true)"},
+		{"read", `{"ref":"projects","page":2}`, "invalid input: unknown argument page"},
+		{"read", `{"ref":"projects","offset":9007199254740992}`, "invalid input: offset: must be 0 to 9007199254740991 (got 9007199254740992)"},
+		{"read", `[1]`, "invalid input: arguments: must be an object"},
 	} {
-		wantError(t, s.call(t, c.tool, c.args), sdk, c.tool+" "+c.args+": the SDK's validation message")
+		wantError(t, s.call(t, c.tool, c.args), func(m string) bool { return m == c.want }, c.tool+" "+c.args+": "+c.want)
 	}
+	// Values the schema allows pass: 5.0 is the integer 5.
+	sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":5.0}`), f.cli(t, "bf-search", "invoice", "--limit", "5"))
 
 	// Values the tools reject: invalid input naming the argument.
 	exact := func(want string) func(string) bool { return func(got string) bool { return got == want } }
@@ -581,5 +591,139 @@ func TestClosedStdin(t *testing.T) {
 	}
 	if _, ok := got[`"p"`]; !ok || len(got) != len(want)+2 {
 		t.Errorf("answers for %d ids, want %d (initialize, every call and the ping)", len(got), len(want)+2)
+	}
+}
+
+// wire runs bf-mcp on the given input lines after initialize under protocol, and returns
+// its output lines after initialize's response.
+func (f *fixture) wire(t *testing.T, protocol string, lines ...string) []string {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
+	cmd.Dir, cmd.Env = f.work, f.env()
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + protocol + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
+	cmd.Stdin = strings.NewReader(in + strings.Join(lines, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+	if len(got) == 0 || !strings.Contains(got[0], `"protocolVersion":"`+protocol+`"`) {
+		t.Fatalf("initialize: %s", out)
+	}
+	return got[1:]
+}
+
+// TestBatches: protocol 2025-03-26 answers a batch with an array of responses (none for
+// notifications); later protocols refuse batches with one error.
+func TestBatches(t *testing.T) {
+	f := newFixture(t)
+	batch := `[{"jsonrpc":"2.0","id":2,"method":"ping"},` +
+		`{"jsonrpc":"2.0","method":"notifications/initialized"},` +
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{"query":"invoice","limit":0}}},` +
+		`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{}}]`
+	got := f.wire(t, "2025-03-26", batch)
+	var replies []struct {
+		ID     int `json:"id"`
+		Result *struct {
+			IsError bool `json:"isError"`
+			Content []struct {
+				Text string `json:"text"`
+			} `json:"content"`
+		} `json:"result"`
+		Error *struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if len(got) != 1 || json.Unmarshal([]byte(got[0]), &replies) != nil || len(replies) != 3 {
+		t.Fatalf("2025-03-26 batch: %q", got)
+	}
+	if replies[0].ID != 2 || replies[0].Result == nil || replies[0].Error != nil {
+		t.Errorf("ping in a batch: %s", got[0])
+	}
+	if r := replies[1]; r.ID != 3 || r.Result == nil || !r.Result.IsError || r.Result.Content[0].Text != "invalid input: limit: must be 1 to 50 (got 0)" {
+		t.Errorf("tools/call in a batch: %s", got[0])
+	}
+	if r := replies[2]; r.ID != 4 || r.Error == nil || r.Error.Code != -32600 {
+		t.Errorf("initialize in a batch: %s", got[0])
+	}
+
+	for _, protocol := range []string{"2025-06-18", "2025-11-25"} {
+		got := f.wire(t, protocol, batch, `{"jsonrpc":"2.0","id":9,"method":"ping"}`)
+		want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"protocol ` + protocol + ` has no JSON-RPC batches (only 2025-03-26 had them); send one message per line"}}`
+		if len(got) != 2 || got[0] != want || !strings.Contains(got[1], `"id":9`) {
+			t.Errorf("%s batch: %q\nwant %s", protocol, got, want)
+		}
+	}
+}
+
+// TestResources: a note read as a resource is the same text as bf read prints for its
+// address, and resources/list pages every note.
+func TestResources(t *testing.T) {
+	f := newFixture(t)
+	s := f.start(t, "--brain", f.brain)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+
+	tpl, err := s.c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+	if err != nil || len(tpl.ResourceTemplates) != 1 || tpl.ResourceTemplates[0].URITemplate.Raw() != "bf://{brain}/{path}" {
+		t.Fatalf("resource templates: %+v %v", tpl, err)
+	}
+
+	for _, uri := range []string{"bf://acme/concepts/ledger.md", "bf://acme/concepts/ledger.md#" + "nothing-here", "bf://acme/projects"} {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = uri
+		res, err := s.c.ReadResource(ctx, req)
+		if strings.Contains(uri, "#") {
+			if err == nil || !strings.Contains(err.Error(), "section not found") {
+				t.Errorf("%s: %v", uri, err)
+			}
+			continue
+		}
+		if err != nil || len(res.Contents) != 1 {
+			t.Fatalf("%s: %+v %v", uri, res, err)
+		}
+		tc, ok := res.Contents[0].(mcp.TextResourceContents)
+		if !ok || tc.URI != uri || tc.MIMEType != "application/json" {
+			t.Fatalf("%s: %+v", uri, res.Contents[0])
+		}
+		if want := f.cli(t, "bf-read", uri); tc.Text != string(want) {
+			t.Errorf("%s: resource text differs from bf read:\n%s\n%s", uri, tc.Text, want)
+		}
+	}
+
+	var uris []string
+	var cursor mcp.Cursor
+	pages := 0
+	for {
+		req := mcp.ListResourcesRequest{}
+		req.Params.Cursor = cursor
+		res, err := s.c.ListResources(ctx, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+		for _, r := range res.Resources {
+			uris = append(uris, r.URI)
+		}
+		if res.NextCursor == "" {
+			break
+		}
+		cursor = res.NextCursor
+	}
+	// The example brain's notes and the fixture's large one, each once, in path order.
+	var want []string
+	for _, root := range []string{"actions", "concepts", "projects"} {
+		filepath.WalkDir(filepath.Join(f.brain, root), func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+				rel, _ := filepath.Rel(f.brain, p)
+				want = append(want, "bf://acme/"+filepath.ToSlash(rel))
+			}
+			return nil
+		})
+	}
+	if diff := cmp.Diff(want, uris); diff != "" || pages != 1+len(want)/100 {
+		t.Errorf("resources/list in %d pages (-want +got):\n%s", pages, diff)
 	}
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
 	"os"
 	"strings"
 
@@ -15,16 +14,7 @@ import (
 )
 
 func main() {
-	args := os.Args
-	// bf-memory VERB …: the verb picks the command, as bf VERB does through argv[0].
-	if base := args[0][strings.LastIndexByte(args[0], '/')+1:]; base == "bf-memory" {
-		if len(args) < 2 || strings.HasPrefix(args[1], "-") || !known(args[1]) {
-			fmt.Fprintln(os.Stderr, "bf: bf-memory takes a verb first: remember, recall, brief, verify, review, forget or scope")
-			os.Exit(cli.ExitUsage)
-		}
-		args = append([]string{"bf-" + args[1]}, args[2:]...)
-	}
-	os.Exit(cli.Run(context.Background(), cli.OSEnv(), args, commands()...))
+	cli.Main(commands()...)
 }
 
 func commands() []*cli.Command {

@@ -17,7 +17,7 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-const usage = `usage: bf read [REF] [--rel RELATION] [--offset N] [--brain NAME|PATH]
+const usage = `usage: bf read [REF] [--rel RELATION] [--offset N] [--format json|md|refs] [--brain NAME|PATH]
 
 Read a page, a note, a section, a record or an identity. Without REF, reads the
 home page.
@@ -33,9 +33,10 @@ in that selected brain only (write # and ? in a record id as %23 and %3F there).
 --rel lists every item linking to REF through RELATION (links, cites or a
 relation a selected brain declares, with its narrower relations), newest first.
 
-Prints one JSON reply. Large exact reads return their text in pages: repeat the
-read with --offset next_offset while it is present, and check that sha256 stays
-the same. Check problems and stale before concluding something is absent.
+Prints one JSON reply (--format md: the same reply as Markdown to read; --format
+refs: the refs of its items, or its own, one per line). Large exact reads return
+their text in pages: repeat the read with --offset next_offset while it is
+present, and check that sha256 stays the same. Check problems and stale before concluding something is absent.
 
 Exit status: 0 success, 1 failure or not found, 2 invalid input.`
 
@@ -44,6 +45,7 @@ func main() {
 		brainFlag *cli.Optional
 		rel       string
 		offset    cli.Offset
+		format    *cli.Format
 	)
 	cmd := &cli.Command{
 		Name:  "read",
@@ -52,6 +54,7 @@ func main() {
 			fs.StringVar(&rel, "rel", "", "list the items linking to REF through `RELATION`")
 			fs.Var(&offset, "offset", "continue at a reply's next_offset `N`")
 			brainFlag = cli.BrainFlag(fs)
+			format = cli.FormatFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) > 1 {
@@ -78,8 +81,7 @@ func main() {
 			if err != nil {
 				return err
 			}
-			_, err = env.Stdout.Write(append(b, '\n'))
-			return err
+			return cli.WriteReply(env.Stdout, *format, b)
 		},
 	}
 	cli.Main(cmd, exportCommand())

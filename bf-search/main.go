@@ -8,14 +8,16 @@ import (
 	"strings"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/fuse"
+	"github.com/bfgo/bf/libbf/progress"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
 	"github.com/bfgo/bf/libbf/vector"
 )
 
-const usage = `usage: bf search QUERY [--scope SCOPE] [--limit N] [--offset N] [--brain NAME|PATH]
+const usage = `usage: bf search QUERY [--scope SCOPE] [--limit N] [--offset N] [--format json|md|refs] [--brain NAME|PATH]
        bf search --fused QUERY [--archived] [--trust reviewed|unreviewed] [--all] [...]
 
 Search notes and records. QUERY holds words, "quoted phrases" and prefix* words
@@ -23,7 +25,8 @@ Search notes and records. QUERY holds words, "quoted phrases" and prefix* words
 repo:github.com/owner/name, or a tag address bf://NAME/tags/LABEL. Several words
 given as separate arguments form one query.
 
-Prints one JSON reply: items with refs to pass to bf read, best first (several
+Prints one JSON reply (--format md: the same reply as Markdown to read; --format refs:
+one ref per line): items with refs to pass to bf read, best first (several
 brains alternate by their own rank), and when they apply next_offset (repeat the
 same search with --offset N), unmatched words and suggestions, identity
 "unknown", the collection coverage of sources, problems and stale brains.
@@ -56,6 +59,7 @@ func main() {
 		archived  bool
 		all       bool
 		trust     string
+		format    *cli.Format
 	)
 	cmd := &cli.Command{
 		Name:  "search",
@@ -70,6 +74,7 @@ func main() {
 			fs.BoolVar(&all, "all", false, "fused: keep superseded notes at their own rank")
 			fs.StringVar(&trust, "trust", "", "fused: trust floor, `reviewed` (default) or unreviewed")
 			brainFlag = cli.BrainFlag(fs)
+			format = cli.FormatFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) == 0 {
@@ -102,6 +107,8 @@ func main() {
 				return err
 			}
 			req.Brains, req.Problems = sel.Brains, sel.Problems
+			// A first search may index many files: show it on a terminal.
+			ctx = cache.WithProgress(ctx, progress.For(env.Stderr, "indexing", progress.Refresh))
 			var res *search.Reply
 			switch {
 			case fused:
@@ -119,8 +126,7 @@ func main() {
 			if err != nil {
 				return err
 			}
-			_, err = env.Stdout.Write(append(b, '\n'))
-			return err
+			return cli.WriteReply(env.Stdout, *format, b)
 		},
 	}
 	cli.Main(cmd)

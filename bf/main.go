@@ -12,6 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/release"
 )
 
 // verb is one entry of `bf --help`.
@@ -33,7 +36,7 @@ var verbs = []verb{
 	{"update", "bf-collect", "run the due sensors and routines, then refresh the cache"},
 	{"status", "bf-collect", "show sources, routines and what needs attention"},
 	{"channel", "", "send, read or stream through a channel by hand: bf channel send NAME --stdin"},
-	{"queue", "bf-channel", "list, open, retry or cancel queued jobs and deliveries"},
+	{"queue", "", "list, open, retry or cancel queued jobs and deliveries"},
 	{"validate", "bf-index", "check bf.yaml, notes, links and records"},
 	{"build", "bf-index", "rebuild the search cache from the brain's files"},
 	{"eval", "bf-index", "run the brain's retrieval suites (evals/*.yaml)"},
@@ -48,12 +51,10 @@ var verbs = []verb{
 	{"scope", "bf-memory", "declare memory scopes and compare them with those stored"},
 }
 
-var version = "dev"
-
 const usage = `usage: bf VERB [ARGS…]
 
 bf searches and reads a brain: a folder of Markdown notes and JSON records.
-Each verb prints one JSON document; run bf VERB --help for its flags.
+Each verb prints one JSON document; run bf VERB --help (or bf help VERB) for its flags.
 
 Verbs:
 %s
@@ -66,15 +67,26 @@ func main() {
 
 func run(args []string, stdout, stderr io.Writer, environ []string) int {
 	if len(args) == 0 {
-		fmt.Fprintf(stderr, usage, verbList())
+		fmt.Fprintf(stderr, usage, verbList(find))
 		return 2
 	}
 	switch args[0] {
-	case "-h", "--help", "-help", "help":
-		fmt.Fprintf(stdout, usage, verbList())
+	case "-h", "--help", "-help":
+		fmt.Fprintf(stdout, usage, verbList(find))
 		return 0
+	case "help":
+		if len(args) == 1 {
+			fmt.Fprintf(stdout, usage, verbList(find))
+			return 0
+		}
+		if len(args) > 2 {
+			fmt.Fprintln(stderr, "bf: bf help takes one VERB; see bf --help")
+			return 2
+		}
+		// bf help VERB is bf VERB --help.
+		args = []string{args[1], "--help"}
 	case "--version", "-version", "version":
-		fmt.Fprintf(stdout, "bf %s\n", version)
+		fmt.Fprintf(stdout, "bf %s\n", release.Version())
 		return 0
 	}
 	name := args[0]
@@ -82,30 +94,35 @@ func run(args []string, stdout, stderr io.Writer, environ []string) int {
 		fmt.Fprintf(stderr, "bf: expected a verb before %s; see bf --help\n", quote(name))
 		return 2
 	}
-	binary := "bf-" + name
-	known := false
-	for _, v := range verbs {
-		if v.name == name {
-			known = true
-			if v.binary != "" {
-				binary = v.binary
-			}
-		}
-	}
+	binary, known := binaryOf(name)
 	path, err := find(binary)
 	if err != nil {
 		if known {
-			fmt.Fprintf(stderr, "bf: %s serves bf %s but was not found beside bf or on PATH; run make install\n", binary, name)
-		} else {
-			fmt.Fprintf(stderr, "bf: unknown verb %s; see bf --help\n", quote(name))
+			fmt.Fprintf(stderr, "bf: bf %s needs %s, which is not installed beside bf or on PATH; install it with make install PIECES=%s in a checkout, or go install github.com/bfgo/bf/%s@latest\n", name, binary, binary, binary)
+			return 1
 		}
+		fmt.Fprintf(stderr, "bf: unknown verb %s; see bf --help\n", quote(name))
 		return 2
 	}
-	// argv[0] names the verb, so a binary serving several verbs knows which one was asked for.
-	argv := append([]string{"bf-" + name}, args[1:]...)
+	// argv[0] "bf VERB" names the verb, so a binary serving several verbs knows which one
+	// was asked for (run directly, such a binary takes the verb as its first argument).
+	argv := append([]string{cli.DispatchPrefix + name}, args[1:]...)
 	err = syscall.Exec(path, argv, environ)
 	fmt.Fprintf(stderr, "bf: cannot run %s: %v\n", binary, err)
 	return 1
+}
+
+// binaryOf names the binary serving a verb and whether the verb is one of bf's own.
+func binaryOf(name string) (binary string, known bool) {
+	for _, v := range verbs {
+		if v.name == name {
+			if v.binary != "" {
+				return v.binary, true
+			}
+			return "bf-" + name, true
+		}
+	}
+	return "bf-" + name, false
 }
 
 // find looks beside bf's own executable first, so one bin folder is self-contained, then on PATH.
@@ -125,10 +142,16 @@ func find(binary string) (string, error) {
 	return p, err
 }
 
-func verbList() string {
+// verbList is help's table of verbs; a verb whose binary lookup fails is marked.
+func verbList(lookup func(string) (string, error)) string {
 	var b strings.Builder
 	for _, v := range verbs {
-		fmt.Fprintf(&b, "  %-10s %s\n", v.name, v.summary)
+		binary, _ := binaryOf(v.name)
+		summary := v.summary
+		if _, err := lookup(binary); err != nil {
+			summary += " [not installed: " + binary + "]"
+		}
+		fmt.Fprintf(&b, "  %-10s %s\n", v.name, summary)
 	}
 	return b.String()
 }

@@ -84,7 +84,8 @@ var clock = time.Now
 // errNeedBuild says the live generation is missing, incompatible or damaged.
 var errNeedBuild = errors.New("need a build")
 
-// Open opens the brain's cache for reading, refreshing it first.
+// Open opens the brain's cache for reading, refreshing it first (reporting the files it
+// indexes to the context's WithProgress).
 func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 	dir, err := prepareDir(b.Root)
 	if err != nil {
@@ -108,7 +109,7 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 		if rebuilt {
 			return nil, errors.New("the search cache in .bf could not be rebuilt; run bf build")
 		}
-		if _, err := build(ctx, b, dir, nil, true); err != nil {
+		if _, err := build(ctx, b, dir, progressOf(ctx), true); err != nil {
 			return nil, err
 		}
 	}

@@ -234,7 +234,12 @@ func refresh(ctx context.Context, db *sql.DB, ix *indexer, root string, d *diff)
 			return err
 		}
 	}
-	if err := w.apply(ctx, ix, root, d.changed, true, nil); err != nil {
+	var report func(done int)
+	if p := progressOf(ctx); p != nil {
+		report = func(done int) { p(done, len(d.changed)) }
+		p(0, len(d.changed))
+	}
+	if err := w.apply(ctx, ix, root, d.changed, true, report); err != nil {
 		return err
 	}
 	if err := w.flushFTS(ctx); err != nil { // the removed files' rows, when nothing changed

@@ -33,3 +33,12 @@ func Classify(err error) error {
 	}
 	return err
 }
+
+// One selects the single brain a command works on: --brain, BF_BRAIN or the enclosing one.
+func One(purpose brain.Purpose, flag *Optional) (*brain.Brain, error) {
+	sel, err := Select(purpose, flag)
+	if err != nil {
+		return nil, err
+	}
+	return sel.Brains[0], nil
+}

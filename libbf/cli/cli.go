@@ -22,6 +22,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3"
 
+	"github.com/bfgo/bf/libbf/release"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -70,15 +71,25 @@ func OSEnv() *Env {
 	return &Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, Getwd: os.Getwd}
 }
 
-// Main runs the command named by argv[0] among cmds (the first one is the default) and
-// exits the process with its code.
+// Main runs the command argv asks for among cmds (see Run) and exits the process with its code.
 func Main(cmds ...*Command) {
 	os.Exit(Run(context.Background(), OSEnv(), os.Args, cmds...))
 }
 
 // Run is Main without exiting: it returns the exit code.
+//
+// The dispatcher runs a binary with argv[0] "bf VERB", naming the verb. Run directly, a
+// binary serving one verb takes ARGS as that verb would, and one serving several takes the
+// verb first: `bf-index build` is `bf build`.
 func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
-	cmd := pick(argv[0], cmds)
+	cmd, rest, code, ok := pick(env, argv, cmds)
+	if !ok {
+		return code
+	}
+	if len(rest) == 1 && (rest[0] == "--version" || rest[0] == "-version") {
+		fmt.Fprintf(env.Stdout, "%s %s\n", program(argv[0]), release.Version())
+		return ExitOK
+	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
@@ -88,7 +99,7 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 		cmd.Flags(fs)
 	}
 	strict(fs)
-	args, err := parseInterspersed(fs, argv[1:])
+	args, err := parseInterspersed(fs, rest)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(env.Stdout, helpText(cmd, fs))
@@ -142,18 +153,79 @@ func (o *Optional) String() string { return o.Value }
 // Set records the value.
 func (o *Optional) Set(s string) error { o.Value, o.Given = s, true; return nil }
 
-func pick(argv0 string, cmds []*Command) *Command {
-	base := argv0
-	if i := strings.LastIndexAny(base, `/\`); i >= 0 {
-		base = base[i+1:]
-	}
-	base = strings.TrimPrefix(base, "bf-")
-	for _, c := range cmds {
-		if c.Name == base {
-			return c
+// DispatchPrefix starts the argv[0] the dispatcher gives a binary: "bf search".
+const DispatchPrefix = "bf "
+
+// pick finds the command argv asks for and its arguments. When it cannot, it has already
+// printed help (exit 0) or a diagnostic (exit 2) and ok is false.
+func pick(env *Env, argv []string, cmds []*Command) (cmd *Command, args []string, code int, ok bool) {
+	if verb, found := strings.CutPrefix(argv[0], DispatchPrefix); found {
+		for _, c := range cmds {
+			if c.Name == verb {
+				return c, argv[1:], 0, true
+			}
 		}
+		fmt.Fprintf(env.Stderr, "bf: this binary does not serve bf %s; it serves %s\n", Escape(verb), verbList(cmds))
+		return nil, nil, ExitUsage, false
 	}
-	return cmds[0]
+	if len(cmds) == 1 {
+		return cmds[0], argv[1:], 0, true
+	}
+	prog := program(argv[0])
+	if len(argv) > 1 {
+		for _, c := range cmds {
+			if c.Name == argv[1] {
+				return c, argv[2:], 0, true
+			}
+		}
+		switch argv[1] {
+		case "-h", "-help", "--help", "help":
+			fmt.Fprint(env.Stdout, servesText(prog, cmds))
+			return nil, nil, ExitOK, false
+		case "-version", "--version":
+			fmt.Fprintf(env.Stdout, "%s %s\n", prog, release.Version())
+			return nil, nil, ExitOK, false
+		}
+		fmt.Fprintf(env.Stderr, "bf: %s serves %s, not %q: run %s VERB [ARGS…] (see %s --help)\n",
+			prog, verbList(cmds), Escape(argv[1]), prog, prog)
+		return nil, nil, ExitUsage, false
+	}
+	fmt.Fprint(env.Stderr, servesText(prog, cmds))
+	return nil, nil, ExitUsage, false
+}
+
+// program is the name a binary was run as: "bf-index", or "bf search" from the dispatcher.
+func program(argv0 string) string {
+	if strings.HasPrefix(argv0, DispatchPrefix) {
+		return argv0
+	}
+	if i := strings.LastIndexAny(argv0, `/\`); i >= 0 {
+		argv0 = argv0[i+1:]
+	}
+	return argv0
+}
+
+// servesText is a multi-verb binary's own help: the verbs it serves.
+func servesText(prog string, cmds []*Command) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "usage: %s VERB [ARGS…]\n\n%s serves %s; %s VERB is bf VERB.\nRun %s VERB --help for one verb's flags.\n\nVerbs:\n", prog, prog, verbList(cmds), prog, prog)
+	for _, c := range cmds {
+		first, _, _ := strings.Cut(strings.TrimPrefix(c.Usage, "usage: "), "\n")
+		fmt.Fprintf(&b, "  %s\n", first)
+	}
+	return b.String()
+}
+
+// verbList names the verbs of cmds: "validate, build, eval and schema".
+func verbList(cmds []*Command) string {
+	names := make([]string, len(cmds))
+	for i, c := range cmds {
+		names[i] = c.Name
+	}
+	if len(names) == 1 {
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func report(env *Env, err error) int {
@@ -351,4 +423,15 @@ func Escape(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// Output prints a reply when there is one, even beside an error such as a delivery that
+// did not arrive, and returns the error classified for its exit code.
+func Output[T any](env *Env, res *T, err error) error {
+	if res != nil {
+		if werr := WriteJSON(env.Stdout, res); werr != nil {
+			return werr
+		}
+	}
+	return Classify(err)
 }

@@ -152,3 +152,45 @@ func TestRepeatedFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestPick runs a binary serving two verbs as the dispatcher does and directly.
+func TestPick(t *testing.T) {
+	cmds := func(got *string) []*Command {
+		mk := func(name string) *Command {
+			return &Command{Name: name, Usage: "usage: bf " + name + " [ARG]\n\nDo " + name + ".",
+				Run: func(ctx context.Context, env *Env, args []string) error {
+					*got = name + " " + strings.Join(args, ",")
+					return nil
+				}}
+		}
+		return []*Command{mk("init"), mk("register")}
+	}
+	serves := "usage: bf-init VERB [ARGS…]\n\nbf-init serves init and register; bf-init VERB is bf VERB.\n" +
+		"Run bf-init VERB --help for one verb's flags.\n\nVerbs:\n  bf init [ARG]\n  bf register [ARG]\n"
+	tests := []struct {
+		argv           []string
+		code           int
+		ran            string
+		stdout, stderr string
+	}{
+		{argv: []string{"bf init", "register"}, ran: "init register"},
+		{argv: []string{"bf register", "x"}, ran: "register x"},
+		{argv: []string{"/usr/bin/bf-init", "register", "x"}, ran: "register x"},
+		{argv: []string{"bf-init", "init", "register"}, ran: "init register"},
+		{argv: []string{"bf-init", "x"}, code: 2, stderr: "bf: bf-init serves init and register, not \"x\": run bf-init VERB [ARGS…] (see bf-init --help)\n"},
+		{argv: []string{"bf-init"}, code: 2, stderr: serves},
+		{argv: []string{"bf-init", "--help"}, stdout: serves},
+		{argv: []string{"bf-init", "--version"}, stdout: "bf-init dev\n"},
+		{argv: []string{"bf-init", "register", "--version"}, stdout: "bf-init dev\n"},
+		{argv: []string{"bf register", "--version"}, stdout: "bf register dev\n"},
+		{argv: []string{"bf nope"}, code: 2, stderr: "bf: this binary does not serve bf nope; it serves init and register\n"},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		var ran string
+		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmds(&ran)...)
+		if code != tt.code || ran != tt.ran || out.String() != tt.stdout || errb.String() != tt.stderr {
+			t.Errorf("%q: code %d ran %q stdout %q stderr %q", tt.argv, code, ran, out.String(), errb.String())
+		}
+	}
+}

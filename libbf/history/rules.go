@@ -337,3 +337,13 @@ func latestOf(a, b time.Time) time.Time {
 	}
 	return a
 }
+
+// ForTrust is the freshness a program shows in a brain that may not run programs on this
+// machine (trusted false): one that never succeeded here is unknown rather than never,
+// since nothing here would run it.
+func ForTrust(freshness string, trusted bool) string {
+	if !trusted && freshness == Never {
+		return Unknown
+	}
+	return freshness
+}

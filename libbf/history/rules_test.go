@@ -364,3 +364,23 @@ func TestSilentAndAttention(t *testing.T) {
 		})
 	}
 }
+
+func TestForTrust(t *testing.T) {
+	tests := []struct {
+		freshness string
+		trusted   bool
+		want      string
+	}{
+		{Never, true, Never},
+		{Never, false, Unknown},
+		{Fresh, false, Fresh},
+		{Overdue, false, Overdue},
+		{Manual, false, Manual},
+		{Unknown, true, Unknown},
+	}
+	for _, tt := range tests {
+		if got := ForTrust(tt.freshness, tt.trusted); got != tt.want {
+			t.Errorf("ForTrust(%q, %v) = %q, want %q", tt.freshness, tt.trusted, got, tt.want)
+		}
+	}
+}

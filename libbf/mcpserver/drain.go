@@ -26,9 +26,9 @@ func newInFlight() *inFlight {
 	return &inFlight{pending: map[string]int{}, done: make(chan struct{})}
 }
 
-// message is what tells requests and responses apart: a request has a method and an id,
+// flightMessage is what tells requests and responses apart: a request has a method and an id,
 // a response an id and no method; a notification has no id.
-type message struct {
+type flightMessage struct {
 	ID     json.RawMessage `json:"id"`
 	Method *string         `json:"method"`
 }
@@ -59,7 +59,7 @@ func idKey(raw json.RawMessage) string {
 }
 
 func (f *inFlight) read(line []byte) {
-	var m message
+	var m flightMessage
 	if json.Unmarshal(line, &m) != nil || m.Method == nil {
 		return
 	}
@@ -71,7 +71,7 @@ func (f *inFlight) read(line []byte) {
 }
 
 func (f *inFlight) written(line []byte) {
-	var m message
+	var m flightMessage
 	if json.Unmarshal(line, &m) != nil || m.Method != nil {
 		return
 	}
@@ -107,9 +107,9 @@ func (f *inFlight) wait(ctx context.Context) {
 	}
 }
 
-// input hands stdin to the SDK one line at a time, noting each request, and returns the
+// drainInput hands stdin to the SDK one line at a time, noting each request, and returns the
 // end of stdin only once every noted request has been answered.
-type input struct {
+type drainInput struct {
 	ctx    context.Context
 	r      *bufio.Reader
 	flight *inFlight
@@ -117,7 +117,7 @@ type input struct {
 	err    error
 }
 
-func (in *input) Read(p []byte) (int, error) {
+func (in *drainInput) Read(p []byte) (int, error) {
 	for len(in.buf) == 0 {
 		if in.err != nil {
 			if in.err == io.EOF {
@@ -142,16 +142,16 @@ func (in *input) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// output notes each response the SDK writes. The SDK writes one whole message per call
+// drainOutput notes each response the SDK writes. The SDK writes one whole message per call
 // (a JSON value and its newline, under its own lock); partial writes are joined anyway.
-type output struct {
+type drainOutput struct {
 	w      io.Writer
 	flight *inFlight
 	mu     sync.Mutex
 	line   []byte
 }
 
-func (o *output) Write(p []byte) (int, error) {
+func (o *drainOutput) Write(p []byte) (int, error) {
 	n, err := o.w.Write(p)
 	o.mu.Lock()
 	o.line = append(o.line, p[:n]...)

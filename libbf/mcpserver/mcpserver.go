@@ -4,7 +4,10 @@
 //
 // Each call selects the brains again (so registry changes need no restart), runs the
 // request through libbf's search or read, and closes every cache it opened before
-// answering. Neither tool collects, runs programs or touches the network.
+// answering. Neither tool collects, runs programs or touches the network. Notes and
+// records are also resources (bf://{brain}/{path}), read as the read tool reads them.
+// bf checks tool arguments itself, in its own words, and answers JSON-RPC batches under
+// protocol 2025-03-26 only.
 package mcpserver
 
 import (
@@ -12,13 +15,13 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"runtime/debug"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/release"
 	"github.com/bfgo/bf/libbf/schema"
 )
 
@@ -33,7 +36,7 @@ type Options struct {
 	// Brain is the --brain value, used only when BrainGiven is true.
 	Brain      string
 	BrainGiven bool
-	// Version is reported to clients; "" uses the module version of the running binary.
+	// Version is reported to clients; "" uses the release version, as bf --version does.
 	Version string
 	// Select picks the brains of one call; nil means brain.Select with the process
 	// environment. Tests replace it.
@@ -49,6 +52,9 @@ type Server struct {
 	mcp  *server.MCPServer
 	// startRoots are the brain roots selected at startup, hidden in error text too.
 	startRoots []string
+	// inputs are the tools' arguments, by tool name.
+	inputs  map[string]input
+	session session
 }
 
 // New checks the selection once, as the CLI would (its error classifies like the CLI's:
@@ -61,7 +67,7 @@ func New(opts Options) (*Server, error) {
 		env := brain.System()
 		opts.Env = &env
 	}
-	s := &Server{opts: opts}
+	s := &Server{opts: opts, inputs: map[string]input{"search": searchInput, "read": readInput}}
 	sel, err := s.selectBrains()
 	if err != nil {
 		return nil, err
@@ -71,23 +77,29 @@ func New(opts Options) (*Server, error) {
 	}
 	version := opts.Version
 	if version == "" {
-		version = moduleVersion()
+		version = release.Version()
 	}
-	searchTool, err := tool("search", "Search the brain", searchDescription, searchInput, "search-reply")
+	searchTool, err := tool("search", "Search the brain", searchDescription, searchInput.schema(), "search-reply")
 	if err != nil {
 		return nil, err
 	}
-	readTool, err := tool("read", "Read a brain page, note or record", readDescription, readInput, "read-reply")
+	readTool, err := tool("read", "Read a brain page, note or record", readDescription, readInput.schema(), "read-reply")
 	if err != nil {
 		return nil, err
 	}
+	hooks := &server.Hooks{}
+	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
+		s.session.set(res.ProtocolVersion, server.ClientSessionFromContext(ctx))
+	})
 	s.mcp = server.NewMCPServer(Name, version,
 		server.WithTitle(Title),
 		server.WithInstructions(Instructions),
 		server.WithToolCapabilities(false),
-		server.WithInputSchemaValidation(),
+		server.WithResourceCapabilities(false, false),
 		server.WithRecovery(),
+		server.WithHooks(hooks),
 	)
+	s.mcp.AddResourceTemplate(s.templateResult().ResourceTemplates[0], s.readTemplate)
 	s.mcp.AddTool(searchTool, s.search)
 	s.mcp.AddTool(readTool, s.read)
 	if err := s.addMemoryTools(); err != nil {
@@ -108,10 +120,13 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer, errLog 
 	if errLog != nil {
 		std.SetErrorLogger(newLogger(errLog))
 	}
+	// bf answers batches, refused arguments and resources itself; the SDK the rest. At the
+	// end of input, the SDK's side waits until every request it was given is answered.
 	flight := newInFlight()
-	return std.Listen(ctx,
-		&input{ctx: ctx, r: bufio.NewReader(in), flight: flight},
-		&output{w: out, flight: flight})
+	w := &lockedWriter{w: &drainOutput{w: out, flight: flight}}
+	sdkIn, toSDK := io.Pipe()
+	go s.route(ctx, in, toSDK, w)
+	return std.Listen(ctx, &drainInput{ctx: ctx, r: bufio.NewReader(sdkIn), flight: flight}, w)
 }
 
 // selectBrains resolves the selection for one call, classified like the CLI's.
@@ -141,11 +156,4 @@ func tool(name, title, description, input, replyKind string) (mcp.Tool, error) {
 	// NewTool starts from an empty object schema; the raw schemas replace it.
 	t.InputSchema, t.OutputSchema = mcp.ToolInputSchema{}, mcp.ToolOutputSchema{}
 	return t, nil
-}
-
-func moduleVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
 }

@@ -16,15 +16,12 @@ const (
 	modeFused = "fused"
 )
 
-// searchModeInput declares the search tool's mode argument.
-const searchModeInput = `"mode":{"enum":["words","fused"],"default":"words","description":"words: the word ranking. fused: lexical, dense, graph and recency strategies fused by rank, an explanation on every item, superseded notes replaced by their successors, archived, unreviewed and unconfirmed content left out."}`
+// searchModeParam declares the search tool's mode argument.
+var searchModeParam = param{name: "mode", enum: []string{modeWords, modeFused}, def: modeWords,
+	description: "words: the word ranking. fused: lexical, dense, graph and recency strategies fused by rank, an explanation on every item, superseded notes replaced by their successors, archived, unreviewed and unconfirmed content left out."}
 
 // searchMode reads the mode argument.
-func searchMode(a args) (string, error) {
-	mode, err := a.str("mode")
-	if err != nil {
-		return "", err
-	}
+func searchMode(mode string) (string, error) {
 	switch mode {
 	case "", modeWords:
 		return modeWords, nil

@@ -12,17 +12,17 @@ func TestSearchMode(t *testing.T) {
 		raw, want string
 		bad       bool
 	}{
-		{`{}`, modeWords, false},
-		{`{"mode":"words"}`, modeWords, false},
-		{`{"mode":"fused"}`, modeFused, false},
-		{`{"mode":"dense"}`, "", true},
-		{`{"mode":3}`, "", true},
+		{`{"query":"x"}`, modeWords, false},
+		{`{"query":"x","mode":"words"}`, modeWords, false},
+		{`{"query":"x","mode":"fused"}`, modeFused, false},
+		{`{"query":"x","mode":"dense"}`, "", true},
+		{`{"query":"x","mode":3}`, "", true},
 	} {
-		a := args{}
-		if err := json.Unmarshal([]byte(tc.raw), &a); err != nil {
-			t.Fatal(err)
+		got, err := "", error(nil)
+		a, err := searchInput.check(json.RawMessage(tc.raw))
+		if err == nil {
+			got, err = searchMode(a.str("mode"))
 		}
-		got, err := searchMode(a)
 		if tc.bad {
 			if !reply.IsInput(err) {
 				t.Errorf("%s: got %q, %v; want invalid input", tc.raw, got, err)

@@ -212,7 +212,7 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 		c := history.Coverage(n, s, e, now)
 		c.Present(loc)
 		src := Source{
-			Error: e.Error, Failed: c.Failed, Freshness: c.Freshness, LastCollected: c.LastCollected,
+			Error: e.Error, Failed: c.Failed, Freshness: history.ForTrust(c.Freshness, trusted), LastCollected: c.LastCollected,
 			Log: e.Log, Mode: c.Mode, Run: when(e.Run), State: c.State, Window: c.Window,
 			Silent: history.SensorProgram(s).Silent(e, now),
 		}
@@ -234,7 +234,7 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 		p := history.RoutineProgram(rt)
 		out.Routines[n] = Routine{
 			Action: e.Action, Enabled: rt.Enabled, Error: e.Error, Failed: e.Failed(),
-			Freshness: p.Freshness(e, now), Log: e.Log, Run: when(e.Run), Success: when(e.Success),
+			Freshness: history.ForTrust(p.Freshness(e, now), trusted), Log: e.Log, Run: when(e.Run), Success: when(e.Success),
 		}
 	}
 	if trusted {

@@ -139,10 +139,13 @@ func TestStatusWithoutHistory(t *testing.T) {
 		trusted   bool
 		attention string
 		healthy   bool
+		// never is the freshness of a program that never succeeded: unknown where the
+		// brain may not run programs.
+		never string
 	}{
-		{"untrusted: nothing expected to run", false, `[]`, true},
+		{"untrusted: nothing expected to run", false, `[]`, true, "unknown"},
 		{"trusted: scheduled programs never ran", true,
-			`[{"freshness":"never","sensor":"cal"},{"freshness":"never","sensor":"feed"},{"freshness":"never","routine":"weekly"}]`, false},
+			`[{"freshness":"never","sensor":"cal"},{"freshness":"never","sensor":"feed"},{"freshness":"never","routine":"weekly"}]`, false, "never"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -150,9 +153,9 @@ func TestStatusWithoutHistory(t *testing.T) {
 			r := f.status(nil)
 			want := `{"brains":[{"attention":` + tt.attention + `,"brain":"ops","collect":` + fmt.Sprint(tt.trusted) +
 				`,"healthy":` + fmt.Sprint(tt.healthy) + `,"index":{"notes":1,"problems":[],"records":3,"state":"ready"},"path":"` + f.root + `",` +
-				`"routines":{"tidy":{"enabled":true,"freshness":"manual"},"weekly":{"enabled":true,"freshness":"never"}},` +
-				`"sources":{"cal":{"freshness":"never","mode":"window","records":2,"state":"active"},` +
-				`"feed":{"freshness":"never","mode":"snapshot","records":0,"state":"active"},` +
+				`"routines":{"tidy":{"enabled":true,"freshness":"manual"},"weekly":{"enabled":true,"freshness":"` + tt.never + `"}},` +
+				`"sources":{"cal":{"freshness":"` + tt.never + `","mode":"window","records":2,"state":"active"},` +
+				`"feed":{"freshness":"` + tt.never + `","mode":"snapshot","records":0,"state":"active"},` +
 				`"gone":{"freshness":"unknown","records":1,"state":"historical"},` +
 				`"hand":{"freshness":"manual","mode":"window","records":0,"state":"active"},` +
 				`"off":{"freshness":"unknown","mode":"window","records":0,"state":"disabled"}}}],"healthy":` + fmt.Sprint(tt.healthy) + `}`

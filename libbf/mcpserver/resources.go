@@ -1,0 +1,161 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/bfgo/bf/libbf/read"
+	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/scan"
+)
+
+// Notes and records are resources too, for hosts that attach them: bf://NAME/PATH reads
+// exactly as the read tool (and bf read) does with that ref, and resources/list pages the
+// notes of the selected brains.
+const (
+	resourceTemplate = "bf://{brain}/{path}"
+	resourceMIME     = "application/json"
+	// resourcePage is how many notes one resources/list page holds.
+	resourcePage = 100
+	// codeResourceNotFound is MCP's error code for an unknown resource.
+	codeResourceNotFound = -32002
+)
+
+// invalidParams marks a request whose parameters are wrong.
+type invalidParams struct{ msg string }
+
+func (e *invalidParams) Error() string { return e.msg }
+
+// notFound marks a resource that does not exist.
+type notFound struct{ err error }
+
+func (e *notFound) Error() string { return e.err.Error() }
+func (e *notFound) Unwrap() error { return e.err }
+
+func (s *Server) templateResult() mcp.ListResourceTemplatesResult {
+	return mcp.ListResourceTemplatesResult{ResourceTemplates: []mcp.ResourceTemplate{
+		mcp.NewResourceTemplate(resourceTemplate, "note or record",
+			mcp.WithTemplateDescription("A note (bf://NAME/projects/site.md), a section (…#slug) or a record (bf://NAME/SOURCE:ID) of a selected brain, read as the read tool reads that ref."),
+			mcp.WithTemplateMIMEType(resourceMIME)),
+	}}
+}
+
+// resource answers resources/list, resources/templates/list and resources/read.
+func (s *Server) resource(ctx context.Context, method string, params json.RawMessage) (any, error) {
+	switch method {
+	case string(mcp.MethodResourcesTemplatesList):
+		return s.templateResult(), nil
+	case string(mcp.MethodResourcesList):
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
+		if len(params) > 0 && json.Unmarshal(params, &p) != nil {
+			return nil, &invalidParams{"invalid input: params: must be an object"}
+		}
+		return s.listResources(p.Cursor)
+	default:
+		var p struct {
+			URI string `json:"uri"`
+		}
+		if json.Unmarshal(params, &p) != nil || p.URI == "" {
+			return nil, &invalidParams{"invalid input: uri: required"}
+		}
+		text, err := s.readResource(ctx, p.URI)
+		if err != nil {
+			return nil, err
+		}
+		return mcp.ReadResourceResult{Contents: []mcp.ResourceContents{
+			mcp.TextResourceContents{URI: p.URI, MIMEType: resourceMIME, Text: text},
+		}}, nil
+	}
+}
+
+// listResources pages the notes of the selected brains, brain by brain in path order; the
+// cursor is the position of the next note.
+func (s *Server) listResources(cursor string) (*mcp.ListResourcesResult, error) {
+	start := 0
+	if cursor != "" {
+		n, err := strconv.Atoi(cursor)
+		if err != nil || n < 0 {
+			return nil, &invalidParams{"invalid input: cursor: use the nextCursor of a previous page"}
+		}
+		start = n
+	}
+	sel, err := s.selectBrains()
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.ListResourcesResult{Resources: []mcp.Resource{}}
+	i := 0
+	for _, b := range sel.Brains {
+		tree, err := scan.Brain(b.Root)
+		if err != nil {
+			return nil, fmt.Errorf("listing the notes of %s: %w", b.Name, err)
+		}
+		for _, n := range tree.Notes {
+			switch {
+			case i < start:
+			case len(res.Resources) == resourcePage:
+				res.NextCursor = mcp.Cursor(strconv.Itoa(i))
+				return res, nil
+			default:
+				res.Resources = append(res.Resources, mcp.NewResource(NoteURI(b.Name, n.Path), b.Name+"/"+n.Path,
+					mcp.WithMIMEType(resourceMIME)))
+			}
+			i++
+		}
+	}
+	return res, nil
+}
+
+// NoteURI is the resource address of a note: bf://NAME/PATH, with # and ? escaped.
+func NoteURI(brainName, path string) string {
+	return "bf://" + brainName + "/" + strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F").Replace(path)
+}
+
+// readResource reads a bf:// address as bf read would and returns the reply's JSON.
+func (s *Server) readResource(ctx context.Context, uri string) (string, error) {
+	if !strings.HasPrefix(uri, "bf://") {
+		return "", &invalidParams{"invalid input: uri: use a bf://NAME/PATH address"}
+	}
+	req := read.Request{Ref: uri}
+	if err := read.Check(req); err != nil {
+		return "", &invalidParams{s.message(err, nil)}
+	}
+	sel, err := s.selectBrains()
+	if err != nil {
+		return "", err
+	}
+	req.Brains, req.Problems = sel.Brains, sel.Problems
+	res, err := read.Run(ctx, req)
+	if err != nil {
+		var nf *reply.NotFoundError
+		if errors.As(err, &nf) {
+			return "", &notFound{err}
+		}
+		if reply.IsInput(err) {
+			return "", &invalidParams{s.message(err, nil)}
+		}
+		return "", err
+	}
+	b, err := reply.Encode(res)
+	if err != nil {
+		return "", err
+	}
+	return string(b), nil
+}
+
+// readTemplate serves resources/read for in-process clients of the SDK server.
+func (s *Server) readTemplate(ctx context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	text, err := s.readResource(ctx, req.Params.URI)
+	if err != nil {
+		return nil, errors.New(s.message(err, nil))
+	}
+	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: resourceMIME, Text: text}}, nil
+}
