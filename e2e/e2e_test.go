@@ -36,6 +36,8 @@ func TestMain(m *testing.M) {
 	for _, m := range mods {
 		args = append(args, "./"+filepath.Base(filepath.Dir(m)))
 	}
+	// The scripted harness that stands in for a model in the assistant scenarios.
+	args = append(args, "./e2e/fakeharness")
 	build := exec.Command("go", args...)
 	build.Dir = root
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr

@@ -188,7 +188,7 @@ func (o Options) schedules(ctx context.Context, b *brain.Brain, q *queue.Queue, 
 			}
 			continue
 		}
-		id := jobID("s-", name, sched, timestamp.Canonical(slot))
+		id := jobID("s-", slot, name, sched)
 		if err := o.admit(b, q, name, a, id, in, "", "", sched, postRoutes(b, a), rep, queue.Mark{Name: mark, Progress: queue.Progress{Position: slot}}); err != nil {
 			return err
 		}
@@ -213,7 +213,7 @@ func (o Options) wakes(b *brain.Brain, q *queue.Queue, name string, a *config.As
 		}
 		slot := mark[len("wake:"+name+":"):]
 		in := Input{Kind: config.RunWake, Slot: slot, Start: timestamp.Canonical(at), End: timestamp.Canonical(now)}
-		id := jobID("w-", name, slot, timestamp.Canonical(at))
+		id := jobID("w-", at, name, slot)
 		if err := o.admit(b, q, name, a, id, in, "", "", slot, postRoutes(b, a), rep, queue.Mark{Name: mark}); err != nil {
 			return err
 		}
@@ -321,25 +321,7 @@ func (o Options) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch st
 	if err != nil {
 		return err
 	}
-	send, _ := sendOf(b.Config.Channels[ch])
-	jobs := func(m queue.Message) []queue.NewJob {
-		var out []queue.NewJob
-		for _, name := range readers {
-			a := b.Config.Assistants[name]
-			cfg, err := configOf(b.Root, name, a)
-			if err != nil {
-				rep.Errors = append(rep.Errors, err.Error())
-				continue
-			}
-			in := Input{Kind: config.RunMessage, Channel: ch, Start: timestamp.Canonical(m.Time), End: timestamp.Canonical(now),
-				Messages: []Message{{ID: m.ID, Sender: m.Sender, Conversation: m.Conversation, Time: timestamp.Canonical(m.Time), Text: m.Text, ReplyTo: m.ReplyTo}}}
-			data, _ := json.Marshal(in)
-			out = append(out, queue.NewJob{ID: jobID("m-", name, ch, m.ID), Assistant: name, Kind: config.RunMessage,
-				Channel: ch, Conversation: m.Conversation, Input: data, Config: cfg, MaxBytes: a.MaxBytes,
-				Routes: []queue.Route{{Channel: ch, Conversation: m.Conversation, ReplyTo: m.ID, Send: send}}})
-		}
-		return out
-	}
+	jobs := o.messageJobs(b, ch, readers, rep)
 	admit := func(ctx context.Context, msgs []channel.Message, end time.Time) error {
 		batch := queue.Batch{Channel: ch, Input: mark, Done: queue.Progress{Position: end}, Jobs: jobs}
 		for _, m := range msgs {
@@ -405,4 +387,31 @@ func (o Options) deliver(ctx context.Context, b *brain.Brain, q *queue.Queue, mo
 		}
 	}
 	return nil
+}
+
+// messageJobs returns the function that gives a new message of channel ch one job per
+// assistant in readers, answering in the message's conversation. A reader whose prompt
+// cannot be read gets no job; rep, when set, says why.
+func (o Options) messageJobs(b *brain.Brain, ch string, readers []string, rep *Report) func(queue.Message) []queue.NewJob {
+	send, _ := sendOf(b.Config.Channels[ch])
+	return func(m queue.Message) []queue.NewJob {
+		var out []queue.NewJob
+		for _, name := range readers {
+			a := b.Config.Assistants[name]
+			cfg, err := configOf(b.Root, name, a)
+			if err != nil {
+				if rep != nil {
+					rep.Errors = append(rep.Errors, err.Error())
+				}
+				continue
+			}
+			in := Input{Kind: config.RunMessage, Channel: ch, Start: timestamp.Canonical(m.Time), End: timestamp.Canonical(o.now()),
+				Messages: []Message{{ID: m.ID, Sender: m.Sender, Conversation: m.Conversation, Time: timestamp.Canonical(m.Time), Text: m.Text, ReplyTo: m.ReplyTo}}}
+			data, _ := json.Marshal(in)
+			out = append(out, queue.NewJob{ID: jobID("m-", m.Time, name, ch, m.ID), Assistant: name, Kind: config.RunMessage,
+				Channel: ch, Conversation: m.Conversation, Input: data, Config: cfg, MaxBytes: a.MaxBytes,
+				Routes: []queue.Route{{Channel: ch, Conversation: m.Conversation, ReplyTo: m.ID, Send: send}}})
+		}
+		return out
+	}
 }

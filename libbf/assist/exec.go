@@ -3,10 +3,10 @@ package assist
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -189,7 +189,7 @@ func (o Options) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state
 func (o Options) fail(run *queue.Run, res *Result, snap *snapshot, kind, reason string) (*Result, error) {
 	var it queue.Item
 	var err error
-	if snap != nil && kind != "" && snap.Idempotent.Retries(kind) {
+	if snap != nil && slices.Contains(snap.Idempotent, kind) {
 		it, err = run.FailRetrying(reason, snap.Retries)
 	} else {
 		it, err = run.Fail(reason)
@@ -235,11 +235,9 @@ func writeContext(state, id, name string, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	file := filepath.Join(dir, jobID("ctx-", id)+".json")
+	file := filepath.Join(dir, jobID("ctx-", time.Time{}, id)+".json")
 	if err := durable.WriteFile(file, append(data, '\n'), 0o600); err != nil {
 		return "", err
 	}
 	return file, nil
 }
-
-var errDisabled = errors.New("disabled")

@@ -60,17 +60,17 @@ func (in Input) window() (time.Time, time.Time) {
 // and the output settings. A worker runs a job only while the assistant still has the
 // same snapshot; editing schedules, inputs or keep leaves it unchanged.
 type snapshot struct {
-	Command      config.Command    `json:"command"`
-	Prompt       string            `json:"prompt"`
-	Reply        *config.Reply     `json:"reply,omitempty"`
-	Post         string            `json:"post,omitempty"`
-	Timeout      int               `json:"timeout"`
-	MaxBytes     int64             `json:"max_bytes"`
-	InputArgs    []string          `json:"input_args,omitempty"`
-	ScheduleArgs []string          `json:"schedule_args,omitempty"`
-	Propose      bool              `json:"propose,omitempty"`
-	Idempotent   config.Idempotent `json:"idempotent"`
-	Retries      int               `json:"retries"`
+	Command      config.Command `json:"command"`
+	Prompt       string         `json:"prompt"`
+	Reply        *config.Reply  `json:"reply,omitempty"`
+	Post         string         `json:"post,omitempty"`
+	Timeout      int            `json:"timeout"`
+	MaxBytes     int64          `json:"max_bytes"`
+	InputArgs    []string       `json:"input_args,omitempty"`
+	ScheduleArgs []string       `json:"schedule_args,omitempty"`
+	Propose      bool           `json:"propose,omitempty"`
+	Idempotent   []string       `json:"idempotent,omitempty"` // the run kinds that retry by themselves
+	Retries      int            `json:"retries"`
 }
 
 // promptText reads the prompt of assistant a named name in the brain at root.
@@ -95,7 +95,12 @@ func configOf(root, name string, a *config.Assistant) ([]byte, error) {
 		return nil, err
 	}
 	s := snapshot{Command: a.Command, Prompt: text, Reply: a.Reply, Post: a.Post, Timeout: a.Timeout, MaxBytes: a.MaxBytes,
-		InputArgs: a.InputArgs, ScheduleArgs: a.ScheduleArgs, Propose: a.Propose, Idempotent: a.Idempotent, Retries: a.Retries}
+		InputArgs: a.InputArgs, ScheduleArgs: a.ScheduleArgs, Propose: a.Propose, Retries: a.Retries}
+	for _, k := range config.RunKinds {
+		if a.Idempotent.Retries(k) {
+			s.Idempotent = append(s.Idempotent, k)
+		}
+	}
 	return json.Marshal(s)
 }
 
@@ -111,8 +116,10 @@ func sendOf(ch *config.Channel) (queue.Send, bool) {
 	return queue.Send{Command: slices.Clone([]string(c.Command)), Idempotent: c.Idempotent}, true
 }
 
-// jobID derives a job's ID from what started it, so admitting it again finds it.
-func jobID(prefix string, parts ...string) string {
+// jobID derives a job's ID from what started it, so admitting it again finds it. The
+// instant it is about (a message's time, a slot) comes first, so jobs admitted together
+// sort in that order: answers then keep the order of their messages.
+func jobID(prefix string, at time.Time, parts ...string) string {
 	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return prefix + hex.EncodeToString(h[:12])
+	return prefix + at.UTC().Format("20060102T150405.000000Z") + "-" + hex.EncodeToString(h[:8])
 }

@@ -1,0 +1,3 @@
+module github.com/bfgo/bf/bf-watch
+
+go 1.26
