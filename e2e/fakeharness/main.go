@@ -1,6 +1,7 @@
-// Command fake-harness is a scripted assistant harness for bf's tests: it answers by
-// rules instead of a model. Rules come from its arguments, then from a line "fake: RULES"
-// of the prompt it reads on stdin (so a message can say what its answer does):
+// Command fakeharness is a scripted assistant harness for bf's tests: it answers by rules
+// instead of a model. Rules come from its arguments, unless the prompt it reads on stdin
+// holds lines "fake: RULES", whose rules then replace them (so a message can say what its
+// answer does):
 //
 //	say WORDS…;        print WORDS (up to the next ";")
 //	echo               print the prompt
@@ -52,10 +53,14 @@ func main() {
 			rules = append(rules, args[i])
 		}
 	}
+	var told []string
 	for _, line := range strings.Split(string(prompt), "\n") {
 		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), "fake: "); ok {
-			rules = append(rules, strings.Fields(rest)...)
+			told = append(told, strings.Fields(rest)...)
 		}
+	}
+	if told != nil {
+		rules = told
 	}
 	var out bytes.Buffer
 	for i := 0; i < len(rules); i++ {

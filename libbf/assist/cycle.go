@@ -339,26 +339,38 @@ func (o Options) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch st
 	return err
 }
 
-// work runs every ready job once, oldest first.
+// work runs every ready job once, oldest first, including those that become ready as the
+// earlier jobs of their conversation or schedule are answered.
 func (o Options) work(ctx context.Context, b *brain.Brain, q *queue.Queue, state string, rep *Report) error {
-	ids, err := q.Ready()
-	if err != nil {
-		return err
-	}
-	for _, id := range ids {
-		res, err := o.Exec(ctx, b, q, state, id)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+	tried := map[string]bool{}
+	for {
+		ids, err := q.Ready()
 		if err != nil {
-			if !errors.Is(err, queue.ErrNoAnswerSpace) && !errors.Is(err, queue.ErrInFlight) {
-				rep.Errors = append(rep.Errors, fmt.Sprintf("job %s: %v", id, err))
-			}
-			continue
+			return err
 		}
-		rep.Ran = append(rep.Ran, *res)
+		fresh := 0
+		for _, id := range ids {
+			if tried[id] {
+				continue
+			}
+			tried[id] = true
+			fresh++
+			res, err := o.Exec(ctx, b, q, state, id)
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if err != nil {
+				if !errors.Is(err, queue.ErrNoAnswerSpace) && !errors.Is(err, queue.ErrInFlight) {
+					rep.Errors = append(rep.Errors, fmt.Sprintf("job %s: %v", id, err))
+				}
+				continue
+			}
+			rep.Ran = append(rep.Ran, *res)
+		}
+		if fresh == 0 {
+			return nil
+		}
 	}
-	return nil
 }
 
 // deliver attempts every due delivery once; a delivery a job just created is due at once.
