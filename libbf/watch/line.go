@@ -70,7 +70,7 @@ func (w *watcher) line() Line {
 	errs := w.errors
 	w.mu.Unlock()
 	out := Line{Brain: b.Name, Cycles: w.cycles, Message: message, Observe: w.opt.Observe, Programs: []Program{}, Running: running}
-	if last != nil && last.Did() {
+	if last != nil && (last.Did() || len(last.Skipped)+len(last.Errors) > 0) {
 		out.Last = last
 	}
 	if out.Message == "" && len(errs) > 0 {
