@@ -19,6 +19,8 @@
 //	hang               wait forever
 //	context FILE       copy the context file ({{context}}, after --context) to FILE
 //	stdin FILE         copy the prompt to FILE
+//	hold               while run/hold.harness exists: write run/ready.harness.PID and
+//	                   wait for run/go.harness
 //
 // --context PATH names the context file; --schema JSON is accepted and ignored.
 package main
@@ -147,6 +149,16 @@ func main() {
 		case "sleep":
 			s, _ := strconv.ParseFloat(next(), 64)
 			time.Sleep(time.Duration(s * float64(time.Second)))
+		case "hold":
+			if _, err := os.Stat("run/hold.harness"); err == nil {
+				os.WriteFile(fmt.Sprintf("run/ready.harness.%d", os.Getpid()), nil, 0o644)
+				for {
+					if _, err := os.Stat("run/go.harness"); err == nil {
+						break
+					}
+					time.Sleep(5 * time.Millisecond)
+				}
+			}
 		case "hang":
 			select {}
 		case "context":
