@@ -16,11 +16,11 @@ build:
 	$(GO) build -trimpath -o $(BIN)/ $(addprefix ./,$(COMMANDS))
 
 # Unit tests (fuzz targets run their seed corpora), then end-to-end scripts over the binaries.
-# The queue is shared by concurrent processes and goroutines: its tests also run under the
-# race detector.
+# The queue is shared by concurrent processes and goroutines, and bf watch runs its streams
+# beside its cycles: their packages' tests also run under the race detector.
 test: lint build
 	$(GO) test -count=1 $(PKGS)
-	$(GO) test -race -count=1 ./libbf/queue/...
+	$(GO) test -race -count=1 ./libbf/queue/... ./libbf/assist/... ./libbf/watch/... ./libbf/channel/...
 
 lint:
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

@@ -435,3 +435,30 @@ func globExists(dir, pattern string) bool {
 	m, _ := filepath.Glob(filepath.Join(dir, pattern))
 	return len(m) > 0
 }
+
+// One collecting watcher per brain: while one runs, a second --json watcher fails.
+func TestWatchOwnsBrain(t *testing.T) {
+	r := newAssistRig(t)
+	cmd, out, _ := r.command("", "watch", "--json", "--interval", "5")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	}()
+	r.waitFor("the first watcher's first cycle", func() bool { return strings.Contains(out.String(), `"cycles":1`) })
+	second, _, errb := r.command("", "watch", "--json", "--cycles", "1")
+	err := second.Run()
+	if code := second.ProcessState.ExitCode(); code != 1 {
+		t.Fatalf("second watcher: exit %d (%v), want 1", code, err)
+	}
+	if got := errb.String(); got != "bf: another watcher owns this brain; stop it first, or run bf status to observe\n" {
+		t.Fatalf("second watcher: stderr %q", got)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 130 {
+		t.Fatalf("stopped watcher: exit %d, want 130", code)
+	}
+}

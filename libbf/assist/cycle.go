@@ -26,17 +26,17 @@ func InputMark(ch string) string { return "read:" + ch }
 type Report struct {
 	// Admitted are the jobs admitted: due schedules, wakes and messages.
 	Admitted []string `json:"admitted"`
-	// Skipped are schedule slots a gate or when passed over, as ASSISTANT:SCHEDULE.
-	Skipped []string `json:"skipped"`
-	// Ran are the job attempts made.
-	Ran []Result `json:"ran"`
-	// Delivered and Undelivered are the delivery attempts made, by ID.
-	Delivered   []string `json:"delivered"`
-	Undelivered []string `json:"undelivered"`
-	// Errors are input reads and other steps that failed, one sentence each.
-	Errors []string `json:"errors"`
 	// Backlog is true when a read input stopped before catching up: poll again soon.
 	Backlog bool `json:"backlog,omitempty"`
+	// Delivered and Undelivered are the delivery attempts made, by ID.
+	Delivered []string `json:"delivered"`
+	// Errors are input reads and other steps that failed, one sentence each.
+	Errors []string `json:"errors"`
+	// Ran are the job attempts made.
+	Ran []Result `json:"ran"`
+	// Skipped are schedule slots a gate or when passed over, as ASSISTANT:SCHEDULE.
+	Skipped     []string `json:"skipped"`
+	Undelivered []string `json:"undelivered"`
 }
 
 // Did reports whether the cycle did any work.

@@ -42,19 +42,19 @@ func (o Options) now() time.Time {
 
 // Result is what one job's attempt came to.
 type Result struct {
-	Job       string      `json:"job"`
-	Assistant string      `json:"assistant"`
-	Kind      string      `json:"kind"`
-	State     queue.State `json:"state"`
 	// Answer is what the harness said; empty when silent or failed.
-	Answer string `json:"answer,omitempty"`
-	// Record is the brain-relative folder of the run record, when one was stored.
-	Record string `json:"record,omitempty"`
-	// Wake is when the assistant asked to run again.
-	Wake  string `json:"wake,omitempty"`
-	Error string `json:"error,omitempty"`
+	Answer    string `json:"answer,omitempty"`
+	Assistant string `json:"assistant"`
 	// Deliveries are the IDs of the deliveries the answer created.
 	Deliveries []string `json:"deliveries,omitempty"`
+	Error      string   `json:"error,omitempty"`
+	Job        string   `json:"job"`
+	Kind       string   `json:"kind"`
+	// Record is the brain-relative folder of the run record, when one was stored.
+	Record string      `json:"record,omitempty"`
+	State  queue.State `json:"state"`
+	// Wake is when the assistant asked to run again.
+	Wake string `json:"wake,omitempty"`
 }
 
 // current is the configuration a worker compares a job's snapshot with: the assistant's

@@ -24,28 +24,28 @@ const (
 
 // Line is what bf watch --json prints every poll interval.
 type Line struct {
-	Brain    string    `json:"brain"`
-	Cycles   int       `json:"cycles"`
-	Message  string    `json:"message"`
-	Observe  bool      `json:"observe,omitempty"`
-	Programs []Program `json:"programs"`
-	Running  bool      `json:"running"`
-	// Last is what the last cycle did with assistants, when any ran.
-	Last *assist.Report `json:"last,omitempty"`
+	Brain  string `json:"brain"`
+	Cycles int    `json:"cycles"`
+	// Last is what the last cycle did with assistants, when it did anything.
+	Last     *assist.Report `json:"last,omitempty"`
+	Message  string         `json:"message"`
+	Observe  bool           `json:"observe,omitempty"`
+	Programs []Program      `json:"programs"`
+	Running  bool           `json:"running"`
 }
 
 // Program is one sensor, routine or assistant in a line.
 type Program struct {
-	Kind     string `json:"kind"`
-	Name     string `json:"name"`
-	Status   string `json:"status"`
-	Included bool   `json:"included"`
-	Refresh  int    `json:"refresh,omitempty"`
-	Success  string `json:"success"`
-	NextDue  string `json:"next_due"`
-	Error    string `json:"error"`
-	Log      string `json:"log"`
 	Action   string `json:"action,omitempty"`
+	Error    string `json:"error"`
+	Included bool   `json:"included"`
+	Kind     string `json:"kind"`
+	Log      string `json:"log"`
+	Name     string `json:"name"`
+	NextDue  string `json:"next_due"`
+	Refresh  int    `json:"refresh,omitempty"`
+	Status   string `json:"status"`
+	Success  string `json:"success"`
 	// Unresolved counts an assistant's failed and uncertain jobs.
 	Unresolved int `json:"unresolved,omitempty"`
 }
