@@ -213,6 +213,9 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 		names[n] = true
 	}
 	for n := range names {
+		if _, ok := cfg.Assistants[n]; ok {
+			continue // an assistant's run records, not a sensor's source
+		}
 		s := cfg.Sensors[n]
 		e := h.Sensor(n)
 		c := history.Coverage(n, s, e, now)
