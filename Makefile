@@ -19,7 +19,7 @@ build:
 # The queue is shared by concurrent processes and goroutines, and bf watch runs its streams
 # beside its cycles: their packages' tests also run under the race detector.
 test: lint build
-	$(GO) test -count=1 $(PKGS)
+	$(GO) test -count=1 -timeout 30m $(PKGS)
 	$(GO) test -race -count=1 ./libbf/queue/... ./libbf/assist/... ./libbf/watch/... ./libbf/channel/...
 
 lint:

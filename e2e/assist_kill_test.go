@@ -278,21 +278,27 @@ func TestAssistWatchKillPoints(t *testing.T) {
 	if testing.Short() {
 		t.Skip("kill tests start many processes")
 	}
-	points := 0
 	// Kills at increasing delays after the start: before the read, during admission,
-	// while harnesses run, while deliveries are sent, after the cycle.
-	for i := 0; i < 24; i++ {
-		r := newAssistRig(t)
-		r.prepare()
-		p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
-		time.Sleep(time.Duration(i*12) * time.Millisecond)
-		p.Signal(syscall.SIGKILL)
-		r.waitFor("bf watch to die", func() bool { return !alive(p.Pid) })
-		r.releaseAll()
-		r.recoverCycles()
-		r.checkAnswered(fmt.Sprintf("delay %d ms", i*12))
-		points++
-	}
+	// while harnesses run, while deliveries are sent, after the cycle. Each point has a
+	// brain of its own, so they run side by side.
+	const delays = 24
+	t.Run("delays", func(t *testing.T) {
+		for i := 0; i < delays; i++ {
+			t.Run(fmt.Sprintf("%dms", i*12), func(t *testing.T) {
+				t.Parallel()
+				r := newAssistRig(t)
+				r.prepare()
+				p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
+				time.Sleep(time.Duration(i*12) * time.Millisecond)
+				p.Signal(syscall.SIGKILL)
+				r.waitFor("bf watch to die", func() bool { return !alive(p.Pid) })
+				r.releaseAll()
+				r.recoverCycles()
+				r.checkAnswered(fmt.Sprintf("delay %d ms", i*12))
+			})
+		}
+	})
+	points := delays
 	// The harness has acted and holds: the run is interrupted, its job uncertain.
 	{
 		r := newAssistRig(t)

@@ -67,12 +67,12 @@ type ChannelStatus struct {
 	Capabilities []string `json:"capabilities"`
 	// Deliveries counts the channel's deliveries by state.
 	Deliveries map[queue.State]int `json:"deliveries"`
-	// Unresolved lists its failed and uncertain deliveries, oldest first: each keeps
-	// bf status --check failing until retried or cancelled with bf queue.
-	Unresolved []Entry `json:"unresolved"`
 	// Error is the channel's current read or stream error, until one succeeds again; it
 	// keeps bf status --check failing.
 	Error *InputError `json:"error,omitempty"`
+	// Unresolved lists its failed and uncertain deliveries, oldest first: each keeps
+	// bf status --check failing until retried or cancelled with bf queue.
+	Unresolved []Entry `json:"unresolved"`
 }
 
 // QueueStatus summarises the queue.
