@@ -391,7 +391,9 @@ func TestAssistRunKillPoints(t *testing.T) {
 		if len(recs) != states["completed"] {
 			t.Fatalf("%s: %d run records for %d completed runs (%v)", point, len(recs), states["completed"], states)
 		}
-		if runs := strings.Count(string(acted), "\n"); runs < states["completed"]+states["uncertain"] {
+		// A completed run acted; an uncertain one may have (a harness bf left behind
+		// may still be starting).
+		if runs := strings.Count(string(acted), "\n"); runs < states["completed"] {
 			t.Fatalf("%s: the harness acted %d times for %v", point, runs, states)
 		}
 	}
