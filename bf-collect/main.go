@@ -8,10 +8,12 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/bfgo/bf/libbf/assist"
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/collect"
 	"github.com/bfgo/bf/libbf/messaging"
+	"github.com/bfgo/bf/libbf/queue"
 	"github.com/bfgo/bf/libbf/status"
 	"github.com/bfgo/bf/libbf/vector"
 )
@@ -65,7 +67,8 @@ Exits 1 when the sensor fails; nothing is written then, and the error names its 
 		Name: "update",
 		Usage: `usage: bf update [--sensor NAME]… [--routine NAME]… [--dry-run] [--brain NAME|PATH]
 
-Run the brain's due sensors, then its due routines, then refresh the search cache. A
+Run the brain's due sensors, then its due routines, then refresh the search cache, then
+one pass over its assistants (due schedules, wakes and reads, queued jobs, deliveries). A
 program is due when it has a refresh and its last success is older than that; --sensor
 and --routine narrow the choice but never force a run. A failing program never stops the
 others. Skips a brain not trusted to collect here (bf register PATH --collect).
@@ -90,6 +93,26 @@ Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.
 			res, err := collect.Update(ctx, b, collect.Options{DryRun: dryRun, Sensors: sensors, Routines: routines})
 			if err != nil {
 				return cli.Classify(err)
+			}
+			// Then one pass over the assistants, as a watch cycle makes: due schedules,
+			// wakes and reads, queued jobs and deliveries. Selecting programs skips it.
+			if bu := &res.Brains[0]; !dryRun && len(sensors)+len(routines) == 0 && bu.Skipped == "" && len(b.Config.Assistants) > 0 {
+				rep, err := assist.Options{}.Cycle(ctx, b, nil)
+				if ctx.Err() != nil {
+					return ctx.Err()
+				}
+				if err != nil {
+					rep = &assist.Report{Errors: []string{err.Error()}}
+				}
+				bu.Assistants = rep
+				if len(rep.Errors) > 0 {
+					res.OK = false
+				}
+				for _, r := range rep.Ran {
+					if r.State == queue.Failed || r.State == queue.Uncertain {
+						res.OK = false
+					}
+				}
 			}
 			// Then the chunks waiting for vectors, when bf.yaml declares a provider.
 			embedFailed := false

@@ -35,6 +35,8 @@ var verbs = []verb{
 	{"collect", "bf-collect", "run one sensor now and store its records: bf collect SENSOR"},
 	{"update", "bf-collect", "run the due sensors and routines, then refresh the cache"},
 	{"status", "bf-collect", "show sources, routines and what needs attention"},
+	{"run", "bf-watch", "run one routine or assistant now, or a hook's routines: bf run NAME"},
+	{"watch", "", "keep sensors, routines and assistants running while it stays open"},
 	{"channel", "", "send, read or stream through a channel by hand: bf channel send NAME --stdin"},
 	{"queue", "", "list, open, retry or cancel queued jobs and deliveries"},
 	{"validate", "bf-index", "check bf.yaml, notes, links and records"},

@@ -37,6 +37,8 @@ var directCases = []struct {
 	{"build", "bf-index", true, [][]string{{}, {"--help"}}},
 	{"eval", "bf-index", true, [][]string{{}, {"--help"}}},
 	{"schema", "bf-index", true, [][]string{{}, {"--kind", "search-reply"}, {"--kind", "x"}, {"--help"}}},
+	{"run", "bf-watch", true, [][]string{{}, {"nosuch"}, {"--help"}}},
+	{"watch", "bf-watch", true, [][]string{{"--interval", "x"}, {"--help"}}},
 	{"import", "bf-import", false, [][]string{{}, {"--help"}}},
 	{"ask", "bf-ask", false, [][]string{{}, {"why"}, {"--help"}}},
 	{"remember", "bf-memory", true, [][]string{{}, {"--type", "nosuch"}, {"--help"}}},

@@ -42,6 +42,8 @@ func TestMain(m *testing.M) {
 	}
 	// The example sensors and channel adapter, as make build builds them beside bf.
 	args = append(args, examplePrograms...)
+	// The scripted harness that stands in for a model in the assistant scenarios.
+	args = append(args, "./e2e/fakeharness")
 	build := exec.Command("go", args...)
 	build.Dir = root
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr

@@ -82,6 +82,28 @@ printf '%s\n' '{"text":"See the record store commit.","conversation":"week","rep
 run cat outbox.jsonl
 run bf queue
 
+# An assistant answers the inbox by itself: cat is its harness, so its answer is the prompt
+# it was given. The first watch cycle starts the input; the next one reads the new message,
+# runs the harness, stores the run in memories/helper/ and delivers the answer.
+step "declare an assistant that answers the inbox, with cat as its harness"
+cat >> bf.yaml <<'YAML'
+assistants:
+  helper:
+    command: [cat]
+    text: "You answer questions about this brain's history."
+    inputs:
+      - {channel: inbox, mode: read, every: 1}
+YAML
+run bf validate
+bf watch --json --cycles 1 > /dev/null
+printf '{"sender":"me","conversation":"week","time":"%s","text":"Who answers this?"}\n' "$(date -u +%Y-%m-%dT%H:%M:%SZ)" > inbox/m2.json
+sleep 1.5
+step "bf watch --json --cycles 1   # its last line"
+bf watch --json --cycles 1 | tail -n 1
+run tail -n 1 outbox.jsonl
+run bf queue
+run bf status --check
+
 # Import an Obsidian vault into a new brain: links rewritten, the result valid and searchable.
 step "import the example Obsidian vault (examples/vault) into a new brain"
 cp -r "$repo/examples/vault" "$tmp/vault"

@@ -256,7 +256,7 @@ func mapFields(cfg *config.Config, s *config.Sensor, r *record.Record, raw json.
 		case m != nil && m.IsLiteral():
 			v = m.Value
 		case m != nil:
-			v = pointer(doc, m.Path)
+			v = Pointer(doc, m.Path)
 			if v == nil {
 				if f.Required() {
 					return fmt.Errorf("fields.%s: its path found no value and the field requires one (cardinality one)", name)
@@ -268,7 +268,7 @@ func mapFields(cfg *config.Config, s *config.Sensor, r *record.Record, raw json.
 			if _, printed := out[name]; printed {
 				continue
 			}
-			if v = pointer(doc, f.Default); v == nil {
+			if v = Pointer(doc, f.Default); v == nil {
 				continue
 			}
 		default:
@@ -295,8 +295,8 @@ func fieldError(name string, err error) error {
 	return fmt.Errorf("fields.%s: %w", name, err)
 }
 
-// pointer resolves an RFC 6901 JSON Pointer in doc; nil when it names nothing or null.
-func pointer(doc any, p string) any {
+// Pointer resolves an RFC 6901 JSON Pointer in doc; nil when it names nothing or null.
+func Pointer(doc any, p string) any {
 	if p == "" {
 		return doc
 	}

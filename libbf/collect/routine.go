@@ -37,6 +37,12 @@ type routineResult struct {
 // becomes actions/YYYY-MM-DD_NAME/ACTION.md, dated by the run's local start day; a folder
 // that already exists for that day is never touched, and the run reports skipped.
 func (r *runner) routine(ctx context.Context, name string, w history.Window) (*routineResult, error) {
+	return r.routineWith(ctx, name, w, nil, nil)
+}
+
+// routineWith is routine with stdin piped to the program and args appended to its command
+// (bf run). An action routine with keep then prunes its older untouched actions.
+func (r *runner) routineWith(ctx context.Context, name string, w history.Window, stdin []byte, args []string) (*routineResult, error) {
 	rt := r.b.Config.Routines[name]
 	l, err := r.programLock(ctx, "routine", name)
 	if err != nil {
@@ -49,7 +55,12 @@ func (r *runner) routine(ctx context.Context, name string, w history.Window) (*r
 		r.recordFailure(ctx, history.Routines, name, started, err, log)
 		return nil, err
 	}
-	spec := r.spec(name, rt.Command, w, rt.Timeout, rt.MaxBytes)
+	cmd := rt.Command
+	if len(args) > 0 {
+		cmd = append(append(config.Command{}, cmd...), args...)
+	}
+	spec := r.spec(name, cmd, w, rt.Timeout, rt.MaxBytes)
+	spec.Stdin = stdin
 	spec.LogStdout = rt.Output == config.OutputLog
 	res, err := proc.Run(ctx, spec)
 	if err != nil {
@@ -64,6 +75,10 @@ func (r *runner) routine(ctx context.Context, name string, w history.Window) (*r
 		}
 		if written {
 			out.action = rel
+			stampAction(r.b.Root, rel)
+			if err := pruneActions(r.b.Root, name, rt.Keep); err != nil {
+				return fail(fmt.Errorf("routine %s wrote %s but could not remove its older actions (keep: %d): %w", name, rel, rt.Keep, err))
+			}
 		} else {
 			out.status = StatusSkipped
 		}

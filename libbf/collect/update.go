@@ -42,6 +42,9 @@ type BrainUpdate struct {
 	Manual   *Manual      `json:"manual,omitempty"`
 	Routines []RoutineRun `json:"routines,omitempty"`
 	Sensors  []SensorRun  `json:"sensors,omitempty"`
+	// Assistants is what the assistants' cycle did after the programs (bf update runs
+	// one), when the brain declares assistants.
+	Assistants any `json:"assistants,omitempty"`
 	// Skipped says why the brain was passed over.
 	Skipped string `json:"skipped,omitempty"`
 }

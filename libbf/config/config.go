@@ -177,6 +177,9 @@ func Parse(file string, data []byte) (*Config, error) {
 		return nil, err
 	}
 	top := tree.(map[string]any)
+	if err := checkRemoved(file, top); err != nil {
+		return nil, err
+	}
 	var c Config
 	if err := yamlx.Assign(file, top, &c, yamlx.Strict); err != nil {
 		return nil, err

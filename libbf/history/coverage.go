@@ -50,8 +50,8 @@ type Need struct {
 // Attention lists the programs of cfg that need attention at now, given the brain's history
 // h: sensors, then routines, then assistants, each by name.
 //
-// Assistants keep their runs in the queue, not in this history: an enabled assistant with a
-// schedule is listed as never having succeeded here.
+// Assistants keep their runs in the queue, not in this history: the messaging block of bf
+// status names those with failed or uncertain jobs.
 func Attention(cfg *config.Config, h *History, now time.Time) []Need {
 	var out []Need
 	if cfg == nil {
@@ -65,11 +65,6 @@ func Attention(cfg *config.Config, h *History, now time.Time) []Need {
 	for _, name := range sortedKeys(cfg.Routines) {
 		if f, ok := RoutineProgram(cfg.Routines[name]).Attention(h.Routine(name), now); ok {
 			out = append(out, Need{Kind: KindRoutine, Name: name, Flag: f})
-		}
-	}
-	for _, name := range sortedKeys(cfg.Assistants) {
-		if a := cfg.Assistants[name]; a != nil && a.Enabled && len(a.Schedules) > 0 {
-			out = append(out, Need{Kind: KindAssistant, Name: name, Flag: Flag{Freshness: Never}})
 		}
 	}
 	return out

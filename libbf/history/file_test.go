@@ -292,12 +292,11 @@ func TestAttention(t *testing.T) {
 		{Kind: KindSensor, Name: "quiet", Flag: Flag{Freshness: Fresh, Silent: true}},
 		{Kind: KindRoutine, Name: "late", Flag: Flag{Freshness: Overdue}},
 		{Kind: KindRoutine, Name: "weekly", Flag: Flag{Freshness: Never}},
-		{Kind: KindAssistant, Name: "morning", Flag: Flag{Freshness: Never}},
 	}
 	if diff := cmp.Diff(want, Attention(cfg, h, now)); diff != "" {
 		t.Errorf("attention (-want +got):\n%s", diff)
 	}
-	if got := Attention(cfg, nil, now); len(got) != 6 {
+	if got := Attention(cfg, nil, now); len(got) != 5 {
 		t.Errorf("without history every scheduled program never succeeded: %+v", got)
 	}
 }

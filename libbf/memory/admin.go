@@ -280,7 +280,17 @@ func (s *Store) Scope(ctx context.Context, add []string) (*ScopeReply, error) {
 			if err != nil {
 				return nil, fmt.Errorf("bf.yaml: cannot declare the scopes: %w", err)
 			}
-			data, err := config.AddScopes(src, out.Added)
+			var fresh []string // out.Added less what another process declared meanwhile
+			if now, err := config.Parse(config.FileName, src); err == nil && now.Memory != nil {
+				for _, sc := range out.Added {
+					if !slices.Contains(now.Memory.Scopes, sc) {
+						fresh = append(fresh, sc)
+					}
+				}
+			} else {
+				fresh = out.Added
+			}
+			data, err := config.AddScopes(src, fresh)
 			if err != nil {
 				return nil, fmt.Errorf("bf.yaml: cannot declare the scopes: %w", err)
 			}

@@ -240,16 +240,25 @@ func (s *Store) DeclareFields() error {
 	if !missing {
 		return nil
 	}
-	add := map[string]*config.Field{}
-	for name, f := range want {
-		if _, ok := cfg.Fields[name]; !ok {
-			add[name] = f
-		}
-	}
+	// What the file holds now decides, not the configuration this process loaded: another
+	// save may have declared the fields since.
 	file := filepath.Join(s.Brain.Root, config.FileName)
 	src, err := os.ReadFile(file)
 	if err != nil {
 		return fmt.Errorf("bf.yaml: cannot declare the memory fields: %w", err)
+	}
+	now, err := config.Parse(config.FileName, src)
+	if err != nil {
+		return fmt.Errorf("bf.yaml: cannot declare the memory fields: %w", err)
+	}
+	add := map[string]*config.Field{}
+	for name, f := range want {
+		if _, ok := now.Fields[name]; !ok {
+			add[name] = f
+		}
+	}
+	if len(add) == 0 {
+		return nil
 	}
 	data, err := config.AddFields(src, add)
 	if err != nil {

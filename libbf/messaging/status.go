@@ -27,6 +27,8 @@ type StatusBlock struct {
 	Problems []reply.Problem `json:"problems"`
 	// Queue summarises the queue; absent when the brain has none or it cannot be read.
 	Queue *QueueStatus `json:"queue,omitempty"`
+
+	disabled map[string]bool // assistants bf.yaml disables
 }
 
 // UnresolvedByChannel counts each channel's failed and uncertain deliveries, so bf status
@@ -35,6 +37,25 @@ func (b *StatusBlock) UnresolvedByChannel() map[string]int {
 	out := make(map[string]int, len(b.Channels))
 	for name, ch := range b.Channels {
 		out[name] = len(ch.Unresolved)
+		if ch.Error != nil && out[name] == 0 {
+			out[name] = 1
+		}
+	}
+	return out
+}
+
+// UnresolvedByAssistant counts each assistant's failed and uncertain jobs, so bf status
+// attention can name the assistants that need a look. A disabled assistant's work stays
+// listed in bf queue without failing it.
+func (b *StatusBlock) UnresolvedByAssistant() map[string]int {
+	out := map[string]int{}
+	if b.Queue == nil {
+		return out
+	}
+	for _, e := range b.Queue.Attention {
+		if e.Type == "job" && !b.disabled[e.Assistant] {
+			out[e.Assistant]++
+		}
 	}
 	return out
 }
@@ -46,6 +67,9 @@ type ChannelStatus struct {
 	Capabilities []string `json:"capabilities"`
 	// Deliveries counts the channel's deliveries by state.
 	Deliveries map[queue.State]int `json:"deliveries"`
+	// Error is the channel's current read or stream error, until one succeeds again; it
+	// keeps bf status --check failing.
+	Error *InputError `json:"error,omitempty"`
 	// Unresolved lists its failed and uncertain deliveries, oldest first: each keeps
 	// bf status --check failing until retried or cancelled with bf queue.
 	Unresolved []Entry `json:"unresolved"`
@@ -64,13 +88,14 @@ type QueueStatus struct {
 
 // Entry names one job or delivery in bf status.
 type Entry struct {
-	Channel string      `json:"channel,omitempty"`
-	Created string      `json:"created"`
-	Error   string      `json:"error,omitempty"`
-	ID      string      `json:"id"`
-	State   queue.State `json:"state"`
-	Type    string      `json:"type"`
-	Updated string      `json:"updated"`
+	Assistant string      `json:"assistant,omitempty"`
+	Channel   string      `json:"channel,omitempty"`
+	Created   string      `json:"created"`
+	Error     string      `json:"error,omitempty"`
+	ID        string      `json:"id"`
+	State     queue.State `json:"state"`
+	Type      string      `json:"type"`
+	Updated   string      `json:"updated"`
 }
 
 // Block is the status.Options.Messaging hook of bf status.
@@ -95,7 +120,14 @@ func (o Options) Block(ctx context.Context, b *brain.Brain) (any, bool, error) {
 	if len(declared) == 0 && !hasQueue {
 		return nil, true, nil
 	}
-	out := &StatusBlock{Channels: map[string]ChannelStatus{}, Problems: []reply.Problem{}}
+	out := &StatusBlock{Channels: map[string]ChannelStatus{}, Problems: []reply.Problem{}, disabled: map[string]bool{}}
+	if b.Config != nil {
+		for name, a := range b.Config.Assistants {
+			if !a.Enabled {
+				out.disabled[name] = true
+			}
+		}
+	}
 	for name, ch := range declared {
 		caps := []string{}
 		for _, op := range []string{config.OpSend, config.OpRead, config.OpStream} {
@@ -110,7 +142,24 @@ func (o Options) Block(ctx context.Context, b *brain.Brain) (any, bool, error) {
 			out.Problems = append(out.Problems, reply.Problem{Error: err.Error()})
 		}
 	}
-	out.Healthy = len(out.Problems) == 0 && (out.Queue == nil || len(out.Queue.Attention) == 0)
+	transport := false
+	for name, e := range LoadInputErrors(dir) {
+		if ch, ok := out.Channels[name]; ok {
+			e := e
+			ch.Error = &e
+			out.Channels[name] = ch
+			transport = true
+		}
+	}
+	needs := 0
+	if out.Queue != nil {
+		for _, e := range out.Queue.Attention {
+			if !(e.Type == "job" && out.disabled[e.Assistant]) {
+				needs++
+			}
+		}
+	}
+	out.Healthy = len(out.Problems) == 0 && !transport && needs == 0
 	return out, out.Healthy, nil
 }
 
@@ -174,6 +223,6 @@ func (o Options) queueStatus(b *brain.Brain, dir string, out *StatusBlock) error
 }
 
 func (o Options) entry(it queue.Item) Entry {
-	return Entry{Channel: it.Channel, Created: o.instant(it.Created), Error: it.Error, ID: it.ID, State: it.State,
+	return Entry{Assistant: it.Assistant, Channel: it.Channel, Created: o.instant(it.Created), Error: it.Error, ID: it.ID, State: it.State,
 		Type: it.Type, Updated: o.instant(it.Updated)}
 }

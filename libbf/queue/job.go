@@ -190,6 +190,7 @@ type Run struct {
 	token string
 	n     int
 	job   Detail
+	marks []Mark // saved with the answer (AnswerMarked)
 }
 
 // Job is the job being run, with its private input.
@@ -287,6 +288,9 @@ func (r *Run) Answer(answer []byte) (Item, error) {
 		return Item{}, newError(ErrInvalid, "job %s: the answer holds %d bytes, more than its max_bytes %d; fail the attempt instead", id, len(answer), r.job.MaxBytes)
 	}
 	return r.end("record an answer in", func(tx *sql.Tx, j *job, now time.Time) (string, string, error) {
+		if err := setMarks(tx, r.marks, now); err != nil {
+			return "", "", err
+		}
 		held := j.Size + int64(len(answer))
 		if len(answer) == 0 || len(j.Routes) == 0 {
 			_, err := tx.ExecContext(ctx, `UPDATE jobs SET state = 'completed', error = '', answer = ?, answer_bytes = ?, held = ?,

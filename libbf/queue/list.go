@@ -117,7 +117,7 @@ func loadDetail(tx *sql.Tx, id string) (Detail, error) {
 	} else {
 		var routes string
 		var input []byte
-		err = tx.QueryRowContext(ctx, "SELECT input, answer, routes, max_bytes FROM jobs WHERE id = ?", id).Scan(&input, &d.Answer, &routes, &d.MaxBytes)
+		err = tx.QueryRowContext(ctx, "SELECT input, answer, routes, max_bytes, config FROM jobs WHERE id = ?", id).Scan(&input, &d.Answer, &routes, &d.MaxBytes, &d.Config)
 		if err != nil {
 			return Detail{}, err
 		}

@@ -122,6 +122,8 @@ type Detail struct {
 	Answer   []byte  `json:"answer,omitempty"`
 	Routes   []Route `json:"routes,omitempty"`
 	MaxBytes int64   `json:"max_bytes,omitempty"`
+	// Config is a job's snapshot of its assistant's configuration, for the worker.
+	Config []byte `json:"-"`
 	// BodyExpired says retention dropped the private bodies of completed work.
 	BodyExpired bool            `json:"body_expired,omitempty"`
 	History     []AttemptRecord `json:"attempts_history,omitempty"`

@@ -401,7 +401,7 @@ func TestProgramRepliesValidate(t *testing.T) {
 		`"gone":{"freshness":"unknown","records":1,"state":"historical"}`, `"incomplete":{"missed":2}`,
 		`"last_run":{"added":0,"records":1,"removed":0,"unchanged":1,"updated":0}`, `"window":{"since":`,
 		`"dormant":{"enabled":false,"freshness":"unknown"}`,
-		`{"assistant":"daily","freshness":"never"}`, `{"failed":true,"freshness":"never","routine":"bad"}`,
+		`{"failed":true,"freshness":"never","routine":"bad"}`,
 		`"index":{"notes":`, `"state":"ready"`, `"healthy":false`)
 	m.clock = t0.Add(5 * time.Hour)
 	statuses.check("overdue", m.status([]string{ops}, nil), `"freshness":"overdue"`)

@@ -142,6 +142,12 @@ type ChannelNeeds interface {
 	UnresolvedByChannel() map[string]int
 }
 
+// AssistantNeeds is implemented by a messaging block that can name the assistants holding
+// failed or uncertain jobs, with how many each holds.
+type AssistantNeeds interface {
+	UnresolvedByAssistant() map[string]int
+}
+
 // Status reports on brains, in order. It fails only when ctx ends; whatever cannot be read
 // is reported in the reply and makes it unhealthy.
 func Status(ctx context.Context, brains []*brain.Brain, opt Options) (*Reply, error) {
@@ -207,6 +213,9 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 		names[n] = true
 	}
 	for n := range names {
+		if _, ok := cfg.Assistants[n]; ok {
+			continue // an assistant's run records, not a sensor's source
+		}
 		s := cfg.Sensors[n]
 		e := h.Sensor(n)
 		c := history.Coverage(n, s, e, now)
@@ -262,6 +271,17 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 			problem(err)
 		}
 		out.Messaging, messaging = block, healthy && err == nil
+		if needs, ok := block.(AssistantNeeds); ok {
+			byAssistant := needs.UnresolvedByAssistant()
+			names := make([]string, 0, len(byAssistant))
+			for name := range byAssistant {
+				names = append(names, name)
+			}
+			sort.Strings(names)
+			for _, name := range names {
+				out.Attention = append(out.Attention, Attention{Assistant: name, Failed: true, Unresolved: byAssistant[name]})
+			}
+		}
 		if needs, ok := block.(ChannelNeeds); ok {
 			byChannel := needs.UnresolvedByChannel()
 			names := make([]string, 0, len(byChannel))

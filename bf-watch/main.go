@@ -1,0 +1,349 @@
+// Command bf-watch serves the verbs that make a brain act: bf run (one routine or
+// assistant now, or every routine of a hook) and bf watch (the collecting watcher that
+// runs due sensors, routines, assistant schedules, wakes, inputs, jobs and deliveries).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/bfgo/bf/libbf/assist"
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/collect"
+	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/timestamp"
+	"github.com/bfgo/bf/libbf/watch"
+)
+
+// list is a repeatable flag.
+type list []string
+
+func (l *list) String() string     { return "" }
+func (l *list) Set(s string) error { *l = append(*l, s); return nil }
+
+// MaxStdin and StdinWait bound what bf run --stdin reads.
+const (
+	MaxStdin  = 1 << 20
+	StdinWait = 10 * time.Second
+)
+
+// clock is the time commands run at: BF_TEST_NOW, an ISO 8601 instant, fixes it for the
+// test scenarios; otherwise the real time.
+func clock() (func() time.Time, error) {
+	v := os.Getenv("BF_TEST_NOW")
+	if v == "" {
+		return nil, nil
+	}
+	t, err := timestamp.Parse(v)
+	if err != nil {
+		return nil, cli.Usagef("BF_TEST_NOW: %v", err)
+	}
+	return func() time.Time { return t }, nil
+}
+
+func main() {
+	// Arguments after the first -- go to the program (bf run NAME -- ARGS…).
+	argv, extra := os.Args, []string(nil)
+	for i, a := range os.Args {
+		if a == "--" {
+			argv, extra = os.Args[:i], append([]string{}, os.Args[i+1:]...)
+			break
+		}
+	}
+	var (
+		brainFlag                     *cli.Optional
+		stdin, dryRun, asJSON         bool
+		hook, notify                  string
+		interval, pollInterval        float64
+		cycles                        int
+		sensors, routines, assistants list
+	)
+	runCmd := &cli.Command{
+		Name: "run",
+		Usage: `usage: bf run NAME [--stdin] [--dry-run] [--brain NAME|PATH] [-- ARGS…]
+       bf run --hook EVENT [--brain NAME|PATH]
+
+Run one routine or assistant of bf.yaml now, manual ones included. ARGS are appended to
+its command; --stdin pipes stdin to it (at most 1 MiB, read within 10 s). Needs
+collection trust: bf register PATH --collect.
+A routine prints {"routine","start","end","status","action"?,"error"?}; an action
+routine's Markdown becomes actions/YYYY-MM-DD_NAME/ACTION.md (keep: N keeps the newest N
+untouched ones). An assistant runs as a job of kind run in the queue and prints
+{"job","assistant","kind","state","answer"?,"record"?,"wake"?,"error"?}; its answer is
+stored in memories/NAME/. --dry-run runs nothing: a routine prints its window, an
+assistant the harness argv and the prompt it would read.
+--hook EVENT runs every enabled routine that lists EVENT in its hooks, such as a Git
+pre-push hook, and prints {"hook","ok","routines"}. Exits 1 when a run failed.`,
+		Flags: func(fs *flag.FlagSet) {
+			brainFlag = cli.BrainFlag(fs)
+			fs.BoolVar(&stdin, "stdin", false, "pipe stdin to the routine or assistant")
+			fs.BoolVar(&dryRun, "dry-run", false, "show what would run; run nothing")
+			fs.StringVar(&hook, "hook", "", "run every routine listing `EVENT` in its hooks")
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			switch {
+			case hook != "" && len(args) > 0:
+				return cli.Usagef("pass NAME or --hook EVENT, not both (see bf run --help)")
+			case hook == "" && len(args) != 1:
+				return cli.Usagef("bf run takes one routine or assistant NAME, or --hook EVENT (see bf run --help)")
+			}
+			now, err := clock()
+			if err != nil {
+				return err
+			}
+			b, err := one(brainFlag)
+			if err != nil {
+				return err
+			}
+			var input []byte
+			if stdin {
+				if input, err = readStdin(env.Stdin); err != nil {
+					return err
+				}
+			}
+			opt := collect.RunOptions{Options: collect.Options{DryRun: dryRun, Now: now}, Stdin: input, Args: extra}
+			if hook != "" {
+				res, err := collect.RunHook(ctx, b, hook, opt)
+				if err != nil {
+					return cli.Classify(err)
+				}
+				if err := cli.WriteJSON(env.Stdout, res); err != nil {
+					return err
+				}
+				if !res.OK {
+					return cli.ErrCheckFailed
+				}
+				return nil
+			}
+			name := args[0]
+			if _, ok := b.Config.Assistants[name]; ok {
+				ao := assist.Options{Now: now}
+				if dryRun {
+					res, err := ao.DryRun(b, name, input, extra)
+					return output(env, res, err)
+				}
+				res, err := ao.RunNow(ctx, b, name, input, extra)
+				if res != nil {
+					if werr := cli.WriteJSON(env.Stdout, res); werr != nil {
+						return werr
+					}
+					if err == nil && res.Error != "" {
+						fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(res.Error))
+						return cli.ErrCheckFailed
+					}
+				}
+				return cli.Classify(err)
+			}
+			res, err := collect.RunRoutine(ctx, b, name, opt)
+			if err != nil {
+				return cli.Classify(err)
+			}
+			if err := cli.WriteJSON(env.Stdout, res); err != nil {
+				return err
+			}
+			if res.Status == collect.StatusFailed {
+				fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(res.Error))
+				return cli.ErrCheckFailed
+			}
+			return nil
+		},
+	}
+	watchCmd := &cli.Command{
+		Name: "watch",
+		Usage: `usage: bf watch [--json] [--interval S] [--poll-interval S] [--notify MODE] [--cycles N]
+                [--sensor N]… [--routine N]… [--assistant N]… [--brain NAME|PATH]
+
+Keep the brain's programs running while it stays open: every cycle runs the due sensors
+and routines, the assistants' due schedules and wakes, reads their read inputs, runs
+queued jobs and attempts due deliveries; stream inputs run all along. One watcher
+collects per brain: a second --json watcher fails, an interactive one only observes.
+--json prints one status line every poll interval: {"brain","cycles","message",
+"programs","running",…}. --interval is the pause after each cycle (default: watch.interval
+of bf.yaml, 60), --poll-interval how often a line is printed (default 2). --notify is
+off, failure, success or all (default: watch.notifications). --cycles N stops after N
+cycles. Ctrl-C or SIGTERM stops it cleanly, within 60 seconds. Needs collection trust.`,
+		Flags: func(fs *flag.FlagSet) {
+			brainFlag = cli.BrainFlag(fs)
+			fs.BoolVar(&asJSON, "json", false, "print one JSON status line every poll interval")
+			fs.Float64Var(&interval, "interval", 0, "pause after each cycle, in `seconds` (5-86400)")
+			fs.Float64Var(&pollInterval, "poll-interval", 0, "status line interval, in `seconds` (0.2-60)")
+			fs.StringVar(&notify, "notify", "", "desktop notifications: off, failure, success or all")
+			fs.IntVar(&cycles, "cycles", 0, "stop after `N` cycles (default: run until stopped)")
+			fs.Var(&sensors, "sensor", "run only this sensor `N` (repeatable)")
+			fs.Var(&routines, "routine", "run only this routine `N` (repeatable)")
+			fs.Var(&assistants, "assistant", "run only this assistant `N` (repeatable)")
+		},
+		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			switch {
+			case len(args) > 0 || len(extra) > 0:
+				return cli.Usagef("bf watch takes no arguments (see bf watch --help)")
+			case interval != 0 && (interval < 5 || interval > 86400):
+				return cli.Usagef("invalid input: --interval: expected seconds from 5 to 86400")
+			case pollInterval != 0 && !(pollInterval >= 0.2 && pollInterval <= 60):
+				return cli.Usagef("invalid input: --poll-interval: expected seconds from 0.2 to 60")
+			case notify != "" && !contains(config.Notifications, notify):
+				return cli.Usagef("invalid input: --notify: expected off, failure, success or all")
+			case cycles < 0:
+				return cli.Usagef("invalid input: --cycles: expected a positive number of cycles")
+			}
+			now, err := clock()
+			if err != nil {
+				return err
+			}
+			b, err := one(brainFlag)
+			if err != nil {
+				return err
+			}
+			for _, c := range []struct {
+				names   list
+				arg     string
+				declare func(string) bool
+			}{
+				{sensors, "sensor", func(n string) bool { return b.Config.Sensors[n] != nil }},
+				{routines, "routine", func(n string) bool { return b.Config.Routines[n] != nil }},
+				{assistants, "assistant", func(n string) bool { return b.Config.Assistants[n] != nil }},
+			} {
+				for _, n := range c.names {
+					if !c.declare(n) {
+						return cli.Usagef("invalid input: --%s: %s is not declared in bf.yaml; bf status lists what is", c.arg, n)
+					}
+				}
+			}
+			trusted, err := brain.System().Trusted(b.Root)
+			if err != nil {
+				return cli.Classify(err)
+			}
+			if !trusted {
+				return cli.Classify(collect.ErrUntrusted)
+			}
+			mode := b.Config.Watch.Notifications
+			if notify != "" {
+				mode = notify
+			}
+			warn := func(msg string) { fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(msg)) }
+			opt := watch.Options{
+				Now: now, Interval: seconds(interval), PollInterval: seconds(pollInterval), Cycles: cycles,
+				Sensors: sensors, Routines: routines, Assistants: assistants, Warn: warn,
+				Notify: watch.NewNotifier(mode, time.Duration(b.Config.Watch.NotificationCooldown)*time.Second),
+			}
+			if asJSON {
+				opt.Lines = func(l watch.Line) { cli.WriteJSON(env.Stdout, l) }
+			} else {
+				if !isTerminal(env.Stdout) {
+					return cli.Usagef("bf watch shows a dashboard on a terminal; use bf watch --json or bf status")
+				}
+				opt.Lines = dashboard(env.Stdout)
+			}
+			err = watch.Run(ctx, b, opt)
+			if errors.Is(err, watch.ErrOwned) && !asJSON {
+				opt.Observe, opt.Notify = true, nil
+				err = watch.Run(ctx, b, opt)
+			}
+			if err != nil {
+				return cli.Classify(err)
+			}
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return nil
+		},
+	}
+	os.Exit(cli.Run(context.Background(), cli.OSEnv(), argv, runCmd, watchCmd))
+}
+
+func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// readStdin reads what bf run --stdin pipes: at most MaxStdin bytes within StdinWait.
+func readStdin(r io.Reader) ([]byte, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, MaxStdin+1))
+		done <- result{data, err}
+	}()
+	select {
+	case res := <-done:
+		if res.err != nil {
+			return nil, fmt.Errorf("cannot read stdin: %w", res.err)
+		}
+		if len(res.data) > MaxStdin {
+			return nil, cli.Usagef("invalid input: stdin: holds more than 1 MiB; pipe less")
+		}
+		return res.data, nil
+	case <-time.After(StdinWait):
+		return nil, cli.Usagef("invalid input: stdin: did not end within 10 seconds; pipe a finished input or drop --stdin")
+	}
+}
+
+func one(flag *cli.Optional) (*brain.Brain, error) {
+	sel, err := cli.Select(brain.Execution, flag)
+	if err != nil {
+		return nil, err
+	}
+	return sel.Brains[0], nil
+}
+
+func output[T any](env *cli.Env, res *T, err error) error {
+	if res != nil {
+		if werr := cli.WriteJSON(env.Stdout, res); werr != nil {
+			return werr
+		}
+	}
+	return cli.Classify(err)
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// dashboard redraws a compact table of the programs on the terminal for each line.
+func dashboard(w io.Writer) func(watch.Line) {
+	return func(l watch.Line) {
+		var b strings.Builder
+		b.WriteString("\033[H\033[2J")
+		state := "idle"
+		if l.Running {
+			state = "running"
+		}
+		if l.Observe {
+			state = "observing (another watcher collects)"
+		}
+		fmt.Fprintf(&b, "bf watch %s — %s, %d cycles — Ctrl-C to stop\n\n", l.Brain, state, l.Cycles)
+		fmt.Fprintf(&b, "%-10s %-24s %-9s %-27s %s\n", "KIND", "NAME", "STATUS", "NEXT DUE", "ERROR")
+		for _, p := range l.Programs {
+			errText := p.Error
+			if len(errText) > 60 {
+				errText = errText[:57] + "..."
+			}
+			fmt.Fprintf(&b, "%-10s %-24s %-9s %-27s %s\n", p.Kind, p.Name, p.Status, p.NextDue, cli.Escape(errText))
+		}
+		if l.Message != "" {
+			fmt.Fprintf(&b, "\n%s\n", cli.Escape(l.Message))
+		}
+		io.WriteString(w, b.String())
+	}
+}

@@ -1,0 +1,184 @@
+package watch
+
+import (
+	"sort"
+	"time"
+
+	"github.com/bfgo/bf/libbf/assist"
+	"github.com/bfgo/bf/libbf/history"
+	"github.com/bfgo/bf/libbf/queue"
+	"github.com/bfgo/bf/libbf/timestamp"
+)
+
+// Program statuses of a line.
+const (
+	StatusFailed   = "failed"
+	StatusNever    = "never"
+	StatusDue      = "due"
+	StatusFresh    = "fresh"
+	StatusManual   = "manual"
+	StatusDisabled = "disabled"
+	StatusExcluded = "excluded"
+	StatusWaiting  = "waiting" // an assistant with nothing to do until its next slot
+)
+
+// Line is what bf watch --json prints every poll interval.
+type Line struct {
+	Brain  string `json:"brain"`
+	Cycles int    `json:"cycles"`
+	// Last is what the last cycle did with assistants, when it did anything.
+	Last     *assist.Report `json:"last,omitempty"`
+	Message  string         `json:"message"`
+	Observe  bool           `json:"observe,omitempty"`
+	Programs []Program      `json:"programs"`
+	Running  bool           `json:"running"`
+}
+
+// Program is one sensor, routine or assistant in a line.
+type Program struct {
+	Action   string `json:"action,omitempty"`
+	Error    string `json:"error"`
+	Included bool   `json:"included"`
+	Kind     string `json:"kind"`
+	Log      string `json:"log"`
+	Name     string `json:"name"`
+	NextDue  string `json:"next_due"`
+	Refresh  int    `json:"refresh,omitempty"`
+	Status   string `json:"status"`
+	Success  string `json:"success"`
+	// Unresolved counts an assistant's failed and uncertain jobs.
+	Unresolved int `json:"unresolved,omitempty"`
+}
+
+func instant(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return timestamp.Canonical(t)
+}
+
+func (w *watcher) emit() {
+	if w.opt.Lines == nil {
+		return
+	}
+	w.opt.Lines(w.line())
+}
+
+func (w *watcher) line() Line {
+	w.mu.Lock()
+	b, running, message, last := w.brain, w.running, w.message, w.last
+	errs := w.errors
+	w.mu.Unlock()
+	out := Line{Brain: b.Name, Cycles: w.cycles, Message: message, Observe: w.opt.Observe, Programs: []Program{}, Running: running}
+	if last != nil && (last.Did() || len(last.Skipped)+len(last.Errors) > 0) {
+		out.Last = last
+	}
+	if out.Message == "" && len(errs) > 0 {
+		out.Message = errs[0]
+	}
+	now := w.opt.now()
+	h, _ := history.Load(w.env, b)
+	sel := len(w.opt.Sensors)+len(w.opt.Routines) == 0
+	for _, name := range sortedKeys(b.Config.Sensors) {
+		s := b.Config.Sensors[name]
+		e := h.Sensor(name)
+		out.Programs = append(out.Programs, program("sensor", name, history.SensorProgram(s), e, s.Refresh, now,
+			sel || contains(w.opt.Sensors, name)))
+	}
+	for _, name := range sortedKeys(b.Config.Routines) {
+		r := b.Config.Routines[name]
+		e := h.Routine(name)
+		p := program("routine", name, history.RoutineProgram(r), e, r.Refresh, now, sel || contains(w.opt.Routines, name))
+		p.Action = e.Action
+		out.Programs = append(out.Programs, p)
+	}
+	unresolved := map[string]int{}
+	var marks map[string]queue.Progress
+	if q, err := queue.OpenReadOnly(w.state, queue.Options{}); err == nil {
+		if s, err := q.Summary(); err == nil {
+			for _, it := range s.Attention {
+				if it.Type == "job" {
+					unresolved[it.Assistant]++
+				}
+			}
+		}
+		marks, _ = q.Checkpoints("")
+		q.Close()
+	}
+	for _, name := range sortedKeys(b.Config.Assistants) {
+		a := b.Config.Assistants[name]
+		p := Program{Kind: "assistant", Name: name, Included: len(w.opt.Assistants) == 0 || contains(w.opt.Assistants, name),
+			Unresolved: unresolved[name]}
+		var next time.Time
+		for sched, s := range a.Schedules {
+			last := marks[assist.ScheduleMark(name, sched)].Position
+			n := time.Time{}
+			if !last.IsZero() {
+				n = assist.Next(s, last)
+			}
+			if n.IsZero() {
+				n = assist.Next(s, now)
+			}
+			if next.IsZero() || n.Before(next) {
+				next = n
+			}
+		}
+		for mark, pr := range marks {
+			if len(mark) > len("wake:"+name+":") && mark[:len("wake:"+name+":")] == "wake:"+name+":" {
+				if next.IsZero() || pr.Position.Before(next) {
+					next = pr.Position
+				}
+			}
+		}
+		p.NextDue = instant(next)
+		switch {
+		case !a.Enabled:
+			p.Status = StatusDisabled
+		case !p.Included:
+			p.Status = StatusExcluded
+		case p.Unresolved > 0:
+			p.Status = StatusFailed
+		case !next.IsZero() && !now.Before(next):
+			p.Status = StatusDue
+		case len(a.Schedules) == 0 && len(a.Inputs) == 0:
+			p.Status = StatusManual
+		default:
+			p.Status = StatusWaiting
+		}
+		out.Programs = append(out.Programs, p)
+	}
+	return out
+}
+
+func program(kind, name string, p history.Program, e history.Entry, refresh int, now time.Time, included bool) Program {
+	out := Program{Kind: kind, Name: name, Included: included, Refresh: refresh, Success: instant(e.Success), Error: e.Error, Log: e.Log}
+	if p.Scheduled() {
+		out.NextDue = instant(history.RetryAt(refresh, e))
+	}
+	switch {
+	case !p.Enabled:
+		out.Status = StatusDisabled
+	case !included:
+		out.Status = StatusExcluded
+	case e.Failed():
+		out.Status = StatusFailed
+	case refresh <= 0:
+		out.Status = StatusManual
+	case e.Success.IsZero():
+		out.Status = StatusNever
+	case !now.Before(history.NextDue(refresh, e)):
+		out.Status = StatusDue
+	default:
+		out.Status = StatusFresh
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

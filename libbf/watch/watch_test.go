@@ -1,0 +1,127 @@
+package watch
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+)
+
+// adapter streams the messages of stream.jsonl once, then logs the acknowledgements it
+// reads; send appends each delivery to outbox.jsonl and prints a receipt.
+const adapter = `#!/bin/sh
+case "$1" in
+send)
+  read -r line
+  printf '%s\n' "$line" >> outbox.jsonl
+  id=$(printf '%s' "$line" | sed 's/^{"id":"\([^"]*\)".*/\1/')
+  conv=$(printf '%s' "$line" | sed -n 's/.*"conversation":"\([^"]*\)".*/\1/p')
+  printf '{"id":"r-%s","conversation":"%s"}\n' "$id" "$conv"
+  ;;
+stream)
+  read -r resume
+  cat stream.jsonl
+  while read -r frame; do printf '%s\n' "$frame" >> acks.log; done
+  ;;
+esac
+`
+
+const config = `version: 8
+name: ops
+channels:
+  chat:
+    send:
+      command: [channels/adapter, send]
+      idempotent: true
+    stream:
+      command: [channels/adapter, stream]
+assistants:
+  bot:
+    command: [cat]
+    text: "Echo:"
+    inputs:
+      - {channel: chat, mode: stream}
+`
+
+func fixture(t *testing.T) (brain.Env, *brain.Brain) {
+	t.Helper()
+	home := t.TempDir()
+	vars := map[string]string{"XDG_STATE_HOME": filepath.Join(home, "state"), "PATH": os.Getenv("PATH")}
+	env := brain.Env{Home: home, Getenv: func(k string) string { return vars[k] }}
+	root := filepath.Join(home, "brain")
+	for rel, data := range map[string]string{
+		"bf.yaml":          config,
+		"channels/adapter": adapter,
+		"stream.jsonl":     `{"id":"m1","sender":"me","conversation":"week","time":"2030-01-01T00:00:00Z","text":"hello"}` + "\n",
+	} {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := env.Trust(root); err != nil {
+		t.Fatal(err)
+	}
+	b, err := env.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return env, b
+}
+
+// A stream input's message is admitted, answered by the harness (cat echoes its prompt)
+// and delivered to its conversation while the watcher runs; a second collecting watcher
+// is refused meanwhile; stopping ends the stream.
+func TestStreamAnswered(t *testing.T) {
+	env, b := fixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var mu sync.Mutex
+	var lines []Line
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, b, Options{Env: &env, Interval: time.Hour, PollInterval: time.Hour,
+			Lines: func(l Line) { mu.Lock(); lines = append(lines, l); mu.Unlock() }})
+	}()
+	outbox := filepath.Join(b.Root, "outbox.jsonl")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		data, _ := os.ReadFile(outbox)
+		if strings.Contains(string(data), "\n") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no answer was delivered")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := Run(ctx, b, Options{Env: &env, Cycles: 1}); !errors.Is(err, ErrOwned) {
+		t.Fatalf("second watcher: %v, want ErrOwned", err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(outbox)
+	if !strings.Contains(string(data), `"text":"Echo:\n\n## Message to answer\n\nChannel chat, conversation week.\n\nFrom me at 2030-01-01T00:00:00.000000Z:\n\nhello\n","conversation":"week","reply_to":"m1"}`) {
+		t.Fatalf("outbox: %s", data)
+	}
+	acks, _ := os.ReadFile(filepath.Join(b.Root, "acks.log"))
+	if !strings.Contains(string(acks), `"type":"ack","id":"m1"`) {
+		t.Fatalf("acks: %s", acks)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(lines) == 0 || lines[len(lines)-1].Brain != "ops" {
+		t.Fatalf("lines: %+v", lines)
+	}
+}
