@@ -3,24 +3,17 @@ package main
 import (
 	"bytes"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// memoryCLI runs bf remember, recall or brief through bf-memory and returns its stdout and
+// memoryCLI runs bf remember, recall or brief as bf-memory VERB and returns its stdout and
 // exit code.
 func (f *fixture) memoryCLI(t *testing.T, verb string, args ...string) ([]byte, int) {
 	t.Helper()
-	link := filepath.Join(binDir, "bf-"+verb)
-	if _, err := os.Lstat(link); err != nil {
-		if err := os.Symlink(filepath.Join(binDir, "bf-memory"), link); err != nil {
-			t.Fatal(err)
-		}
-	}
-	cmd := exec.Command(link, append(args, "--brain", f.brain)...)
+	cmd := exec.Command(filepath.Join(binDir, "bf-memory"), append(append([]string{verb}, args...), "--brain", f.brain)...)
 	cmd.Dir, cmd.Env = f.work, f.env()
 	out, err := cmd.Output()
 	code := 0

@@ -22,12 +22,6 @@ import (
 	"github.com/bfgo/bf/libbf/watch"
 )
 
-// list is a repeatable flag.
-type list []string
-
-func (l *list) String() string     { return "" }
-func (l *list) Set(s string) error { *l = append(*l, s); return nil }
-
 // MaxStdin and StdinWait bound what bf run --stdin reads.
 const (
 	MaxStdin  = 1 << 20
@@ -63,7 +57,7 @@ func main() {
 		hook, notify                  string
 		interval, pollInterval        float64
 		cycles                        int
-		sensors, routines, assistants list
+		sensors, routines, assistants cli.List
 	)
 	runCmd := &cli.Command{
 		Name: "run",
@@ -202,7 +196,7 @@ cycles. Ctrl-C or SIGTERM stops it cleanly, within 60 seconds. Needs collection 
 				return err
 			}
 			for _, c := range []struct {
-				names   list
+				names   cli.List
 				arg     string
 				declare func(string) bool
 			}{
