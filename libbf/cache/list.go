@@ -39,7 +39,8 @@ func fingerprintOf(fi fs.FileInfo) fingerprint {
 	if !ok {
 		return fingerprint{fi.Size(), fi.ModTime().UnixNano(), 0, 0}
 	}
-	return fingerprint{st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(st.Ino)}
+	mtime, ctime := statTimes(st)
+	return fingerprint{st.Size, mtime, ctime, int64(st.Ino)}
 }
 
 // folderPrint is a source folder's own fingerprint.
