@@ -388,8 +388,11 @@ func TestAssistRunKillPoints(t *testing.T) {
 				}
 			}
 		}
-		if len(recs) != states["completed"] {
-			t.Fatalf("%s: %d run records for %d completed runs (%v)", point, len(recs), states["completed"], states)
+		// Every completed run has its record. A run killed after its record was stored and
+		// before the queue marked it completed is uncertain with a record (the job ID names
+		// the record, so a retry replaces it): never more records than the two together.
+		if n := len(recs); n < states["completed"] || n > states["completed"]+states["uncertain"] {
+			t.Fatalf("%s: %d run records for %d completed runs (%v)", point, n, states["completed"], states)
 		}
 		// A completed run acted; an uncertain one may have (a harness bf left behind
 		// may still be starting).
