@@ -13,6 +13,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // DefaultStaleDays is how long a tier A or B memory may go without a check before review
@@ -48,11 +49,11 @@ func (s *Store) Verify(ctx context.Context, refArg, source string) (*VerifyReply
 		return nil, err
 	}
 	now := Now()
-	c := Check{By: source, At: now.UTC().Format("2006-01-02")}
+	c := Check{By: source, At: timestamp.Day(now.UTC())}
 	m.Verified = append(m.Verified, c)
 	m.Confidence, m.Source = Confirmed, source
 	if m.Review != "" || Reviewed(m.Type) {
-		m.Review = now.AddDate(0, 0, ReviewDays).Format("2006-01-02")
+		m.Review = timestamp.Day(now.AddDate(0, 0, ReviewDays))
 	}
 	if err := s.Write(m); err != nil {
 		return nil, err
@@ -159,7 +160,7 @@ func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error)
 		return nil, err
 	}
 	now := Now()
-	today := now.UTC().Format("2006-01-02")
+	today := timestamp.Day(now.UTC())
 	out := &ReviewReply{Notice: Notice, Today: today, StaleDays: staleDays, Due: []ReviewItem{}, Stale: []ReviewItem{},
 		Duplicates: []Duplicate{}, Warnings: l.Warnings}
 	var live []*Memory
@@ -177,7 +178,7 @@ func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error)
 		if t != "A" && t != "B" {
 			continue
 		}
-		last := m.Saved.UTC().Format("2006-01-02")
+		last := timestamp.Day(m.Saved.UTC())
 		for _, v := range m.Verified {
 			if v.At > last {
 				last = v.At
@@ -212,6 +213,7 @@ func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error)
 	return out, nil
 }
 
+// parseDay reads a YYYY-MM-DD day as UTC midnight, the one day format of memory fields.
 func parseDay(s string) (time.Time, error) { return time.Parse("2006-01-02", s) }
 
 // scopeReport compares the scopes bf.yaml declares with those stored.

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // Brief limits.
@@ -114,7 +115,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	shown := map[string]bool{}
 
 	var rules, prefs, pins, due, recent []*Memory
-	today := Now().Format("2006-01-02")
+	today := timestamp.Day(Now())
 	for _, m := range live {
 		switch {
 		case IsRule(m.Type):
@@ -180,7 +181,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		if i == maxListed {
 			break
 		}
-		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s (%s)", m.Saved.UTC().Format("2006-01-02"), m.Type, m.Title, m.Ref))
+		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s (%s)", timestamp.Day(m.Saved.UTC()), m.Type, m.Title, m.Ref))
 	}
 
 	for _, sc := range secs {

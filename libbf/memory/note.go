@@ -6,7 +6,6 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
-	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -63,7 +62,7 @@ func CheckDay(s string) bool {
 	if !dayShape.MatchString(s) {
 		return false
 	}
-	_, err := time.Parse("2006-01-02", s)
+	_, err := parseDay(s)
 	return err == nil
 }
 
@@ -183,7 +182,7 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 			m.Saved = t
 		}
 	} else if n.Meta.Updated != "" {
-		m.Saved, _ = time.Parse("2006-01-02", n.Meta.Updated)
+		m.Saved, _ = parseDay(n.Meta.Updated)
 	}
 	if m.Saved.IsZero() {
 		bad("fields.saved", "a memory needs fields.saved (or updated) to know its age")
@@ -261,7 +260,7 @@ func Render(m *Memory, brainName string) ([]byte, error) {
 	}
 	add(root, "type", str(m.Type))
 	add(root, "title", str(m.Title))
-	add(root, "updated", str(m.Saved.UTC().Format("2006-01-02")))
+	add(root, "updated", str(timestamp.Day(m.Saved.UTC())))
 	fields := &yaml.Node{Kind: yaml.MappingNode}
 	add(fields, FieldScope, str(m.Scope))
 	add(fields, FieldImportance, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(m.Importance)})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // Limits of what a memory holds.
@@ -219,7 +220,7 @@ func (s *Store) stamp(ctx context.Context, m *Memory, req RememberRequest, now t
 	case req.Review != "":
 		m.Review = req.Review
 	case Reviewed(m.Type) && m.Review == "":
-		m.Review = m.Saved.AddDate(0, 0, ReviewDays).Format("2006-01-02")
+		m.Review = timestamp.Day(m.Saved.AddDate(0, 0, ReviewDays))
 		*said = append(*said, fmt.Sprintf("  review on %s (default for %s, %dd — --review <date> to move it, --no-review if it is permanent)", m.Review, m.Type, ReviewDays))
 	}
 	if Stamped(m.Type) {
