@@ -5,49 +5,22 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
+
+	"github.com/bfgo/bf/libbf/bfdir"
 )
 
 // geteuid is the account that must own .bf/; tests replace it.
 var geteuid = os.Geteuid
 
-// Messages about .bf itself.
-const (
-	msgOtherUser = ".bf belongs to another user; remove it so bf can rebuild its own cache"
-	msgSymlink   = ".bf is a symbolic link; remove it so bf can rebuild its own cache"
-	msgNotDir    = ".bf is not a folder; remove it so bf can rebuild its own cache"
-)
+// msgSymlink refuses a .bf that is a symbolic link.
+const msgSymlink = bfdir.MsgSymlink
 
 // prepareDir makes sure root/.bf is a real folder owned by the user with mode 0700,
-// creating it when missing, and returns its path.
+// creating it when missing, and returns its path. Nothing follows the fix: the next read
+// rebuilds the cache by itself.
 func prepareDir(root string) (string, error) {
-	dir := filepath.Join(root, Dir)
-	st, err := os.Lstat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return "", dirError(err)
-		}
-		st, err = os.Lstat(dir)
-	}
-	if err != nil {
-		return "", dirError(err)
-	}
-	switch {
-	case st.Mode()&fs.ModeSymlink != 0:
-		return "", errors.New(msgSymlink)
-	case !st.IsDir():
-		return "", errors.New(msgNotDir)
-	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != geteuid() {
-		return "", errors.New(msgOtherUser)
-	}
-	if st.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", dirError(err)
-		}
-	}
-	return dir, nil
+	return bfdir.Prepare(root, geteuid(), "", dirError)
 }
 
 // dirError explains a failure to use .bf, naming it, without the absolute path.

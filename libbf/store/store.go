@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/bfgo/bf/libbf/bfdir"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/lock"
 	"github.com/bfgo/bf/libbf/record"
@@ -40,7 +41,7 @@ const (
 
 // Where things live, relative to the brain root.
 const (
-	stateDir     = ".bf"
+	stateDir     = bfdir.Name
 	lockFile     = "reader.lock" // the cache's reader lock: shared by readers, exclusive here
 	memoriesDir  = "memories"
 	pendingDir   = ".pending" // inside memories/
@@ -200,34 +201,10 @@ func lockRecords(ctx context.Context, root string, exclusive bool, wait time.Dur
 var geteuid = os.Geteuid
 
 // prepareStateDir makes sure root/.bf is a real folder of the user's, mode 0700, creating
-// it when missing: the same rule the cache applies to the folder it shares with us.
+// it when missing: the rule the cache applies to the folder it shares with us. A writer
+// was refused, so each refusal ends by telling the user to retry.
 func prepareStateDir(root string) (string, error) {
-	dir := filepath.Join(root, stateDir)
-	st, err := os.Lstat(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return "", stateDirError(err)
-		}
-		st, err = os.Lstat(dir)
-	}
-	if err != nil {
-		return "", stateDirError(err)
-	}
-	switch {
-	case st.Mode()&fs.ModeSymlink != 0:
-		return "", errors.New(".bf is a symbolic link; remove it so bf can rebuild its own cache, then retry")
-	case !st.IsDir():
-		return "", errors.New(".bf is not a folder; remove it so bf can rebuild its own cache, then retry")
-	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != geteuid() {
-		return "", errors.New(".bf belongs to another user; remove it so bf can rebuild its own cache, then retry")
-	}
-	if st.Mode().Perm() != 0o700 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return "", stateDirError(err)
-		}
-	}
-	return dir, nil
+	return bfdir.Prepare(root, geteuid(), ", then retry", stateDirError)
 }
 
 func stateDirError(err error) error {
