@@ -194,23 +194,9 @@ func (q *Queue) BeginAttempt(id string, current *Send) (*Attempt, error) {
 	var a *Attempt
 	err := q.write("start a delivery attempt in", func(tx *sql.Tx) error {
 		now := q.now()
-		d, err := loadDelivery(tx, id)
+		d, refuse, err := loadForAttempt(q, tx, id, now, loadDelivery, func(d *delivery) bool { return d.State == Sending })
 		if err != nil {
 			return err
-		}
-		if d == nil {
-			return notFound(id)
-		}
-		// A refusal after recording an interrupted attempt still commits that record.
-		refuse := func(err error) error { return err }
-		if d.State == Sending {
-			if err := q.settleInterrupted(tx, id, now); err != nil {
-				return err
-			}
-			if d, err = loadDelivery(tx, id); err != nil {
-				return err
-			}
-			refuse = func(err error) error { return commitAnyway{err} }
 		}
 		if d.State != Pending {
 			return refuse(stateError("delivery", id, d.State, "attempt"))
@@ -227,22 +213,10 @@ func (q *Queue) BeginAttempt(id string, current *Send) (*Attempt, error) {
 			}
 			return commitAnyway{newError(ErrConfigChanged, "%s", msgChannelChanged)}
 		}
-		n, err := nextAttemptNumber(tx, id)
-		if err != nil {
-			return err
-		}
 		if _, err := tx.ExecContext(ctx, "UPDATE deliveries SET state = 'sending', attempts = attempts + 1, updated = ? WHERE id = ?", ms(now), id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO attempts (work, n, started, outcome, error) VALUES (?, ?, ?, '', '')", id, n, ms(now)); err != nil {
-			return err
-		}
-		token, err := takeLease(tx, id, n, ms(now))
-		if err != nil {
-			return err
-		}
-		crashPoint("attempt leased")
-		detail, err := loadDetail(tx, id)
+		n, token, detail, err := leaseAttempt(tx, id, now, "attempt leased")
 		if err != nil {
 			return err
 		}
@@ -253,6 +227,56 @@ func (q *Queue) BeginAttempt(id string, current *Send) (*Attempt, error) {
 		return nil, err
 	}
 	return a, nil
+}
+
+// loadForAttempt loads work id (a delivery or a job) that a new attempt is about to start;
+// load returns nil for an ID that names no such work. Work still marked as being attempted
+// (inFlight) holds a lease: while its process lives the attempt is refused (ErrInFlight);
+// when it died, its attempt is first recorded as interrupted and the work is read again.
+// refuse wraps the caller's refusals of the work as read: after recording an interrupted
+// attempt, a refusal still commits that record.
+func loadForAttempt[W any](q *Queue, tx *sql.Tx, id string, now time.Time, load func(*sql.Tx, string) (*W, error), inFlight func(*W) bool) (*W, func(error) error, error) {
+	w, err := load(tx, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	if w == nil {
+		return nil, nil, notFound(id)
+	}
+	refuse := func(err error) error { return err }
+	if inFlight(w) {
+		if err := q.settleInterrupted(tx, id, now); err != nil {
+			return nil, nil, err
+		}
+		if w, err = load(tx, id); err != nil {
+			return nil, nil, err
+		}
+		refuse = func(err error) error { return commitAnyway{err} }
+	}
+	return w, refuse, nil
+}
+
+// leaseAttempt records the start of the next attempt of work id, whose state the caller
+// has just set, takes its lease and returns the attempt's number, the lease token and the
+// work as it now reads. crash names the crash point tests stop at once the lease is held.
+func leaseAttempt(tx *sql.Tx, id string, now time.Time, crash string) (int, string, Detail, error) {
+	n, err := nextAttemptNumber(tx, id)
+	if err != nil {
+		return 0, "", Detail{}, err
+	}
+	if _, err := tx.ExecContext(ctx, "INSERT INTO attempts (work, n, started, outcome, error) VALUES (?, ?, ?, '', '')", id, n, ms(now)); err != nil {
+		return 0, "", Detail{}, err
+	}
+	token, err := takeLease(tx, id, n, ms(now))
+	if err != nil {
+		return 0, "", Detail{}, err
+	}
+	crashPoint(crash)
+	detail, err := loadDetail(tx, id)
+	if err != nil {
+		return 0, "", Detail{}, err
+	}
+	return n, token, detail, nil
 }
 
 func nextAttemptNumber(tx *sql.Tx, work string) (int, error) {

@@ -79,25 +79,7 @@ func (j *NewJob) check() error {
 // AdmitJob saves a job as pending. Admitting an existing ID returns the saved job
 // (admitted false) unchanged.
 func (q *Queue) AdmitJob(j NewJob) (Item, bool, error) {
-	if err := j.check(); err != nil {
-		return Item{}, false, err
-	}
-	var item Item
-	admitted := false
-	err := q.write("admit a job to", func(tx *sql.Tx) error {
-		now := q.now()
-		if err := q.compact(tx, now); err != nil {
-			return err
-		}
-		var err error
-		admitted, err = q.insertJob(tx, j, nil, now)
-		if err != nil {
-			return err
-		}
-		item, err = loadItem(tx, j.ID)
-		return err
-	})
-	return item, admitted, err
+	return q.AdmitJobMarked(j)
 }
 
 // insertJob admits j unless its ID exists. u, when not nil, is the usage to charge
@@ -205,22 +187,9 @@ func (q *Queue) StartJob(id string, cur JobConfig) (*Run, error) {
 	var run *Run
 	err := q.write("start a job in", func(tx *sql.Tx) error {
 		now := q.now()
-		j, err := loadJob(tx, id)
+		j, refuse, err := loadForAttempt(q, tx, id, now, loadJob, func(j *job) bool { return j.State == Running })
 		if err != nil {
 			return err
-		}
-		if j == nil {
-			return notFound(id)
-		}
-		refuse := func(err error) error { return err }
-		if j.State == Running {
-			if err := q.settleInterrupted(tx, id, now); err != nil {
-				return err
-			}
-			if j, err = loadJob(tx, id); err != nil {
-				return err
-			}
-			refuse = func(err error) error { return commitAnyway{err} }
 		}
 		if j.State != Pending {
 			return refuse(stateError("job", id, j.State, "start"))
@@ -250,23 +219,11 @@ func (q *Queue) StartJob(id string, cur JobConfig) (*Run, error) {
 		if !u.canReserve(q.opts, need) {
 			return refuse(newError(ErrNoAnswerSpace, "%s", msgNoAnswerSpace))
 		}
-		n, err := nextAttemptNumber(tx, id)
-		if err != nil {
-			return err
-		}
 		if _, err := tx.ExecContext(ctx, "UPDATE jobs SET state = 'running', error = '', reserved = ?, attempts = attempts + 1, updated = ? WHERE id = ?",
 			need, ms(now), id); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, "INSERT INTO attempts (work, n, started, outcome, error) VALUES (?, ?, ?, '', '')", id, n, ms(now)); err != nil {
-			return err
-		}
-		token, err := takeLease(tx, id, n, ms(now))
-		if err != nil {
-			return err
-		}
-		crashPoint("run leased")
-		detail, err := loadDetail(tx, id)
+		n, token, detail, err := leaseAttempt(tx, id, now, "run leased")
 		if err != nil {
 			return err
 		}
