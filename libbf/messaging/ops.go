@@ -59,17 +59,11 @@ func (o Options) List(ctx context.Context, b *brain.Brain) (*ListReply, error) {
 
 // Get opens job or delivery id explicitly, with its private bodies and attempts.
 func (o Options) Get(ctx context.Context, b *brain.Brain, id string) (*Detail, error) {
-	if err := checkID(id); err != nil {
-		return nil, err
-	}
-	op, err := o.openQueue(b, existing, false, false)
+	op, err := o.openWork(b, id, false)
 	if err != nil {
 		return nil, err
 	}
 	defer op.close()
-	if op.q == nil {
-		return nil, notFound(id)
-	}
 	d, err := op.q.Get(id)
 	if err != nil {
 		return nil, err
@@ -84,17 +78,11 @@ func (o Options) Get(ctx context.Context, b *brain.Brain, id string) (*Detail, e
 // again, or resumes its saved answer, for a worker to run; it returns an *Item. An
 // attempt still running in a live process is refused.
 func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, error) {
-	if err := checkID(id); err != nil {
-		return nil, err
-	}
-	op, err := o.openQueue(b, existing, false, true)
+	op, err := o.openWork(b, id, true)
 	if err != nil {
 		return nil, err
 	}
 	defer op.close()
-	if op.q == nil {
-		return nil, notFound(id)
-	}
 	d, err := op.q.Get(id)
 	if err != nil {
 		return nil, err
@@ -134,23 +122,36 @@ func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, err
 // Cancel cancels job or delivery id: it keeps its identity and no longer holds later
 // work. An attempt still running in a live process is refused.
 func (o Options) Cancel(ctx context.Context, b *brain.Brain, id string) (*Item, error) {
-	if err := checkID(id); err != nil {
-		return nil, err
-	}
-	op, err := o.openQueue(b, existing, false, true)
+	op, err := o.openWork(b, id, true)
 	if err != nil {
 		return nil, err
 	}
 	defer op.close()
-	if op.q == nil {
-		return nil, notFound(id)
-	}
 	it, err := op.q.Cancel(id)
 	if err != nil {
 		return nil, err
 	}
 	out := o.item(it)
 	return &out, nil
+}
+
+// openWork opens b's existing queue for a command on job or delivery id: an invalid id is
+// refused as input, and a brain with no queue yet holds no such id. record is openQueue's:
+// whether the attempts of dead processes are recorded first (commands that change the
+// work record them; reading it does not).
+func (o Options) openWork(b *brain.Brain, id string, record bool) (*opened, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	op, err := o.openQueue(b, existing, false, record)
+	if err != nil {
+		return nil, err
+	}
+	if op.q == nil {
+		op.close()
+		return nil, notFound(id)
+	}
+	return op, nil
 }
 
 // checkID refuses an ID no job or delivery can have as invalid input.
