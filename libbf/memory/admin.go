@@ -13,6 +13,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/lock"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
@@ -35,19 +36,11 @@ func (s *Store) Verify(ctx context.Context, refArg, source string) (*VerifyReply
 	if strings.TrimSpace(source) == "" {
 		return nil, inputf("--source", "say what it was checked against, such as --source \"checked against the live box\"")
 	}
-	lk, err := s.Lock(ctx)
+	lk, _, m, err := s.lockMemory(ctx, refArg)
 	if err != nil {
 		return nil, err
 	}
 	defer lk.Release()
-	l, err := s.Load()
-	if err != nil {
-		return nil, err
-	}
-	m, err := l.Resolve(refArg, "REF")
-	if err != nil {
-		return nil, err
-	}
 	now := Now()
 	c := Check{By: source, At: timestamp.Day(now.UTC())}
 	m.Verified = append(m.Verified, c)
@@ -72,19 +65,11 @@ type ForgetReply struct {
 // Forget deletes a memory, keeping its last version in history. A memory that replaced
 // others is refused: deleting it would bring back facts withdrawn on purpose.
 func (s *Store) Forget(ctx context.Context, refArg string) (*ForgetReply, error) {
-	lk, err := s.Lock(ctx)
+	lk, l, m, err := s.lockMemory(ctx, refArg)
 	if err != nil {
 		return nil, err
 	}
 	defer lk.Release()
-	l, err := s.Load()
-	if err != nil {
-		return nil, err
-	}
-	m, err := l.Resolve(refArg, "REF")
-	if err != nil {
-		return nil, err
-	}
 	if len(m.Supersedes) > 0 {
 		return nil, &Refusal{Reason: "forget", Existing: m.Ref, Flags: []string{"bf remember --supersedes " + m.Ref},
 			Message: fmt.Sprintf("%s replaced %s; forgetting it would break those links and bring back facts withdrawn on purpose.\nTo withdraw it, save the current fact as a correction: bf remember --supersedes %s ...",
@@ -108,6 +93,25 @@ func (s *Store) Forget(ctx context.Context, refArg string) (*ForgetReply, error)
 	}
 	_ = s.forgetUses(ctx, m.Ref)
 	return out, nil
+}
+
+// lockMemory takes the memory lock, loads the memories and resolves the REF argument refArg,
+// for a command that changes that memory; the caller releases the lock, which is held only
+// when the error is nil.
+func (s *Store) lockMemory(ctx context.Context, refArg string) (*lock.Lock, *Loaded, *Memory, error) {
+	lk, err := s.Lock(ctx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	l, err := s.Load()
+	if err == nil {
+		var m *Memory
+		if m, err = l.Resolve(refArg, "REF"); err == nil {
+			return lk, l, m, nil
+		}
+	}
+	lk.Release()
+	return nil, nil, nil, err
 }
 
 // ReviewItem is one memory review lists.
