@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -53,7 +54,7 @@ func (t *Target) links(ctx context.Context, only map[string]bool) ([]*link, erro
 					ON e.target > s.value || '#' AND e.target < s.value || '$')
 			SELECT e.item, e.relation, i.ref, i.kind, i.time FROM e JOIN items i ON i.id = e.item
 			WHERE e.relation != ?3 AND e.item != ?4 ORDER BY e.item, e.relation`,
-			jsonList(exact), jsonList(sections), config.RelTaggedWith, self)
+			jsontext.Array(exact), jsontext.Array(sections), config.RelTaggedWith, self)
 		if err != nil {
 			return nil, dbError(err)
 		}

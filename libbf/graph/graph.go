@@ -21,7 +21,6 @@ package graph
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"strings"
 	"time"
@@ -203,15 +202,6 @@ func (o *Opened) Close() {
 		c.Close()
 	}
 	o.txs, o.caches = nil, nil
-}
-
-// jsonList encodes strings as a JSON array for json_each.
-func jsonList(values []string) string {
-	if len(values) == 0 {
-		return "[]"
-	}
-	b, _ := json.Marshal(values)
-	return string(b)
 }
 
 // placed is the instant an item sorts by: a record's time, a note's day at local midnight.

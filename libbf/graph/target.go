@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -60,40 +61,78 @@ type Owner struct {
 // resource). A bf:// address is looked up only in its own brain. At most limit owners are
 // returned.
 func Owners(ctx context.Context, set *Set, identity string, limit int) ([]Owner, error) {
-	only := ""
-	if ref.IsAddress(identity) {
-		if a, err := ref.ParseAddress(identity); err == nil {
-			only = a.Brain
-		}
-	}
+	only := AddressBrain(identity)
 	var out []Owner
 	for _, p := range set.Parts {
 		if only != "" && p.Name() != only {
 			continue
 		}
-		rows, err := p.DB.QueryContext(ctx, `SELECT id, ref, kind FROM items WHERE id IN
-			(SELECT id FROM items WHERE ref = ?1 UNION SELECT item FROM names WHERE name = ?1) ORDER BY ref LIMIT ?2`,
-			identity, limit)
+		found, err := BrainOwners(ctx, p.DB, identity, limit)
 		if err != nil {
-			return nil, dbError(err)
+			return nil, err
 		}
-		for rows.Next() {
-			o := Owner{Brain: p.Name()}
-			if err := rows.Scan(&o.Item, &o.Ref, &o.Kind); err != nil {
-				rows.Close()
-				return nil, dbError(err)
-			}
+		for _, o := range found {
+			o.Brain = p.Name()
 			out = append(out, o)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, dbError(err)
 		}
 		if len(out) >= limit {
 			return out[:limit], nil
 		}
 	}
 	return out, nil
+}
+
+// AddressBrain is the brain a bf:// identity names, which alone can own it; "" for any
+// other identity, which any brain may own.
+func AddressBrain(identity string) string {
+	if ref.IsAddress(identity) {
+		if a, err := ref.ParseAddress(identity); err == nil {
+			return a.Brain
+		}
+	}
+	return ""
+}
+
+// BrainOwners returns the items of one brain's cache db that identity names, by their ref
+// or one of their names, ordered by ref, at most limit; their Brain is left for the caller.
+// Identity search (package search) asks the same question of each brain.
+func BrainOwners(ctx context.Context, db Querier, identity string, limit int) ([]Owner, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id, ref, kind FROM items WHERE id IN
+		(SELECT id FROM items WHERE ref = ?1 UNION SELECT item FROM names WHERE name = ?1) ORDER BY ref LIMIT ?2`,
+		identity, limit)
+	if err != nil {
+		return nil, dbError(err)
+	}
+	defer rows.Close()
+	var out []Owner
+	for rows.Next() {
+		var o Owner
+		if err := rows.Scan(&o.Item, &o.Ref, &o.Kind); err != nil {
+			return nil, dbError(err)
+		}
+		out = append(out, o)
+	}
+	return out, dbError(rows.Err())
+}
+
+// ClaimedElsewhere returns which of names some item of one brain's cache db claims too,
+// other than item owner when this brain holds it (owner 0: it does not). A name two items
+// claim identifies neither, so identity expansion leaves it out. withRefs also counts the
+// items' refs as claims: identity search expands a record to its bare SOURCE:ID, which
+// another item's ref may be; graph targets expand to names only.
+func ClaimedElsewhere(ctx context.Context, db Querier, names []string, owner int64, withRefs bool) ([]string, error) {
+	own := 0
+	if owner != 0 {
+		own = 1
+	}
+	query := `SELECT DISTINCT name FROM names WHERE name IN (SELECT value FROM json_each(?1))
+			AND NOT (?2 = 1 AND item = ?3)`
+	if withRefs {
+		query = `SELECT name FROM names WHERE name IN (SELECT value FROM json_each(?1))
+				AND NOT (?2 = 1 AND item = ?3)
+			UNION SELECT ref FROM items WHERE ref IN (SELECT value FROM json_each(?1)) AND NOT (?2 = 1 AND id = ?3)`
+	}
+	return strs(ctx, db, query, jsontext.Array(names), own, owner)
 }
 
 // Resolve returns the target of the item whose ref is in the brain called brainName, or,
@@ -126,12 +165,11 @@ func Resolve(ctx context.Context, set *Set, brainName, itemRef string) (*Target,
 	// A name another item claims too identifies neither.
 	shared := map[string]bool{}
 	for _, q := range set.Parts {
-		own := 0
+		owner := int64(0)
 		if q.Name() == brainName {
-			own = 1
+			owner = t.Item
 		}
-		found, err := strs(ctx, q.DB, `SELECT DISTINCT name FROM names WHERE name IN (SELECT value FROM json_each(?1))
-			AND NOT (?2 = 1 AND item = ?3)`, jsonList(names), own, t.Item)
+		found, err := ClaimedElsewhere(ctx, q.DB, names, owner, false)
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,7 @@
 package jsontext
 
 import (
+	"encoding/json"
 	"errors"
 	"strconv"
 	"unicode/utf16"
@@ -143,4 +144,14 @@ func AppendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// Array encodes strings as one JSON array: the parameter SQLite's json_each takes for a
+// list of values ("[]" when there are none).
+func Array(values []string) string {
+	if len(values) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(values)
+	return string(b)
 }

@@ -77,3 +77,18 @@ func FuzzReadString(f *testing.F) {
 		}
 	})
 }
+
+func TestArray(t *testing.T) {
+	for _, tc := range []struct {
+		in   []string
+		want string
+	}{
+		{nil, "[]"},
+		{[]string{}, "[]"},
+		{[]string{"a", `q"<`}, `["a","q\"\u003c"]`},
+	} {
+		if got := Array(tc.in); got != tc.want {
+			t.Errorf("Array(%q) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}
