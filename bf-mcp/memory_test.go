@@ -68,4 +68,11 @@ func TestMemoryTools(t *testing.T) {
 	wantError(t, s.call(t, "recall", `{"query":"x","scope":"Bad Scope"}`), func(m string) bool {
 		return strings.HasPrefix(m, "invalid input: --scope: ")
 	}, "the scope named")
+	// Arguments the published schema excludes are refused in the words of every tool.
+	wantError(t, s.call(t, "remember", `{"type":"infra","title":"t","body":"b","pin":"yes"}`), func(m string) bool {
+		return m == `invalid input: pin: must be true or false (got "yes")`
+	}, "the shared checker's refusal")
+	wantError(t, s.call(t, "recall", `{"limit":0}`), func(m string) bool {
+		return m == "invalid input: limit: must be 1 to 50 (got 0)"
+	}, "the shared checker's refusal")
 }

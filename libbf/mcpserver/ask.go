@@ -14,10 +14,10 @@ import (
 
 const askDescription = `Answer a question from the brain through the model the brain configures: fused retrieval within an optional scope, secrets redacted, retrieved blocks fenced as data, and an answer whose citations name retrieved blocks (each with its ref to read). Each answer is a paid model call: at most 20 questions a minute, shared with bf ask.`
 
-const askInput = `{"type":"object","properties":{` +
-	`"question":{"type":"string","maxLength":4096,"description":"The question, in plain words."},` +
-	`"scope":{"type":"string","maxLength":8192,"default":"","description":"Retrieve only within one scope, as for the search tool."}},` +
-	`"required":["question"],"additionalProperties":false}`
+var askInput = input{
+	{name: "question", maxLength: 4096, required: true, description: "The question, in plain words."},
+	{name: "scope", maxLength: 8192, def: "", description: "Retrieve only within one scope, as for the search tool."},
+}
 
 // addAsk offers the ask tool when the one brain selected at start declares a model.
 func (s *Server) addAsk(sel *brain.Selection) {
@@ -27,7 +27,7 @@ func (s *Server) addAsk(sel *brain.Selection) {
 	t := mcp.NewTool("ask",
 		mcp.WithToolTitle("Ask the brain"),
 		mcp.WithDescription(askDescription),
-		mcp.WithRawInputSchema(json.RawMessage(askInput)),
+		mcp.WithRawInputSchema(json.RawMessage(askInput.schema())),
 		mcp.WithToolAnnotation(mcp.ToolAnnotation{
 			Title:           "Ask the brain",
 			ReadOnlyHint:    mcp.ToBoolPtr(true),
@@ -42,17 +42,11 @@ func (s *Server) addAsk(sel *brain.Selection) {
 
 // ask answers one question like bf ask.
 func (s *Server) ask(ctx context.Context, call mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a, err := decodeArgs(call)
+	a, err := arguments(call, askInput)
 	if err != nil {
 		return s.fail(nil, err), nil
 	}
-	var req ask.Request
-	if req.Question, err = a.str("question"); err != nil {
-		return s.fail(nil, err), nil
-	}
-	if req.Scope, err = a.str("scope"); err != nil {
-		return s.fail(nil, err), nil
-	}
+	req := ask.Request{Question: a.str("question"), Scope: a.str("scope")}
 	if err := ask.Check(req); err != nil {
 		return s.fail(nil, err), nil
 	}

@@ -18,9 +18,12 @@ import (
 // checks calls, so bf refuses every argument the schema excludes, in its own words.
 type param struct {
 	name        string
-	integer     bool     // an integer; otherwise a string
-	maxLength   int      // a string's limit, in characters
+	integer     bool     // an integer; otherwise a string unless boolean
+	boolean     bool     // true or false
+	minLength   int      // a string's least length, in characters (0: any)
+	maxLength   int      // a string's limit, in characters (0: none)
 	enum        []string // the only strings allowed, when set
+	enumTyped   bool     // the enum's schema also says "type":"string", as the memory tools' always did
 	min, max    int64    // an integer's range
 	def         any      // the published default; nil for none
 	required    bool
@@ -54,19 +57,34 @@ func (in input) schema() string {
 			b.WriteByte(',')
 		}
 		fmt.Fprintf(&b, "%s:{", quoteJSON(p.name))
-		if p.integer {
+		switch {
+		case p.integer:
 			fmt.Fprintf(&b, `"type":"integer","minimum":%d,"maximum":%d`, p.min, p.max)
-		} else if len(p.enum) > 0 {
+		case p.boolean:
+			b.WriteString(`"type":"boolean"`)
+		case len(p.enum) > 0:
+			if p.enumTyped {
+				b.WriteString(`"type":"string",`)
+			}
 			e, _ := json.Marshal(p.enum)
 			fmt.Fprintf(&b, `"enum":%s`, e)
-		} else {
-			fmt.Fprintf(&b, `"type":"string","maxLength":%d`, p.maxLength)
+		default:
+			b.WriteString(`"type":"string"`)
+			if p.minLength > 0 {
+				fmt.Fprintf(&b, `,"minLength":%d`, p.minLength)
+			}
+			if p.maxLength > 0 {
+				fmt.Fprintf(&b, `,"maxLength":%d`, p.maxLength)
+			}
 		}
 		if p.def != nil {
 			d, _ := json.Marshal(p.def)
 			fmt.Fprintf(&b, `,"default":%s`, d)
 		}
-		fmt.Fprintf(&b, `,"description":%s}`, quoteJSON(p.description))
+		if p.description != "" {
+			fmt.Fprintf(&b, `,"description":%s`, quoteJSON(p.description))
+		}
+		b.WriteString("}")
 		if p.required {
 			required = append(required, p.name)
 		}
@@ -85,11 +103,13 @@ func quoteJSON(s string) string {
 	return string(b)
 }
 
-// values are checked arguments: a string or an int64 per name, defaults filled in.
+// values are checked arguments: a string, an int64 or a bool per name, as sent (defaults
+// are the caller's).
 type values map[string]any
 
 func (v values) str(name string) string    { s, _ := v[name].(string); return s }
 func (v values) integer(name string) int64 { n, _ := v[name].(int64); return n }
+func (v values) boolean(name string) bool  { t, _ := v[name].(bool); return t }
 func (v values) has(name string) bool      { _, ok := v[name]; return ok }
 func (in input) find(name string) (param, bool) {
 	i := slices.IndexFunc(in, func(p param) bool { return p.name == name })
@@ -137,6 +157,14 @@ func (in input) check(raw json.RawMessage) (values, error) {
 			out[p.name] = n
 			continue
 		}
+		if p.boolean {
+			var t bool
+			if err := json.Unmarshal(v, &t); err != nil {
+				return nil, &reply.InputError{Argument: p.name, Err: fmt.Errorf("must be true or false (got %s)", shorten(v))}
+			}
+			out[p.name] = t
+			continue
+		}
 		var s string
 		if err := json.Unmarshal(v, &s); err != nil {
 			return nil, &reply.InputError{Argument: p.name, Err: fmt.Errorf("must be a string (got %s)", shorten(v))}
@@ -145,8 +173,10 @@ func (in input) check(raw json.RawMessage) (values, error) {
 			if !slices.Contains(p.enum, s) {
 				return nil, &reply.InputError{Argument: p.name, Err: fmt.Errorf("must be one of %s (got %s)", strings.Join(p.enum, ", "), shorten(v))}
 			}
-		} else if n := utf8.RuneCountInString(s); n > p.maxLength {
+		} else if n := utf8.RuneCountInString(s); p.maxLength > 0 && n > p.maxLength {
 			return nil, &reply.InputError{Argument: p.name, Err: fmt.Errorf("must be at most %d characters (got %d)", p.maxLength, n)}
+		} else if n < p.minLength {
+			return nil, &reply.InputError{Argument: p.name, Err: fmt.Errorf("must be at least %d characters (got %d)", p.minLength, n)}
 		}
 		out[p.name] = s
 	}

@@ -32,6 +32,16 @@ func TestInputCheck(t *testing.T) {
 		{searchInput, `"x"`, nil, "invalid input: arguments: must be an object"},
 		{searchInput, `{"query":["a"]}`, nil, `invalid input: query: must be a string (got ["a"])`},
 		{searchInput, `{"query":"` + string(make([]byte, 0)) + `0123456789012345678901234567890123456789xx"}`, values{"query": "0123456789012345678901234567890123456789xx"}, ""},
+		{rememberInput, `{"type":"fact","title":"t","body":"b","pin":true,"importance":2}`, values{"type": "fact", "title": "t", "body": "b", "pin": true, "importance": int64(2)}, ""},
+		{rememberInput, `{"type":"fact","title":"t","body":"b","pin":"yes"}`, nil, `invalid input: pin: must be true or false (got "yes")`},
+		{rememberInput, `{"type":"fact","title":"","body":"b"}`, nil, "invalid input: title: must be at least 1 characters (got 0)"},
+		{rememberInput, `{"type":"fiction","title":"t","body":"b"}`, nil, `invalid input: type: must be one of policy, constraint, decision, incident, gotcha, infra, access, fact, preference, relationship, state (got "fiction")`},
+		{rememberInput, `{"title":"t","body":"b"}`, nil, "invalid input: type: required"},
+		{rememberInput, `{"type":"fact","title":"t","body":"b","review":"` + strings.Repeat("x", 9000) + `"}`, values{"type": "fact", "title": "t", "body": "b", "review": strings.Repeat("x", 9000)}, ""},
+		{recallInput, `{"limit":51}`, nil, "invalid input: limit: must be 1 to 50 (got 51)"},
+		{briefInput, `{"bytes":255}`, nil, "invalid input: bytes: must be 256 to 1048576 (got 255)"},
+		{askInput, `{"scope":"x"}`, nil, "invalid input: question: required"},
+		{askInput, `{"question":"why","extra":1}`, nil, "invalid input: unknown argument extra"},
 		{readInput, `null`, values{}, ""},
 		{readInput, `{"rel":"` + string(json.RawMessage("r")) + `"}`, values{"rel": "r"}, ""},
 		{readInput, `{"ref":12345678901234567890123456789012345678901234567890}`, nil, "invalid input: ref: must be a string (got 1234567890123456789012345678901234567890…)"},
@@ -53,7 +63,8 @@ func TestInputCheck(t *testing.T) {
 
 // TestInputSchema: the published schema compiles and refuses what check refuses.
 func TestInputSchema(t *testing.T) {
-	for name, in := range map[string]input{"search": searchInput, "read": readInput} {
+	for name, in := range map[string]input{"search": searchInput, "read": readInput, "remember": rememberInput,
+		"recall": recallInput, "brief": briefInput, "ask": askInput} {
 		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(in.schema()))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -66,7 +77,9 @@ func TestInputSchema(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		for _, args := range []string{`{}`, `{"query":"a"}`, `{"query":"a","limit":0}`, `{"query":"a","limit":50}`, `{"ref":"x","offset":-1}`, `{"ref":1}`, `{"x":1}`, `{"offset":2.5}`} {
+		for _, args := range []string{`{}`, `{"query":"a"}`, `{"query":"a","limit":0}`, `{"query":"a","limit":50}`, `{"ref":"x","offset":-1}`, `{"ref":1}`, `{"x":1}`, `{"offset":2.5}`,
+			`{"type":"fact","title":"t","body":"b"}`, `{"type":"fact","title":"","body":"b"}`, `{"type":"fact","title":"t","body":"b","pin":1}`,
+			`{"question":"q","scope":""}`, `{"bytes":255}`, `{"all":true,"limit":5}`} {
 			v, err := jsonschema.UnmarshalJSON(strings.NewReader(args))
 			if err != nil {
 				t.Fatal(err)

@@ -2,8 +2,6 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"os"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -21,53 +19,54 @@ const recallDescription = `Rank the memories visible from a scope (its own level
 
 const briefDescription = `The session brief: rules, how the user wants to work, pinned memories, reviews due, the code's state, open tasks, other brains and recent activity, within a byte limit; what the limit cut is named with the command to see the rest.`
 
-const rememberInput = `{"type":"object","properties":{` +
-	`"type":{"type":"string","enum":["policy","constraint","decision","incident","gotcha","infra","access","fact","preference","relationship","state"]},` +
-	`"title":{"type":"string","minLength":1,"maxLength":4096},` +
-	`"body":{"type":"string","minLength":1,"maxLength":65536},` +
-	`"scope":{"type":"string","maxLength":256,"default":"global"},` +
-	`"importance":{"type":"integer","minimum":1,"maximum":5,"default":3},` +
-	`"confidence":{"type":"string","enum":["confirmed","reported","uncertain","high","medium","low"],"default":"reported"},` +
-	`"trust":{"type":"string","enum":["stated","imported","external"],"default":"stated"},` +
-	`"source":{"type":"string","maxLength":4096},` +
-	`"ref":{"type":"string","maxLength":8192},` +
-	`"supersedes":{"type":"string","maxLength":8192,"description":"The ref of the memory this one corrects."},` +
-	`"fork_ok":{"type":"boolean","default":false},` +
-	`"update":{"type":"boolean","default":false},` +
-	`"allow_duplicate":{"type":"boolean","default":false},` +
-	`"pin":{"type":"boolean","default":false},` +
-	`"review":{"type":"string","description":"YYYY-MM-DD"},` +
-	`"no_review":{"type":"boolean","default":false}},` +
-	`"required":["type","title","body"],"additionalProperties":false}`
+// The memory tools' arguments; their published schemas are these, as check enforces them.
+var rememberInput = input{
+	{name: "type", enum: []string{"policy", "constraint", "decision", "incident", "gotcha", "infra", "access", "fact", "preference", "relationship", "state"}, enumTyped: true, required: true},
+	{name: "title", minLength: 1, maxLength: 4096, required: true},
+	{name: "body", minLength: 1, maxLength: 65536, required: true},
+	{name: "scope", maxLength: 256, def: "global"},
+	{name: "importance", integer: true, min: 1, max: 5, def: 3},
+	{name: "confidence", enum: []string{"confirmed", "reported", "uncertain", "high", "medium", "low"}, enumTyped: true, def: "reported"},
+	{name: "trust", enum: []string{"stated", "imported", "external"}, enumTyped: true, def: "stated"},
+	{name: "source", maxLength: 4096},
+	{name: "ref", maxLength: 8192},
+	{name: "supersedes", maxLength: 8192, description: "The ref of the memory this one corrects."},
+	{name: "fork_ok", boolean: true, def: false},
+	{name: "update", boolean: true, def: false},
+	{name: "allow_duplicate", boolean: true, def: false},
+	{name: "pin", boolean: true, def: false},
+	{name: "review", description: "YYYY-MM-DD"},
+	{name: "no_review", boolean: true, def: false},
+}
 
-const recallInput = `{"type":"object","properties":{` +
-	`"query":{"type":"string","maxLength":4096,"default":""},` +
-	`"scope":{"type":"string","maxLength":256,"default":""},` +
-	`"all":{"type":"boolean","default":false},` +
-	`"no_touch":{"type":"boolean","default":false},` +
-	`"limit":{"type":"integer","minimum":1,"maximum":50,"default":10}},` +
-	`"additionalProperties":false}`
+var recallInput = input{
+	{name: "query", maxLength: 4096, def: ""},
+	{name: "scope", maxLength: 256, def: ""},
+	{name: "all", boolean: true, def: false},
+	{name: "no_touch", boolean: true, def: false},
+	{name: "limit", integer: true, min: 1, max: 50, def: memory.DefaultLimit},
+}
 
-const briefInput = `{"type":"object","properties":{` +
-	`"scope":{"type":"string","maxLength":256,"default":""},` +
-	`"bytes":{"type":"integer","minimum":256,"maximum":1048576,"default":6000}},` +
-	`"additionalProperties":false}`
+var briefInput = input{
+	{name: "scope", maxLength: 256, def: ""},
+	{name: "bytes", integer: true, min: 256, max: 1048576, def: memory.DefaultBriefBytes},
+}
 
 // addMemoryTools registers remember, recall and brief.
 func (s *Server) addMemoryTools() error {
-	remember, err := tool("remember", "Remember a fact", rememberDescription, rememberInput, "remember-reply")
+	remember, err := tool("remember", "Remember a fact", rememberDescription, rememberInput.schema(), "remember-reply")
 	if err != nil {
 		return err
 	}
 	remember.Annotations.ReadOnlyHint = mcp.ToBoolPtr(false)
 	remember.Annotations.IdempotentHint = mcp.ToBoolPtr(false)
-	recall, err := tool("recall", "Recall memories", recallDescription, recallInput, "recall-reply")
+	recall, err := tool("recall", "Recall memories", recallDescription, recallInput.schema(), "recall-reply")
 	if err != nil {
 		return err
 	}
 	// A recall counts uses unless no_touch: it writes machine state, never the brain.
 	recall.Annotations.IdempotentHint = mcp.ToBoolPtr(false)
-	brief, err := tool("brief", "Session brief", briefDescription, briefInput, "brief-reply")
+	brief, err := tool("brief", "Session brief", briefDescription, briefInput.schema(), "brief-reply")
 	if err != nil {
 		return err
 	}
@@ -75,18 +74,6 @@ func (s *Server) addMemoryTools() error {
 	s.mcp.AddTool(recall, s.recall)
 	s.mcp.AddTool(brief, s.brief)
 	return nil
-}
-
-func (a args) boolean(name string) (bool, error) {
-	v, ok := a[name]
-	if !ok {
-		return false, nil
-	}
-	var b bool
-	if err := json.Unmarshal(v, &b); err != nil {
-		return false, &reply.InputError{Argument: name, Err: errors.New("expected true or false")}
-	}
-	return b, nil
 }
 
 // store opens the first selected brain's memories.
@@ -104,28 +91,15 @@ func workdir() string {
 }
 
 func (s *Server) remember(ctx context.Context, call mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a, err := decodeArgs(call)
+	a, err := arguments(call, rememberInput)
 	if err != nil {
 		return s.fail(nil, err), nil
 	}
-	var req memory.RememberRequest
-	for name, dst := range map[string]*string{"type": &req.Type, "title": &req.Title, "body": &req.Body, "scope": &req.Scope,
-		"confidence": &req.Confidence, "trust": &req.Trust, "source": &req.Source, "ref": &req.Ref, "supersedes": &req.Supersedes, "review": &req.Review} {
-		if *dst, err = a.str(name); err != nil {
-			return s.fail(nil, err), nil
-		}
-	}
-	for name, dst := range map[string]*bool{"fork_ok": &req.ForkOK, "update": &req.Update, "allow_duplicate": &req.AllowDuplicate,
-		"pin": &req.Pin, "no_review": &req.NoReview} {
-		if *dst, err = a.boolean(name); err != nil {
-			return s.fail(nil, err), nil
-		}
-	}
-	imp, err := a.integer("importance", 0)
-	if err != nil {
-		return s.fail(nil, err), nil
-	}
-	req.Importance, req.Repo = int(imp), workdir()
+	req := memory.RememberRequest{Type: a.str("type"), Title: a.str("title"), Body: a.str("body"), Scope: a.str("scope"),
+		Importance: int(a.integer("importance")), Confidence: a.str("confidence"), Trust: a.str("trust"), Source: a.str("source"),
+		Ref: a.str("ref"), Supersedes: a.str("supersedes"), ForkOK: a.boolean("fork_ok"), Update: a.boolean("update"),
+		AllowDuplicate: a.boolean("allow_duplicate"), Pin: a.boolean("pin"), Review: a.str("review"), NoReview: a.boolean("no_review"),
+		Repo: workdir()}
 	st, err := s.store()
 	if err != nil {
 		return s.fail(nil, err), nil
@@ -147,28 +121,15 @@ func (s *Server) remember(ctx context.Context, call mcp.CallToolRequest) (*mcp.C
 }
 
 func (s *Server) recall(ctx context.Context, call mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a, err := decodeArgs(call)
+	a, err := arguments(call, recallInput)
 	if err != nil {
 		return s.fail(nil, err), nil
 	}
-	var req memory.RecallRequest
-	if req.Query, err = a.str("query"); err != nil {
-		return s.fail(nil, err), nil
+	req := memory.RecallRequest{Query: a.str("query"), Scope: a.str("scope"), All: a.boolean("all"), NoTouch: a.boolean("no_touch"),
+		Limit: memory.DefaultLimit, Repo: workdir()}
+	if a.has("limit") {
+		req.Limit = int(a.integer("limit"))
 	}
-	if req.Scope, err = a.str("scope"); err != nil {
-		return s.fail(nil, err), nil
-	}
-	if req.All, err = a.boolean("all"); err != nil {
-		return s.fail(nil, err), nil
-	}
-	if req.NoTouch, err = a.boolean("no_touch"); err != nil {
-		return s.fail(nil, err), nil
-	}
-	limit, err := a.integer("limit", memory.DefaultLimit)
-	if err != nil {
-		return s.fail(nil, err), nil
-	}
-	req.Limit, req.Repo = int(limit), workdir()
 	st, err := s.store()
 	if err != nil {
 		return s.fail(nil, err), nil
@@ -181,19 +142,14 @@ func (s *Server) recall(ctx context.Context, call mcp.CallToolRequest) (*mcp.Cal
 }
 
 func (s *Server) brief(ctx context.Context, call mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	a, err := decodeArgs(call)
+	a, err := arguments(call, briefInput)
 	if err != nil {
 		return s.fail(nil, err), nil
 	}
-	var req memory.BriefRequest
-	if req.Scope, err = a.str("scope"); err != nil {
-		return s.fail(nil, err), nil
+	req := memory.BriefRequest{Scope: a.str("scope"), Bytes: memory.DefaultBriefBytes, Repo: workdir()}
+	if a.has("bytes") {
+		req.Bytes = int(a.integer("bytes"))
 	}
-	n, err := a.integer("bytes", memory.DefaultBriefBytes)
-	if err != nil {
-		return s.fail(nil, err), nil
-	}
-	req.Bytes, req.Repo = int(n), workdir()
 	st, err := s.store()
 	if err != nil {
 		return s.fail(nil, err), nil
