@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 // TestMain lets the test binary stand in for a model harness: fake-model MODE FILE saves
@@ -67,25 +68,13 @@ Rollback of salaries is confidential.
 
 func newBrain(t *testing.T, askYAML string) *brain.Brain {
 	t.Helper()
-	root := t.TempDir()
-	files := map[string]string{"bf.yaml": "version: 8\nname: acme\n" + askYAML}
+	files := map[string]string{}
 	parts := strings.Split(notes, "-- ")
 	for _, p := range parts[1:] {
 		name, body, _ := strings.Cut(p, " --\n")
 		files[name] = body
 	}
-	for p, s := range files {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := brain.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return brainfix.New(t, brainfix.Spec{Config: "version: 8\nname: acme\n" + askYAML, Notes: files}).Open()
 }
 
 func fakeModel(t *testing.T, mode string) (yaml, sent string) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 // The bf.yaml snippet of docs/channels.md loads as written, and its inbox channel reads,
@@ -35,8 +36,8 @@ func TestDocumentedInboxChannel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, root, "inbox/m1.json", []byte(`{"sender":"me","conversation":"week","time":"2026-10-16T09:00:00Z","text":"What needs my attention?"}`), 0o644)
-	writeFile(t, root, "inbox/x.json", []byte(`{"sender":"someone","conversation":"week","time":"2026-10-16T09:00:00Z","text":"hi"}`), 0o644)
+	brainfix.WriteFile(t, root, "inbox/m1.json", []byte(`{"sender":"me","conversation":"week","time":"2026-10-16T09:00:00Z","text":"What needs my attention?"}`), 0o644)
+	brainfix.WriteFile(t, root, "inbox/x.json", []byte(`{"sender":"someone","conversation":"week","time":"2026-10-16T09:00:00Z","text":"hi"}`), 0o644)
 	msgs, err := e.Read(context.Background(), t0.Add(-9*time.Hour), t0.Add(15*time.Hour))
 	if err != nil {
 		t.Fatal(err)

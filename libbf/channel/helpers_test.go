@@ -12,29 +12,9 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/proc"
 )
-
-// writeFile creates root/rel with its folders.
-func writeFile(t *testing.T, root, rel string, data []byte, mode os.FileMode) {
-	t.Helper()
-	p := filepath.Join(root, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, mode); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(p, mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// script writes an executable shell script under the brain.
-func script(t *testing.T, root, rel, body string) {
-	t.Helper()
-	writeFile(t, root, rel, []byte("#!/bin/sh\n"+body+"\n"), 0o755)
-}
 
 // endpoint returns channel "chat" of a new empty brain.
 func endpoint(t *testing.T, ch config.Channel) *Endpoint {
@@ -110,7 +90,7 @@ func inboxAdapter(t *testing.T, root string) {
 	if inbox.err != nil {
 		t.Fatal(inbox.err)
 	}
-	writeFile(t, root, "channels/inbox", inbox.data, 0o755)
+	brainfix.WriteFile(t, root, "channels/inbox", inbox.data, 0o755)
 }
 
 // inbox holds the built example adapter.

@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 func TestRead(t *testing.T) {
@@ -45,7 +46,7 @@ func TestRead(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := endpoint(t, config.Channel{Read: capability("read", "channels/read", "{{start}}", "{{end}}")})
-			script(t, e.Root, "channels/read", tc.body)
+			brainfix.Script(t, e.Root, "channels/read", tc.body)
 			from := start
 			if !tc.start.IsZero() {
 				from = tc.start
@@ -81,8 +82,8 @@ func TestReadTooMany(t *testing.T) {
 	for i := range items {
 		items[i] = envelope(fmt.Sprintf("m%d", i), time.Duration(i)*time.Millisecond)
 	}
-	writeFile(t, e.Root, "batch.json", []byte(batch(items...)), 0o644)
-	script(t, e.Root, "channels/read", `cat batch.json`)
+	brainfix.WriteFile(t, e.Root, "batch.json", []byte(batch(items...)), 0o644)
+	brainfix.Script(t, e.Root, "channels/read", `cat batch.json`)
 	_, err := e.Read(context.Background(), t0, t0.Add(time.Hour))
 	if !errors.Is(err, ErrTooMany) {
 		t.Fatalf("error = %v, want ErrTooMany", err)
@@ -117,7 +118,7 @@ func TestInboxReadAndSend(t *testing.T) {
 		"notes.txt":       `not a message`,
 	}
 	for name, body := range files {
-		writeFile(t, e.Root, "inbox/"+name, []byte(body), 0o644)
+		brainfix.WriteFile(t, e.Root, "inbox/"+name, []byte(body), 0o644)
 	}
 	got, err := e.Read(context.Background(), t0, t0.Add(time.Hour))
 	if err != nil {
@@ -132,7 +133,7 @@ func TestInboxReadAndSend(t *testing.T) {
 	}
 
 	// A broken file fails the whole batch, naming the file in the log only.
-	writeFile(t, e.Root, "inbox/broken.json", []byte(`{"sender":"owner-id","time":"2026-10-16T09:00:00Z"}`), 0o644)
+	brainfix.WriteFile(t, e.Root, "inbox/broken.json", []byte(`{"sender":"owner-id","time":"2026-10-16T09:00:00Z"}`), 0o644)
 	if _, err := e.Read(context.Background(), t0, t0.Add(time.Hour)); errText(err) != "channel chat: channel.chat.read exited with status 1; see logs/channel.chat.read.log" {
 		t.Errorf("read of a broken inbox: %v", err)
 	}

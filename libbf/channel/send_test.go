@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 func TestOutgoingJSON(t *testing.T) {
@@ -141,9 +142,9 @@ func TestSend(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := endpoint(t, config.Channel{Send: tc.send, Read: capability("read", "channels/read", "{{start}}", "{{end}}")})
 			if tc.body != "" {
-				script(t, e.Root, "channels/send", tc.body)
+				brainfix.Script(t, e.Root, "channels/send", tc.body)
 			} else if tc.name == "not executable" {
-				writeFile(t, e.Root, "channels/send", []byte("#!/bin/sh\n"), 0o644)
+				brainfix.WriteFile(t, e.Root, "channels/send", []byte("#!/bin/sh\n"), 0o644)
 			}
 			got, err := e.Send(context.Background(), tc.out)
 			stdin, readErr := os.ReadFile(filepath.Join(e.Root, "stdin.json"))
@@ -184,7 +185,7 @@ func TestSend(t *testing.T) {
 
 func TestSendStderrGoesToLog(t *testing.T) {
 	e := endpoint(t, config.Channel{Send: capability("send", "channels/send")})
-	script(t, e.Root, "channels/send", `cat >/dev/null; echo "provider refused: too long" >&2; exit 1`)
+	brainfix.Script(t, e.Root, "channels/send", `cat >/dev/null; echo "provider refused: too long" >&2; exit 1`)
 	_, err := e.Send(context.Background(), Outgoing{ID: "d", Text: "t"})
 	if err == nil {
 		t.Fatal("send succeeded")
@@ -197,7 +198,7 @@ func TestSendStderrGoesToLog(t *testing.T) {
 
 func TestSendTimeout(t *testing.T) {
 	e := endpoint(t, config.Channel{Send: &config.Capability{Command: config.Command{"channels/send"}, Timeout: 1, MaxBytes: 1 << 20}})
-	script(t, e.Root, "channels/send", `cat >/dev/null; exec sleep 30`)
+	brainfix.Script(t, e.Root, "channels/send", `cat >/dev/null; exec sleep 30`)
 	_, err := e.Send(context.Background(), Outgoing{ID: "d", Text: "t"})
 	var se *SendError
 	if !errors.As(err, &se) || se.Class != MaybeSent {
@@ -220,7 +221,7 @@ func TestSendCanceled(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			e := endpoint(t, config.Channel{Send: capability("send", "channels/send")})
-			script(t, e.Root, "channels/send", `cat >/dev/null; touch started; exec sleep 30`)
+			brainfix.Script(t, e.Root, "channels/send", `cat >/dev/null; touch started; exec sleep 30`)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			if tc.before {

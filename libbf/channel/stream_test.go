@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 // fakeClock ends every backoff at once, recording it, and hands each run's connection
@@ -152,7 +153,7 @@ func readFrames(t *testing.T, root string) []string {
 // empty cursor on a message keeps the stream's position.
 func TestStreamRestartAfterCrash(t *testing.T) {
 	e := endpoint(t, config.Channel{Stream: capability("stream", "channels/stream", "{{start}}")})
-	script(t, e.Root, "channels/stream", `
+	brainfix.Script(t, e.Root, "channels/stream", `
 n=$(cat runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > runs
 echo "start $1" >> frames.log
 read -r line; echo "$line" >> frames.log
@@ -209,7 +210,7 @@ esac`)
 // Runs that never connect wait 1, 2, 4… seconds before starting again, at most 60.
 func TestStreamBackoff(t *testing.T) {
 	e := endpoint(t, config.Channel{Stream: capability("stream", "channels/stream")})
-	script(t, e.Root, "channels/stream", `read -r line; exit 1`)
+	brainfix.Script(t, e.Root, "channels/stream", `read -r line; exit 1`)
 	r := newRun(t, e)
 	r.stopAt = 9
 	r.stream(t, r.options())
@@ -231,7 +232,7 @@ func TestStreamBackoff(t *testing.T) {
 // clears and the next failure waits 1 s again.
 func TestStreamConnected(t *testing.T) {
 	e := endpoint(t, config.Channel{Stream: capability("stream", "channels/stream")})
-	script(t, e.Root, "channels/stream", `
+	brainfix.Script(t, e.Root, "channels/stream", `
 n=$(cat runs 2>/dev/null || echo 0); n=$((n+1)); echo $n > runs
 read -r line
 case $n in
@@ -254,7 +255,7 @@ esac`)
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return errText(a) == errText(b) })); diff != "" {
 		t.Errorf("connected state (-want +got):\n%s", diff)
 	}
-	writeFile(t, e.Root, "go", nil, 0o644)
+	brainfix.WriteFile(t, e.Root, "go", nil, 0o644)
 	<-done
 	if diff := cmp.Diff([]time.Duration{time.Second, 2 * time.Second, time.Second}, r.clock.backoffs()); diff != "" {
 		t.Errorf("backoffs (-want +got):\n%s", diff)
@@ -322,7 +323,7 @@ func TestStreamInvalidOutput(t *testing.T) {
 			}
 			e := endpoint(t, config.Channel{Stream: c})
 			if tc.body != "" {
-				script(t, e.Root, "channels/stream", tc.body)
+				brainfix.Script(t, e.Root, "channels/stream", tc.body)
 			}
 			r := newRun(t, e)
 			r.stopAt = 2
@@ -346,7 +347,7 @@ func TestStreamAckPipeBlocked(t *testing.T) {
 	c := capability("stream", "channels/stream")
 	c.Timeout = 1
 	e := endpoint(t, config.Channel{Stream: c})
-	script(t, e.Root, "channels/stream", `read -r line
+	brainfix.Script(t, e.Root, "channels/stream", `read -r line
 i=0
 while [ $i -lt 5000 ]; do
   printf '{"id":"m%d","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"t"}\n' $i
@@ -374,7 +375,7 @@ func TestStreamInbox(t *testing.T) {
 	inboxAdapter(t, e.Root)
 	// A wrapper saves each control frame bf writes before passing it on, so the test
 	// sees every frame the adapter acted on.
-	script(t, e.Root, "channels/tee-inbox", `while IFS= read -r l; do printf '%s\n' "$l" >> frames.log; printf '%s\n' "$l"; done |
+	brainfix.Script(t, e.Root, "channels/tee-inbox", `while IFS= read -r l; do printf '%s\n' "$l" >> frames.log; printf '%s\n' "$l"; done |
 channels/inbox stream inbox --poll 0.05`)
 	files := map[string]string{
 		"old.json":    `{"sender":"owner-id","time":"2026-10-16T08:00:00Z","text":"before the stream started"}`,
@@ -384,7 +385,7 @@ channels/inbox stream inbox --poll 0.05`)
 		"m3.json":     `{"sender":"owner-id","conversation":"thread-7","time":"2026-10-16T09:02:00Z","text":"three"}`,
 	}
 	for name, body := range files {
-		writeFile(t, e.Root, "inbox/"+name, []byte(body), 0o644)
+		brainfix.WriteFile(t, e.Root, "inbox/"+name, []byte(body), 0o644)
 	}
 	r := newRun(t, e)
 	r.refuse["m2"] = 1
@@ -443,7 +444,7 @@ channels/inbox stream inbox --poll 0.05`)
 
 func TestStreamOneConsumer(t *testing.T) {
 	e := endpoint(t, config.Channel{Stream: capability("stream", "channels/stream")})
-	script(t, e.Root, "channels/stream", `exec sleep 30`)
+	brainfix.Script(t, e.Root, "channels/stream", `exec sleep 30`)
 	lockDir := t.TempDir()
 	r := newRun(t, e)
 	opts := r.options()

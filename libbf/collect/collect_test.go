@@ -39,11 +39,11 @@ sensors:
 // carries its window and whose text names the brain it was given.
 func newCollectFixture(t *testing.T, trusted bool) *fixture {
 	f := newFixture(t, collectConfig, trusted)
-	f.script("sensors/cal", `printf '[{"id":"c1","title":"window %s %s","text":"%s"}]' "$1" "$2" "$BF_BRAIN"`)
-	f.script("sensors/many", `echo '[{"id":"m1","title":"One"},{"id":"m2","title":"Two"},{"id":"m3","title":"Three"},{"id":"m4","title":"Four"}]'`)
-	f.script("sensors/broken", `echo 'provider said no' >&2; echo '[{"id":"x","title":"X"}]'; exit 3`)
-	f.script("sensors/junk", `echo '[{"id":"j1","title":"J"},{"id":"j2"}]'`)
-	f.script("sensors/partial", `echo '{"records":[{"id":"p1","title":"P"}],"incomplete":{"missed":2}}'`)
+	f.Script("sensors/cal", `printf '[{"id":"c1","title":"window %s %s","text":"%s"}]' "$1" "$2" "$BF_BRAIN"`)
+	f.Script("sensors/many", `echo '[{"id":"m1","title":"One"},{"id":"m2","title":"Two"},{"id":"m3","title":"Three"},{"id":"m4","title":"Four"}]'`)
+	f.Script("sensors/broken", `echo 'provider said no' >&2; echo '[{"id":"x","title":"X"}]'; exit 3`)
+	f.Script("sensors/junk", `echo '[{"id":"j1","title":"J"},{"id":"j2"}]'`)
+	f.Script("sensors/partial", `echo '{"records":[{"id":"p1","title":"P"}],"incomplete":{"missed":2}}'`)
 	return f
 }
 
@@ -88,7 +88,7 @@ func TestCollectBrainAndObserved(t *testing.T) {
 	if _, err := f.collect("cal", nil); err != nil {
 		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(f.root, "memories", "cal", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(f.Root, "memories", "cal", "*.json"))
 	if len(files) != 1 {
 		t.Fatalf("files %v", files)
 	}
@@ -96,7 +96,7 @@ func TestCollectBrainAndObserved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"attributes":{"observed":"` + stamp(f.clock) + `"},"id":"c1","text":"` + f.root + `","title":"window ` +
+	want := `{"attributes":{"observed":"` + stamp(f.clock) + `"},"id":"c1","text":"` + f.Root + `","title":"window ` +
 		stamp(f.clock.Add(-2*time.Hour)) + ` ` + stamp(f.clock) + `"}` + "\n"
 	jsonEqual(t, "record file", string(data), want)
 }
@@ -232,7 +232,7 @@ func TestCollectErrors(t *testing.T) {
 
 func TestCollectLocked(t *testing.T) {
 	f := newCollectFixture(t, true)
-	dir, err := f.env.BrainStateDir(f.brain().ID)
+	dir, err := f.Env.BrainStateDir(f.Open().ID)
 	if err != nil {
 		t.Fatal(err)
 	}

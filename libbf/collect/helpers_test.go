@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/history"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -17,61 +17,24 @@ import (
 // 12:00 there and only moves when a test moves it.
 var zone = time.FixedZone("CEST", 2*3600)
 
-// fixture is a brain on a machine of its own: a temporary home holding the state folder.
+// fixture is a brain on a machine of its own, with a test clock.
 type fixture struct {
+	*brainfix.Brain
 	t     *testing.T
-	env   brain.Env
-	root  string
 	clock time.Time
 }
 
 func newFixture(t *testing.T, config string, trusted bool) *fixture {
 	t.Helper()
-	home := t.TempDir()
-	vars := map[string]string{"XDG_STATE_HOME": filepath.Join(home, "state"), "PATH": os.Getenv("PATH")}
-	f := &fixture{
+	return &fixture{
+		Brain: brainfix.New(t, brainfix.Spec{Config: config, Trusted: trusted}),
 		t:     t,
-		env:   brain.Env{Home: home, Getenv: func(k string) string { return vars[k] }},
-		root:  filepath.Join(home, "brain"),
 		clock: time.Date(2026, 10, 1, 12, 0, 0, 0, zone),
 	}
-	f.write("bf.yaml", config, 0o644)
-	if trusted {
-		if err := f.env.Trust(f.root); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return f
-}
-
-func (f *fixture) write(rel, data string, mode os.FileMode) {
-	f.t.Helper()
-	p := filepath.Join(f.root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), mode); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.Chmod(p, mode); err != nil {
-		f.t.Fatal(err)
-	}
-}
-
-// script writes an executable shell program under the brain.
-func (f *fixture) script(rel, body string) { f.write(rel, "#!/bin/sh\n"+body+"\n", 0o755) }
-
-func (f *fixture) brain() *brain.Brain {
-	f.t.Helper()
-	b, err := f.env.Open(f.root)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return b
 }
 
 func (f *fixture) opt() Options {
-	return Options{Env: &f.env, Location: zone, Now: func() time.Time { return f.clock }}
+	return Options{Env: &f.Env, Location: zone, Now: func() time.Time { return f.clock }}
 }
 
 // advance moves the clock forward.
@@ -83,7 +46,7 @@ func (f *fixture) collect(sensor string, mutate func(*Options)) (*Reply, error) 
 	if mutate != nil {
 		mutate(&opt)
 	}
-	return Collect(context.Background(), f.brain(), sensor, opt)
+	return Collect(context.Background(), f.Open(), sensor, opt)
 }
 
 func (f *fixture) update(mutate func(*Options)) *UpdateReply {
@@ -92,7 +55,7 @@ func (f *fixture) update(mutate func(*Options)) *UpdateReply {
 	if mutate != nil {
 		mutate(&opt)
 	}
-	r, err := Update(context.Background(), f.brain(), opt)
+	r, err := Update(context.Background(), f.Open(), opt)
 	if err != nil {
 		f.t.Fatalf("update: %v", err)
 	}
@@ -103,7 +66,7 @@ func (f *fixture) update(mutate func(*Options)) *UpdateReply {
 func (f *fixture) stored(source string) map[string]string {
 	f.t.Helper()
 	out := map[string]string{}
-	files, _ := filepath.Glob(filepath.Join(f.root, "memories", source, "*.json"))
+	files, _ := filepath.Glob(filepath.Join(f.Root, "memories", source, "*.json"))
 	for _, file := range files {
 		data, err := os.ReadFile(file)
 		if err != nil {
@@ -121,7 +84,7 @@ func (f *fixture) stored(source string) map[string]string {
 // history reads the brain's run history.
 func (f *fixture) history() *history.History {
 	f.t.Helper()
-	h, err := history.Load(f.env, f.brain())
+	h, err := history.Load(f.Env, f.Open())
 	if err != nil {
 		f.t.Fatal(err)
 	}

@@ -52,15 +52,15 @@ routines:
 // the records of cal, so it shows that routines run after sensors.
 func newUpdateFixture(t *testing.T, trusted bool) *fixture {
 	f := newFixture(t, updateConfig, trusted)
-	f.script("sensors/cal", `printf '[{"id":"c1","title":"window %s %s"}]' "$1" "$2"`)
-	f.script("sensors/broken", `echo 'provider said no' >&2; exit 3`)
-	f.script("sensors/many", `echo '[{"id":"m1","title":"One"}]'`)
-	f.script("routines/review", `n=$(ls memories/cal | wc -l | tr -d ' ')
+	f.Script("sensors/cal", `printf '[{"id":"c1","title":"window %s %s"}]' "$1" "$2"`)
+	f.Script("sensors/broken", `echo 'provider said no' >&2; exit 3`)
+	f.Script("sensors/many", `echo '[{"id":"m1","title":"One"}]'`)
+	f.Script("routines/review", `n=$(ls memories/cal | wc -l | tr -d ' ')
 printf '%s\n' '---' 'type: action' '---' '# Review' '' "Saw $n records since $1."`)
-	f.script("routines/notes", `echo 'noted'`)
-	f.script("routines/bad", `echo '# No front matter'`)
-	f.script("routines/quiet", `printf '  \n'`)
-	f.script("routines/hand", `exit 0`)
+	f.Script("routines/notes", `echo 'noted'`)
+	f.Script("routines/bad", `echo '# No front matter'`)
+	f.Script("routines/quiet", `printf '  \n'`)
+	f.Script("routines/hand", `exit 0`)
 	return f
 }
 
@@ -80,18 +80,18 @@ func TestUpdate(t *testing.T) {
 		`{"end":"`+local(t0)+`","error":"`+brokenErr+`","sensor":"broken","start":"`+local(t0.Add(-24*time.Hour))+`","status":"failed"},`+
 		`{"added":1,"end":"`+local(t0)+`","records":1,"removed":0,"sensor":"cal","start":"`+local(t0.Add(-2*time.Hour))+
 		`","status":"collected","unchanged":0,"updated":0}]}],"dry_run":false,"ok":false}`)
-	data, err := os.ReadFile(filepath.Join(f.root, action))
+	data, err := os.ReadFile(filepath.Join(f.Root, action))
 	if err != nil {
 		t.Fatal(err)
 	}
 	jsonEqual(t, "action", string(data), "---\ntype: action\n---\n# Review\n\nSaw 1 records since "+stamp(t0.Add(-24*time.Hour))+".\n")
-	if _, err := os.Stat(filepath.Join(f.root, "actions", "2026-10-01_bad")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(f.Root, "actions", "2026-10-01_bad")); !os.IsNotExist(err) {
 		t.Errorf("an invalid action left a folder: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(f.root, "actions", "2026-10-01_quiet")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(f.Root, "actions", "2026-10-01_quiet")); !os.IsNotExist(err) {
 		t.Errorf("empty output wrote an action: %v", err)
 	}
-	if logText, err := os.ReadFile(filepath.Join(f.root, "logs", "notes.log")); err != nil || !strings.Contains(string(logText), "noted\n") {
+	if logText, err := os.ReadFile(filepath.Join(f.Root, "logs", "notes.log")); err != nil || !strings.Contains(string(logText), "noted\n") {
 		t.Errorf("log routine stdout not in its log: %q, %v", logText, err)
 	}
 	h := f.history()
@@ -120,7 +120,7 @@ func TestUpdate(t *testing.T) {
 		`{"end":"`+local(t2)+`","routine":"review","start":"`+local(t0)+`","status":"skipped"}],"sensors":[`+
 		`{"added":0,"end":"`+local(t2)+`","records":1,"removed":0,"sensor":"cal","start":"`+local(t0.Add(-5*time.Minute))+
 		`","status":"collected","unchanged":0,"updated":1}]}],"dry_run":false,"ok":true}`)
-	after, err := os.ReadFile(filepath.Join(f.root, action))
+	after, err := os.ReadFile(filepath.Join(f.Root, action))
 	if err != nil || string(after) != string(data) {
 		t.Errorf("a skipped run changed the action: %q, %v", after, err)
 	}
@@ -138,7 +138,7 @@ func TestUpdateDryRun(t *testing.T) {
 		`{"end":"`+local(t0)+`","routine":"review","start":"`+day+`","status":"due"}],"sensors":[`+
 		`{"end":"`+local(t0)+`","sensor":"broken","start":"`+day+`","status":"due"},`+
 		`{"end":"`+local(t0)+`","sensor":"cal","start":"`+local(t0.Add(-2*time.Hour))+`","status":"due"}]}],"dry_run":true,"ok":true}`)
-	if _, err := os.Stat(filepath.Join(f.root, "memories")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(f.Root, "memories")); !os.IsNotExist(err) {
 		t.Errorf("a dry run stored records: %v", err)
 	}
 	if h := f.history(); len(h.Sensors)+len(h.Routines) != 0 {
@@ -153,7 +153,7 @@ func TestUpdateSkipsAndRefuses(t *testing.T) {
 	f := newUpdateFixture(t, false)
 	r := f.update(nil)
 	jsonEqual(t, "untrusted", printed(t, r), `{"brains":[{"brain":"b","skipped":"not trusted to collect on this machine"}],"dry_run":false,"ok":true}`)
-	if _, err := os.Stat(filepath.Join(f.root, "memories")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(f.Root, "memories")); !os.IsNotExist(err) {
 		t.Errorf("an untrusted brain ran a sensor: %v", err)
 	}
 
@@ -172,7 +172,7 @@ func TestUpdateSkipsAndRefuses(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			opt := f.opt()
 			opt.Sensors, opt.Routines = tt.sensors, tt.routines
-			_, err := Update(context.Background(), f.brain(), opt)
+			_, err := Update(context.Background(), f.Open(), opt)
 			var ie *reply.InputError
 			if !errors.As(err, &ie) || ie.Argument != tt.arg || err.Error() != tt.want {
 				t.Errorf("error %v, want %q", err, tt.want)

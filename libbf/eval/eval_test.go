@@ -16,6 +16,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/read"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/starter"
@@ -45,13 +46,7 @@ func newBrain(t *testing.T, name string, files map[string]string) *brain.Brain {
 
 func write(t *testing.T, root, p, s string) {
 	t.Helper()
-	full := filepath.Join(root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	brainfix.WriteFile(t, root, p, []byte(s), 0o644)
 }
 
 func run(t *testing.T, req Request) *Reply {

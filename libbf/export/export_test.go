@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -90,23 +89,10 @@ func files() map[string]string {
 	}
 }
 
+// newBrain opens a brain in a folder called name, holding fs (bf.yaml among them).
 func newBrain(t *testing.T, name string, fs map[string]string) *brain.Brain {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), name)
-	for p, s := range fs {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := brain.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return brainfix.New(t, brainfix.Spec{Folder: name, Config: fs["bf.yaml"], Notes: fs}).Open()
 }
 
 func export(t *testing.T, req Request) ([]string, error) {

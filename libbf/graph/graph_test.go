@@ -49,7 +49,7 @@ func TestBacklinkPreviewAndGroups(t *testing.T) {
 		fields = append(fields, fmt.Sprintf(`"rel-%02d":"repo:x/y"`, i))
 	}
 	b := newBrain(t, "work", cfg.String(), files)
-	b.record("feed", "one", `"title":"One","time":"2026-08-01T00:00:00Z","fields":{`+strings.Join(fields, ",")+`}`)
+	b.Record("feed", "one", `"title":"One","time":"2026-08-01T00:00:00Z","fields":{`+strings.Join(fields, ",")+`}`)
 	o, _ := open(t, b)
 	groups, omitted, err := Backlinks(context.Background(), &o.Set, "", "repo:x/y")
 	if err != nil {
@@ -168,7 +168,7 @@ func TestRelationPage(t *testing.T) {
 		t.Errorf("links from 1: %v %d %v %v", items, total, next, err)
 	}
 
-	br, _ := brain.Open(b.root)
+	br, _ := brain.Open(b.Root)
 	err = CheckRelation([]*brain.Brain{br}, "owner")
 	if err == nil || err.Error() != "invalid input: rel: unknown relation; use one of cites, depends-on, links, related-to" {
 		t.Errorf("unknown relation: %v", err)

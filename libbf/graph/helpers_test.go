@@ -3,13 +3,11 @@ package graph
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/record"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -43,55 +41,21 @@ sensors:
     refresh: 3600
 `
 
-type testBrain struct {
-	t    *testing.T
-	root string
-	name string
-}
-
-func newBrain(t *testing.T, name, config string, files map[string]string) *testBrain {
+// newBrain is a brain called name holding files; config "" is baseConfig.
+func newBrain(t *testing.T, name, config string, files map[string]string) *brainfix.Brain {
 	t.Helper()
-	b := &testBrain{t: t, root: t.TempDir(), name: name}
 	if config == "" {
 		config = fmt.Sprintf(baseConfig, name)
 	}
-	b.write("bf.yaml", config)
-	for p, s := range files {
-		b.write(p, s)
-	}
-	return b
-}
-
-func (b *testBrain) write(p, s string) {
-	b.t.Helper()
-	full := filepath.Join(b.root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		b.t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
-func (b *testBrain) record(source, id, body string) {
-	b.t.Helper()
-	sep := ""
-	if body != "" {
-		sep = ","
-	}
-	b.write("memories/"+source+"/"+record.FileName(id), fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
+	return brainfix.New(t, brainfix.Spec{Name: name, Config: config, Notes: files})
 }
 
 // open opens the brains' caches as one set.
-func open(t *testing.T, brains ...*testBrain) (*Opened, *reply.Problems) {
+func open(t *testing.T, brains ...*brainfix.Brain) (*Opened, *reply.Problems) {
 	t.Helper()
 	var bs []*brain.Brain
 	for _, b := range brains {
-		br, err := brain.Open(b.root)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bs = append(bs, br)
+		bs = append(bs, b.Open())
 	}
 	probs := &reply.Problems{}
 	o, err := Open(context.Background(), bs, probs)
@@ -114,7 +78,7 @@ func jsonOf(t *testing.T, v any) string {
 }
 
 // atlasBrain links to projects/atlas.md in every way.
-func atlasBrain(t *testing.T) *testBrain {
+func atlasBrain(t *testing.T) *brainfix.Brain {
 	b := newBrain(t, "work", "", map[string]string{
 		"projects/atlas.md": "---\nupdated: 2026-09-20\nentity: bf://work/things/atlas\n" +
 			"aliases: [repo:github.com/team/atlas]\ntags: [website]\nfields:\n  phase: build\n  labels: [a, b]\n---\n" +
@@ -126,9 +90,9 @@ func atlasBrain(t *testing.T) *testBrain {
 			"Deep work relates to [Atlas](bf://work/things/atlas?rel=related-to).\n",
 		"concepts/plain.md": "---\nupdated: 2026-09-10\ntitle: Plain\n---\nSee [the repo](repo:github.com/team/atlas) and [again](../projects/atlas.md).\n",
 	})
-	b.record("brief", "r1", `"title":"Needs Atlas","text":"A brief that depends on Atlas.","time":"2026-09-27T08:00:00Z",`+
+	b.Record("brief", "r1", `"title":"Needs Atlas","text":"A brief that depends on Atlas.","time":"2026-09-27T08:00:00Z",`+
 		`"fields":{"depends-on":["repo:github.com/team/atlas"]}`)
-	b.record("brief", "r2", `"title":"Mentions Atlas","text":"Untyped mention.","time":"2026-09-11T08:00:00Z",`+
+	b.Record("brief", "r2", `"title":"Mentions Atlas","text":"Untyped mention.","time":"2026-09-11T08:00:00Z",`+
 		`"links":["bf://work/projects/atlas.md"]`)
 	return b
 }

@@ -10,26 +10,17 @@ import (
 	"testing"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 func newStore(t *testing.T) *Store {
 	t.Helper()
-	dir := t.TempDir()
-	root := filepath.Join(dir, "brain")
-	if err := os.MkdirAll(root, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "bf.yaml"), []byte("version: 8\nname: test\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("HOME", dir)
-	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	b := brainfix.New(t, brainfix.Spec{Name: "test"})
+	// The store reads the machine from the process environment.
+	t.Setenv("HOME", b.Env.Home)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(b.Env.Home, "state"))
 	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
-	b, err := brain.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &Store{Brain: b}
+	return &Store{Brain: b.Open()}
 }
 
 func memoryFiles(t *testing.T, s *Store) []string {

@@ -8,18 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/queue"
 )
 
 // The tests show times in a zone two hours east of UTC.
 var zone = time.FixedZone("CEST", 2*3600)
 
-// fixture is a brain on a machine of its own: a temporary home holding the state folder.
+// fixture is a brain on a machine of its own.
 type fixture struct {
+	*brainfix.Brain
 	t    *testing.T
-	env  brain.Env
-	root string
 	opts Options
 }
 
@@ -76,51 +75,19 @@ channels:
 
 func newFixture(t *testing.T, trusted bool) *fixture {
 	t.Helper()
-	home := t.TempDir()
-	vars := map[string]string{"XDG_STATE_HOME": filepath.Join(home, "state"), "PATH": os.Getenv("PATH")}
-	f := &fixture{
-		t:    t,
-		env:  brain.Env{Home: home, Getenv: func(k string) string { return vars[k] }},
-		root: filepath.Join(home, "brain"),
-	}
-	f.opts = Options{Env: &f.env, Location: zone, Now: func() time.Time { return time.Date(2026, 10, 16, 12, 0, 0, 0, zone) }}
-	f.write("bf.yaml", brainConfig, 0o644)
-	f.write("channels/adapter", "#!/bin/sh\n"+adapter, 0o755)
+	f := &fixture{Brain: brainfix.New(t, brainfix.Spec{Config: brainConfig}), t: t}
+	f.opts = Options{Env: &f.Env, Location: zone, Now: func() time.Time { return time.Date(2026, 10, 16, 12, 0, 0, 0, zone) }}
+	f.WriteMode("channels/adapter", "#!/bin/sh\n"+adapter, 0o755)
 	if trusted {
-		if err := f.env.Trust(f.root); err != nil {
-			t.Fatal(err)
-		}
+		f.Trust()
 	}
 	return f
-}
-
-func (f *fixture) write(rel, data string, mode os.FileMode) {
-	f.t.Helper()
-	p := filepath.Join(f.root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), mode); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.Chmod(p, mode); err != nil {
-		f.t.Fatal(err)
-	}
-}
-
-func (f *fixture) brain() *brain.Brain {
-	f.t.Helper()
-	b, err := f.env.Open(f.root)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return b
 }
 
 // stateDir is the brain's state folder, where its queue lives.
 func (f *fixture) stateDir() string {
 	f.t.Helper()
-	dir, err := f.env.BrainStatePath(f.brain().ID)
+	dir, err := f.Env.BrainStatePath(f.Open().ID)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -129,13 +96,13 @@ func (f *fixture) stateDir() string {
 
 func (f *fixture) send(channel, input string) (*SendReply, error) {
 	f.t.Helper()
-	return f.opts.Send(context.Background(), f.brain(), channel, []byte(input))
+	return f.opts.Send(context.Background(), f.Open(), channel, []byte(input))
 }
 
 // sent returns the lines the adapter's send received, one per invocation.
 func (f *fixture) sent() []string {
 	f.t.Helper()
-	data, err := os.ReadFile(filepath.Join(f.root, "sent.log"))
+	data, err := os.ReadFile(filepath.Join(f.Root, "sent.log"))
 	if os.IsNotExist(err) {
 		return nil
 	}
@@ -148,7 +115,7 @@ func (f *fixture) sent() []string {
 // states maps each ID of the queue to its state.
 func (f *fixture) states() map[string]queue.State {
 	f.t.Helper()
-	l, err := f.opts.List(context.Background(), f.brain())
+	l, err := f.opts.List(context.Background(), f.Open())
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -163,7 +130,7 @@ func (f *fixture) states() map[string]queue.State {
 func (f *fixture) waitFile(rel string) {
 	f.t.Helper()
 	for range 2000 {
-		if _, err := os.Stat(filepath.Join(f.root, rel)); err == nil {
+		if _, err := os.Stat(filepath.Join(f.Root, rel)); err == nil {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)

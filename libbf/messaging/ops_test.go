@@ -25,14 +25,14 @@ func TestListGetRetryCancel(t *testing.T) {
 	ctx := context.Background()
 
 	// A brain without a queue lists nothing and gets none.
-	l, err := f.opts.List(ctx, f.brain())
+	l, err := f.opts.List(ctx, f.Open())
 	if err != nil || len(l.Items) != 0 {
 		t.Fatalf("empty list: %+v, %v", l, err)
 	}
 	if _, err := os.Lstat(filepath.Join(f.stateDir(), queue.FileName)); !os.IsNotExist(err) {
 		t.Errorf("listing created the queue")
 	}
-	if _, err := f.opts.Retry(ctx, f.brain(), "x"); !errors.Is(err, queue.ErrNotFound) {
+	if _, err := f.opts.Retry(ctx, f.Open(), "x"); !errors.Is(err, queue.ErrNotFound) {
 		t.Errorf("retry without a queue: %v", err)
 	}
 
@@ -40,7 +40,7 @@ func TestListGetRetryCancel(t *testing.T) {
 	f.send("plain", `{"id":"b","text":"fail"}`)
 	f.send("plain", `{"id":"c","text":"fine"}`)
 
-	l, err = f.opts.List(ctx, f.brain())
+	l, err = f.opts.List(ctx, f.Open())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func TestListGetRetryCancel(t *testing.T) {
 		t.Errorf("listing (-want +got):\n%s", diff)
 	}
 
-	d, err := f.opts.Get(ctx, f.brain(), "a")
+	d, err := f.opts.Get(ctx, f.Open(), "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,16 +67,16 @@ func TestListGetRetryCancel(t *testing.T) {
 		d.History[0].Outcome != "failed" || d.Send == nil || !d.Send.Idempotent {
 		t.Errorf("detail = %+v", d)
 	}
-	if _, err := f.opts.Get(ctx, f.brain(), "zz"); !errors.Is(err, queue.ErrNotFound) {
+	if _, err := f.opts.Get(ctx, f.Open(), "zz"); !errors.Is(err, queue.ErrNotFound) {
 		t.Errorf("get unknown: %v", err)
 	}
-	if _, err := f.opts.Get(ctx, f.brain(), ""); !reply.IsInput(err) {
+	if _, err := f.opts.Get(ctx, f.Open(), ""); !reply.IsInput(err) {
 		t.Errorf("get empty ID: %v", err)
 	}
 
 	// A delivery retry attempts it at once: the adapter now accepts it.
-	f.write("channels/adapter", "#!/bin/sh\n"+strings.ReplaceAll(adapter, "*fail*)", "*never*)"), 0o755)
-	res, err := f.opts.Retry(ctx, f.brain(), "a")
+	f.WriteMode("channels/adapter", "#!/bin/sh\n"+strings.ReplaceAll(adapter, "*fail*)", "*never*)"), 0o755)
+	res, err := f.opts.Retry(ctx, f.Open(), "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,12 +85,12 @@ func TestListGetRetryCancel(t *testing.T) {
 		t.Errorf("retry reply = %#v", res)
 	}
 	// Retrying delivered work is refused.
-	if _, err := f.opts.Retry(ctx, f.brain(), "a"); !errors.Is(err, queue.ErrState) {
+	if _, err := f.opts.Retry(ctx, f.Open(), "a"); !errors.Is(err, queue.ErrState) {
 		t.Errorf("retry delivered: %v", err)
 	}
 
 	// Cancelling keeps the identity: the same ID cannot be sent again.
-	it, err := f.opts.Cancel(ctx, f.brain(), "b")
+	it, err := f.opts.Cancel(ctx, f.Open(), "b")
 	if err != nil || it.State != queue.Cancelled {
 		t.Fatalf("cancel = %+v, %v", it, err)
 	}
@@ -108,10 +108,10 @@ func TestRetryChannelChanged(t *testing.T) {
 	f := newFixture(t, true)
 	ctx := context.Background()
 	f.send("chat", `{"id":"a","text":"fail"}`)
-	f.write("bf.yaml", strings.Replace(brainConfig, "command: [channels/adapter, send]\n      idempotent: true",
+	f.WriteMode("bf.yaml", strings.Replace(brainConfig, "command: [channels/adapter, send]\n      idempotent: true",
 		"command: [channels/adapter, send, other]\n      idempotent: true", 1), 0o644)
 	before := len(f.sent())
-	res, err := f.opts.Retry(ctx, f.brain(), "a")
+	res, err := f.opts.Retry(ctx, f.Open(), "a")
 	var nd *NotDeliveredError
 	if !errors.As(err, &nd) || nd.State != queue.Uncertain ||
 		nd.Reason != "channel configuration changed; restore it, then retry or cancel this delivery with bf queue" {
@@ -132,14 +132,14 @@ func TestRetryUntrusted(t *testing.T) {
 	if err := os.Remove(filepath.Join(f.stateDir(), "trust.json")); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.opts.Retry(ctx, f.brain(), "a"); !errors.Is(err, collect.ErrUntrusted) {
+	if _, err := f.opts.Retry(ctx, f.Open(), "a"); !errors.Is(err, collect.ErrUntrusted) {
 		t.Errorf("retry untrusted: %v", err)
 	}
 	if got := f.states()["a"]; got != queue.Failed {
 		t.Errorf("state %s", got)
 	}
 	// Cancelling runs nothing and needs no trust.
-	if _, err := f.opts.Cancel(ctx, f.brain(), "a"); err != nil {
+	if _, err := f.opts.Cancel(ctx, f.Open(), "a"); err != nil {
 		t.Errorf("cancel untrusted: %v", err)
 	}
 }
@@ -147,12 +147,12 @@ func TestRetryUntrusted(t *testing.T) {
 func TestRead(t *testing.T) {
 	f := newFixture(t, true)
 	ctx := context.Background()
-	f.write("batch.json", `{"messages":[
+	f.WriteMode("batch.json", `{"messages":[
 		{"id":"m2","sender":"me","conversation":"c","time":"2026-10-16T09:30:00Z","text":"second"},
 		{"id":"m1","sender":"me","conversation":"c","time":"2026-10-16T09:00:00+02:00","text":"first"},
 		{"id":"r-d1","sender":"bot","conversation":"c","time":"2026-10-16T09:10:00Z","text":"echo"}]}`, 0o644)
 	// Without a queue, nothing is an echo and nothing is created.
-	r, err := f.opts.Read(ctx, f.brain(), "chat", "2026-10-16", "2026-10-17")
+	r, err := f.opts.Read(ctx, f.Open(), "chat", "2026-10-16", "2026-10-17")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestRead(t *testing.T) {
 	if _, err := f.send("chat", `{"id":"d1","text":"x","conversation":"c"}`); err != nil {
 		t.Fatal(err)
 	}
-	r, err = f.opts.Read(ctx, f.brain(), "chat", "2026-10-16", "")
+	r, err = f.opts.Read(ctx, f.Open(), "chat", "2026-10-16", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,20 +189,20 @@ func TestRead(t *testing.T) {
 		{"chat", "now", "now", "invalid input: since: the window must start before it ends; pass an earlier --since or a later --until"},
 		{"plain", "1d", "", "invalid input: channel: channel plain declares no read; add read: to it in bf.yaml"},
 	} {
-		_, err := f.opts.Read(ctx, f.brain(), tt.channel, tt.since, tt.until)
+		_, err := f.opts.Read(ctx, f.Open(), tt.channel, tt.since, tt.until)
 		if err == nil || err.Error() != tt.err || !reply.IsInput(err) {
 			t.Errorf("read %s %q %q = %v, want %q", tt.channel, tt.since, tt.until, err, tt.err)
 		}
 	}
 
 	// Out-of-window messages fail the batch, naming the field, never the value.
-	_, err = f.opts.Read(ctx, f.brain(), "chat", "2026-10-16T09:15:00Z", "2026-10-17")
+	_, err = f.opts.Read(ctx, f.Open(), "chat", "2026-10-16T09:15:00Z", "2026-10-17")
 	if err == nil || err.Error() != "channel chat: read must return a complete JSON messages batch: messages.1.time: outside the requested window" {
 		t.Errorf("out of window: %v", err)
 	}
 
 	g := newFixture(t, false)
-	if _, err := g.opts.Read(ctx, g.brain(), "chat", "1d", ""); !errors.Is(err, collect.ErrUntrusted) {
+	if _, err := g.opts.Read(ctx, g.Open(), "chat", "1d", ""); !errors.Is(err, collect.ErrUntrusted) {
 		t.Errorf("untrusted read: %v", err)
 	}
 }
@@ -230,16 +230,16 @@ func TestStream(t *testing.T) {
 	if _, err := f.send("chat", `{"id":"d1","text":"x","conversation":"c"}`); err != nil {
 		t.Fatal(err)
 	}
-	f.write("stream.jsonl", `{"id":"m1","sender":"me","conversation":"c","time":"2026-10-16T09:00:00Z","text":"one","cursor":"p1"}
+	f.WriteMode("stream.jsonl", `{"id":"m1","sender":"me","conversation":"c","time":"2026-10-16T09:00:00Z","text":"one","cursor":"p1"}
 {"id":"r-d1","sender":"bot","conversation":"c","time":"2026-10-16T09:01:00Z","text":"echo"}
 {"id":"m2","sender":"me","conversation":"c","time":"2026-10-16T09:02:00Z","text":"two"}
 `, 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	done := make(chan error, 1)
-	go func() { done <- f.opts.Stream(ctx, f.brain(), "chat", &out, nil) }()
+	go func() { done <- f.opts.Stream(ctx, f.Open(), "chat", &out, nil) }()
 	// Each message is acknowledged once printed; the echo is acknowledged unseen.
-	acks := filepath.Join(f.root, "acks.log")
+	acks := filepath.Join(f.Root, "acks.log")
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		data, _ := os.ReadFile(acks)
@@ -266,7 +266,7 @@ func TestStream(t *testing.T) {
 	if string(data) != wantAcks {
 		t.Errorf("acks:\n%s", data)
 	}
-	resume, _ := os.ReadFile(filepath.Join(f.root, "resume.json"))
+	resume, _ := os.ReadFile(filepath.Join(f.Root, "resume.json"))
 	if !strings.Contains(string(resume), `"cursor":""`) {
 		t.Errorf("resume frame %s", resume)
 	}
@@ -278,12 +278,12 @@ func TestStream(t *testing.T) {
 
 func TestStreamReportsErrors(t *testing.T) {
 	f := newFixture(t, true)
-	f.write("stream.jsonl", "not json\n", 0o644)
+	f.WriteMode("stream.jsonl", "not json\n", 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	errs := make(chan error, 8)
 	done := make(chan error, 1)
 	go func() {
-		done <- f.opts.Stream(ctx, f.brain(), "chat", &syncBuffer{}, func(err error) { errs <- err })
+		done <- f.opts.Stream(ctx, f.Open(), "chat", &syncBuffer{}, func(err error) { errs <- err })
 	}()
 	select {
 	case err := <-errs:
@@ -309,7 +309,7 @@ func TestAdoptRenumberedStateFolder(t *testing.T) {
 		t.Fatal("expected an uncertain delivery")
 	}
 	dir := f.stateDir()
-	b := f.brain()
+	b := f.Open()
 	old := filepath.Join(filepath.Dir(dir), fmt.Sprintf("%d-%d", b.ID.Dev+1, b.ID.Ino))
 	if err := os.Rename(dir, old); err != nil {
 		t.Fatal(err)
@@ -327,7 +327,7 @@ func TestAdoptRenumberedStateFolder(t *testing.T) {
 	if _, err := os.Lstat(old); !os.IsNotExist(err) {
 		t.Errorf("the old folder is still there: %v", err)
 	}
-	if trusted, err := f.env.Trusted(f.root); err != nil || !trusted {
+	if trusted, err := f.Env.Trusted(f.Root); err != nil || !trusted {
 		t.Errorf("trust did not follow the folder: %v, %v", trusted, err)
 	}
 }
@@ -339,13 +339,13 @@ func TestRetryWhileSendingAndInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := f.opts.Send(ctx, f.brain(), "plain", []byte(`{"id":"h","text":"hang"}`))
+		_, err := f.opts.Send(ctx, f.Open(), "plain", []byte(`{"id":"h","text":"hang"}`))
 		done <- err
 	}()
 	f.waitFile("hanging")
 	for name, op := range map[string]func() error{
-		"retry":  func() error { _, err := f.opts.Retry(context.Background(), f.brain(), "h"); return err },
-		"cancel": func() error { _, err := f.opts.Cancel(context.Background(), f.brain(), "h"); return err },
+		"retry":  func() error { _, err := f.opts.Retry(context.Background(), f.Open(), "h"); return err },
+		"cancel": func() error { _, err := f.opts.Cancel(context.Background(), f.Open(), "h"); return err },
 	} {
 		err := op()
 		if !errors.Is(err, queue.ErrInFlight) || err.Error() != "delivery is still being sent; retry or cancel it once its attempt ends" {
@@ -359,7 +359,7 @@ func TestRetryWhileSendingAndInterrupted(t *testing.T) {
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("send: %v", err)
 	}
-	os.Remove(filepath.Join(f.root, "hanging"))
+	os.Remove(filepath.Join(f.Root, "hanging"))
 
 	// The uncertain delivery retried, and interrupted again.
 	ctx, cancel = context.WithCancel(context.Background())
@@ -367,7 +367,7 @@ func TestRetryWhileSendingAndInterrupted(t *testing.T) {
 		f.waitFile("hanging")
 		cancel()
 	}()
-	res, err := f.opts.Retry(ctx, f.brain(), "h")
+	res, err := f.opts.Retry(ctx, f.Open(), "h")
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("retry: %v", err)
 	}

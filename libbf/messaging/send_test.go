@@ -123,7 +123,7 @@ func TestSendSameIDNotSentTwice(t *testing.T) {
 	if _, err = f.send("chat", in); !errors.Is(err, queue.ErrConflict) {
 		t.Errorf("same ID on another channel: %v", err)
 	}
-	d, err := f.opts.Get(context.Background(), f.brain(), "d-1")
+	d, err := f.opts.Get(context.Background(), f.Open(), "d-1")
 	if err != nil || d.Text == nil || *d.Text != "hello" || d.State != queue.Delivered {
 		t.Fatalf("saved delivery = %+v, %v", d, err)
 	}
@@ -190,7 +190,7 @@ func TestSendInterrupted(t *testing.T) {
 				f.waitFile("hanging")
 				cancel()
 			}()
-			r, err := f.opts.Send(ctx, f.brain(), tt.channel, []byte(`{"id":"h","text":"hang"}`))
+			r, err := f.opts.Send(ctx, f.Open(), tt.channel, []byte(`{"id":"h","text":"hang"}`))
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("err = %v, want context.Canceled", err)
 			}
@@ -209,7 +209,7 @@ func TestSendCancelledBeforeStart(t *testing.T) {
 	f := newFixture(t, true)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	r, err := f.opts.Send(ctx, f.brain(), "plain", []byte(`{"id":"n","text":"x"}`))
+	r, err := f.opts.Send(ctx, f.Open(), "plain", []byte(`{"id":"n","text":"x"}`))
 	if !errors.Is(err, context.Canceled) || r == nil || r.State != queue.Failed {
 		t.Fatalf("reply %+v, err %v", r, err)
 	}
@@ -281,7 +281,7 @@ func TestSendFullQueue(t *testing.T) {
 		t.Errorf("queue (-want +got):\n%s", diff)
 	}
 	for _, id := range []string{"u1", "u2"} {
-		d, err := f.opts.Get(context.Background(), f.brain(), id)
+		d, err := f.opts.Get(context.Background(), f.Open(), id)
 		if err != nil || d.Text == nil || *d.Text != "fail "+id {
 			t.Errorf("%s: %+v, %v", id, d, err)
 		}
@@ -290,7 +290,7 @@ func TestSendFullQueue(t *testing.T) {
 		t.Errorf("adapter ran %d times", n)
 	}
 	// Resolving work frees room.
-	if _, err := f.opts.Cancel(context.Background(), f.brain(), "u1"); err != nil {
+	if _, err := f.opts.Cancel(context.Background(), f.Open(), "u1"); err != nil {
 		t.Fatal(err)
 	}
 	if r, err := f.send("plain", `{"id":"u3","text":"three"}`); err != nil || r.State != queue.Delivered {
@@ -301,11 +301,11 @@ func TestSendFullQueue(t *testing.T) {
 // openQueue opens the fixture's queue directly, as another bf process would.
 func (f *fixture) openQueue() *queue.Queue {
 	f.t.Helper()
-	dir, err := f.env.BrainStateDir(f.brain().ID)
+	dir, err := f.Env.BrainStateDir(f.Open().ID)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	bind, err := binding(f.brain())
+	bind, err := binding(f.Open())
 	if err != nil {
 		f.t.Fatal(err)
 	}

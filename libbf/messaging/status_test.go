@@ -18,8 +18,8 @@ import (
 
 func TestBlockAbsent(t *testing.T) {
 	f := newFixture(t, true)
-	f.write("bf.yaml", "version: 8\nname: ops\n", 0o644)
-	block, healthy, err := f.opts.Block(context.Background(), f.brain())
+	f.WriteMode("bf.yaml", "version: 8\nname: ops\n", 0o644)
+	block, healthy, err := f.opts.Block(context.Background(), f.Open())
 	if block != nil || !healthy || err != nil {
 		t.Errorf("Block = %v, %v, %v; want no block", block, healthy, err)
 	}
@@ -28,7 +28,7 @@ func TestBlockAbsent(t *testing.T) {
 func TestBlock(t *testing.T) {
 	f := newFixture(t, true)
 	ctx := context.Background()
-	block, healthy, err := f.opts.Block(ctx, f.brain())
+	block, healthy, err := f.opts.Block(ctx, f.Open())
 	if err != nil || !healthy {
 		t.Fatalf("Block = %v, %v", healthy, err)
 	}
@@ -42,13 +42,13 @@ func TestBlock(t *testing.T) {
 	}
 
 	f.send("chat", `{"id":"a","text":"fine"}`)
-	block, healthy, _ = f.opts.Block(ctx, f.brain())
+	block, healthy, _ = f.opts.Block(ctx, f.Open())
 	if !healthy || block.(*StatusBlock).Queue.Deliveries[queue.Delivered] != 1 {
 		t.Errorf("after a delivery: healthy %v, %+v", healthy, block)
 	}
 
 	f.send("plain", `{"id":"b","text":"fail"}`)
-	block, healthy, _ = f.opts.Block(ctx, f.brain())
+	block, healthy, _ = f.opts.Block(ctx, f.Open())
 	b := block.(*StatusBlock)
 	if healthy || b.Healthy {
 		t.Errorf("an uncertain delivery left messaging healthy")
@@ -63,18 +63,18 @@ func TestBlock(t *testing.T) {
 	}
 
 	// A delivery of a channel no longer declared still shows.
-	f.write("bf.yaml", "version: 8\nname: ops\n", 0o644)
-	block, healthy, _ = f.opts.Block(ctx, f.brain())
+	f.WriteMode("bf.yaml", "version: 8\nname: ops\n", 0o644)
+	block, healthy, _ = f.opts.Block(ctx, f.Open())
 	b = block.(*StatusBlock)
 	if healthy || len(b.Channels) != 2 || len(b.Channels["plain"].Capabilities) != 0 || len(b.Channels["plain"].Unresolved) != 1 {
 		t.Errorf("removed channel: %+v", b.Channels)
 	}
 
 	// Cancelling resolves it.
-	if _, err := f.opts.Cancel(ctx, f.brain(), "b"); err != nil {
+	if _, err := f.opts.Cancel(ctx, f.Open(), "b"); err != nil {
 		t.Fatal(err)
 	}
-	if _, healthy, _ = f.opts.Block(ctx, f.brain()); !healthy {
+	if _, healthy, _ = f.opts.Block(ctx, f.Open()); !healthy {
 		t.Errorf("still unhealthy after cancelling")
 	}
 }
@@ -126,7 +126,7 @@ func TestBlockInterruptedWrite(t *testing.T) {
 	f.send("plain", `{"id":"b","text":"keep me"}`)
 	leaveHotJournal(t, f.stateDir())
 
-	block, healthy, err := f.opts.Block(ctx, f.brain())
+	block, healthy, err := f.opts.Block(ctx, f.Open())
 	if err != nil || healthy {
 		t.Fatalf("Block = %v, %v", healthy, err)
 	}
@@ -143,11 +143,11 @@ func TestBlockInterruptedWrite(t *testing.T) {
 	if _, err := os.Lstat(filepath.Join(f.stateDir(), queue.FileName+"-journal")); !os.IsNotExist(err) {
 		t.Errorf("the journal is still there: %v", err)
 	}
-	d, err := f.opts.Get(ctx, f.brain(), "b")
+	d, err := f.opts.Get(ctx, f.Open(), "b")
 	if err != nil || d.Text == nil || *d.Text != "keep me" {
 		t.Errorf("b = %+v, %v", d, err)
 	}
-	if _, healthy, _ := f.opts.Block(ctx, f.brain()); !healthy {
+	if _, healthy, _ := f.opts.Block(ctx, f.Open()); !healthy {
 		t.Errorf("still unhealthy after recovery")
 	}
 }
@@ -172,7 +172,7 @@ func TestBlockRefusedFormats(t *testing.T) {
 				t.Fatal(err)
 			}
 			db.Close()
-			block, healthy, err := f.opts.Block(context.Background(), f.brain())
+			block, healthy, err := f.opts.Block(context.Background(), f.Open())
 			if err != nil || healthy {
 				t.Fatalf("Block = %v, %v", healthy, err)
 			}
@@ -180,7 +180,7 @@ func TestBlockRefusedFormats(t *testing.T) {
 				t.Errorf("problems (-want +got):\n%s", diff)
 			}
 			// Commands refuse it too, and leave the file alone.
-			if _, err := f.opts.List(context.Background(), f.brain()); err == nil || err.Error() != tt.msg {
+			if _, err := f.opts.List(context.Background(), f.Open()); err == nil || err.Error() != tt.msg {
 				t.Errorf("list: %v", err)
 			}
 			if _, err := f.send("plain", `{"text":"x"}`); err == nil || err.Error() != tt.msg {
@@ -195,12 +195,12 @@ func TestBlockRebind(t *testing.T) {
 	ctx := context.Background()
 	f.send("plain", `{"id":"b","text":"fail"}`)
 	// A rename keeps the brain's physical identity, so its queue, bound to the old path.
-	moved := filepath.Join(filepath.Dir(f.root), "moved")
-	if err := os.Rename(f.root, moved); err != nil {
+	moved := filepath.Join(filepath.Dir(f.Root), "moved")
+	if err := os.Rename(f.Root, moved); err != nil {
 		t.Fatal(err)
 	}
-	f.root = moved
-	block, healthy, err := f.opts.Block(ctx, f.brain())
+	f.Root = moved
+	block, healthy, err := f.opts.Block(ctx, f.Open())
 	if err != nil || healthy {
 		t.Fatalf("Block = %v, %v", healthy, err)
 	}
@@ -208,7 +208,7 @@ func TestBlockRebind(t *testing.T) {
 	if len(b.Problems) != 1 || !errors.Is(queueErr(b.Problems[0].Error), queue.ErrRebind) || b.Queue == nil || b.Queue.Unresolved != 1 {
 		t.Errorf("block = %+v", b)
 	}
-	if _, err := f.opts.List(ctx, f.brain()); !errors.Is(err, queue.ErrRebind) {
+	if _, err := f.opts.List(ctx, f.Open()); !errors.Is(err, queue.ErrRebind) {
 		t.Errorf("list after the move: %v", err)
 	}
 }

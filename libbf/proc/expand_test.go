@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 // numbered returns n lines "a1".."an".
@@ -182,7 +183,7 @@ func TestExpand(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			for rel, data := range tc.files {
-				writeFile(t, root, rel, []byte(data), 0o644)
+				brainfix.WriteFile(t, root, rel, []byte(data), 0o644)
 			}
 			v := vars
 			if tc.vars != nil {
@@ -217,7 +218,7 @@ func TestExpandLinesSymlink(t *testing.T) {
 	}
 	root := t.TempDir()
 	outside := t.TempDir()
-	writeFile(t, outside, "ids.txt", []byte("secret\n"), 0o644)
+	brainfix.WriteFile(t, outside, "ids.txt", []byte("secret\n"), 0o644)
 	if err := os.Symlink(filepath.Join(outside, "ids.txt"), filepath.Join(root, "link.txt")); err != nil {
 		t.Fatal(err)
 	}

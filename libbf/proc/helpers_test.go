@@ -16,27 +16,6 @@ import (
 	"github.com/bfgo/bf/libbf/config"
 )
 
-// writeFile creates root/rel with its folders.
-func writeFile(t *testing.T, root, rel string, data []byte, mode os.FileMode) {
-	t.Helper()
-	p := filepath.Join(root, rel)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, data, mode); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(p, mode); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// script writes an executable shell script under the brain.
-func script(t *testing.T, root, rel, body string) {
-	t.Helper()
-	writeFile(t, root, rel, []byte("#!/bin/sh\n"+body+"\n"), 0o755)
-}
-
 func spec(root, name string, cmd ...string) Spec {
 	return Spec{
 		Name: name, Root: root, Command: config.Command(cmd),

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 const (
@@ -136,7 +138,7 @@ func TestAppendLogTrimsWholeEntries(t *testing.T) {
 		old = append(append(old, m+"\n"...), body(byte('a'+i))...)
 	}
 	// A log larger than the limit, as if it was written by hand, is read from its tail.
-	writeFile(t, root, "logs/s.log", old, 0o600)
+	brainfix.WriteFile(t, root, "logs/s.log", old, 0o600)
 	if err := appendLog(root, "s", entry{marker: mN, body: []byte("new\n")}); err != nil {
 		t.Fatal(err)
 	}
@@ -166,13 +168,13 @@ func TestAppendLogRefusals(t *testing.T) {
 	}{
 		{
 			name:  "logs is a file",
-			setup: func(t *testing.T, root string) { writeFile(t, root, "logs", []byte("x"), 0o644) },
+			setup: func(t *testing.T, root string) { brainfix.WriteFile(t, root, "logs", []byte("x"), 0o644) },
 			err:   "logs/ is not a folder; move it away so bf can keep program logs there",
 		},
 		{
 			name: "log is a symbolic link",
 			setup: func(t *testing.T, root string) {
-				writeFile(t, root, "elsewhere", []byte("x"), 0o644)
+				brainfix.WriteFile(t, root, "elsewhere", []byte("x"), 0o644)
 				os.Mkdir(filepath.Join(root, "logs"), 0o700)
 				if err := os.Symlink("../elsewhere", filepath.Join(root, "logs/s.log")); err != nil {
 					t.Fatal(err)

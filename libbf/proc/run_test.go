@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 func TestRunOutcomes(t *testing.T) {
@@ -96,8 +98,8 @@ func TestRunOutcomes(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			script(t, root, "sensors/s", tc.body)
-			writeFile(t, root, "ids.txt", []byte("# ids\nid 1\n\nid-2\n"), 0o644)
+			brainfix.Script(t, root, "sensors/s", tc.body)
+			brainfix.WriteFile(t, root, "ids.txt", []byte("# ids\nid 1\n\nid-2\n"), 0o644)
 			s := spec(root, "s", append([]string{"sensors/s"}, tc.args...)...)
 			s.Vars = Vars{Home: "/home/u", Start: start, End: start.Add(time.Hour)}
 			if tc.adjust != nil {
@@ -137,7 +139,7 @@ func TestRunOutcomes(t *testing.T) {
 
 func TestRunWorkingDirectory(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "routines/r", "pwd -P")
+	brainfix.Script(t, root, "routines/r", "pwd -P")
 	res, err := Run(context.Background(), spec(root, "r", "routines/r"))
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +152,7 @@ func TestRunWorkingDirectory(t *testing.T) {
 
 func TestTimeoutKillsGroup(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "sensors/s", "sleep 100 & echo $! > child.pid; wait")
+	brainfix.Script(t, root, "sensors/s", "sleep 100 & echo $! > child.pid; wait")
 	s := spec(root, "s", "sensors/s")
 	s.Timeout = 2 * time.Second
 	_, err := Run(context.Background(), s)
@@ -166,7 +168,7 @@ func TestTimeoutKillsGroup(t *testing.T) {
 
 func TestCancelKillsGroup(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "sensors/s", "sleep 100 & echo $! > child.pid; wait")
+	brainfix.Script(t, root, "sensors/s", "sleep 100 & echo $! > child.pid; wait")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go func() {
@@ -191,7 +193,7 @@ func TestCancelKillsGroup(t *testing.T) {
 
 func TestCanceledBeforeStart(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "sensors/s", "touch ran")
+	brainfix.Script(t, root, "sensors/s", "touch ran")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := Run(ctx, spec(root, "s", "sensors/s"))
@@ -205,7 +207,7 @@ func TestCanceledBeforeStart(t *testing.T) {
 
 func TestHelperKilledAfterLeaderExits(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "sensors/s", "sleep 100 >/dev/null 2>&1 & echo $! > child.pid; echo done")
+	brainfix.Script(t, root, "sensors/s", "sleep 100 >/dev/null 2>&1 & echo $! > child.pid; echo done")
 	res, err := Run(context.Background(), spec(root, "s", "sensors/s"))
 	if err != nil {
 		t.Fatal(err)
@@ -218,7 +220,7 @@ func TestHelperKilledAfterLeaderExits(t *testing.T) {
 
 func TestHeldOutputKillsHelper(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "sensors/s", "sleep 100 & echo $! > child.pid")
+	brainfix.Script(t, root, "sensors/s", "sleep 100 & echo $! > child.pid")
 	_, err := Run(context.Background(), spec(root, "s", "sensors/s"))
 	if e := asError(t, err); e.Kind != OutputHeld {
 		t.Errorf("kind %v, want OutputHeld", e.Kind)
@@ -244,8 +246,8 @@ func TestStderrKeepsNewest(t *testing.T) {
 	for i := 0; len(data) < 300<<10; i++ {
 		data = append(data, []byte(strings.Repeat(string(rune('a'+i%26)), 99)+"\n")...)
 	}
-	writeFile(t, root, "big.txt", data, 0o644)
-	script(t, root, "sensors/s", "cat big.txt >&2")
+	brainfix.WriteFile(t, root, "big.txt", data, 0o644)
+	brainfix.Script(t, root, "sensors/s", "cat big.txt >&2")
 	if _, err := Run(context.Background(), spec(root, "s", "sensors/s")); err != nil {
 		t.Fatal(err)
 	}
@@ -258,11 +260,11 @@ func TestStderrKeepsNewest(t *testing.T) {
 func TestOversizeEntryKeepsHeaderAndNewest(t *testing.T) {
 	root := t.TempDir()
 	data := bytes.Repeat([]byte("0123456789abcde\n"), (2<<20)/16)
-	writeFile(t, root, "big.txt", data, 0o644)
-	script(t, root, "routines/r", "cat big.txt")
+	brainfix.WriteFile(t, root, "big.txt", data, 0o644)
+	brainfix.Script(t, root, "routines/r", "cat big.txt")
 	s := spec(root, "r", "routines/r")
 	s.MaxBytes, s.LogStdout = 4<<20, true
-	writeFile(t, root, "logs/r.log", []byte("== 2026-01-01T00:00:00.000000Z ok ==\nold\n"), 0o600)
+	brainfix.WriteFile(t, root, "logs/r.log", []byte("== 2026-01-01T00:00:00.000000Z ok ==\nold\n"), 0o600)
 	if _, err := Run(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
@@ -289,13 +291,15 @@ func TestStartErrors(t *testing.T) {
 		},
 		{
 			name: "not executable", cmd: "sensors/x", kind: Start,
-			setup:   func(t *testing.T, root string) { writeFile(t, root, "sensors/x", []byte("#!/bin/sh\n"), 0o644) },
+			setup: func(t *testing.T, root string) {
+				brainfix.WriteFile(t, root, "sensors/x", []byte("#!/bin/sh\n"), 0o644)
+			},
 			message: "could not start sensors/x: it is not executable; run chmod +x sensors/x",
 		},
 		{
 			name: "symbolic link", cmd: "sensors/link", kind: Start,
 			setup: func(t *testing.T, root string) {
-				script(t, root, "sensors/real", "true")
+				brainfix.Script(t, root, "sensors/real", "true")
 				if err := os.Symlink("real", filepath.Join(root, "sensors/link")); err != nil {
 					t.Fatal(err)
 				}
@@ -306,7 +310,7 @@ func TestStartErrors(t *testing.T) {
 			name: "folder behind a symbolic link", cmd: "sensors/x", kind: Start,
 			setup: func(t *testing.T, root string) {
 				other := t.TempDir()
-				script(t, other, "x", "true")
+				brainfix.Script(t, other, "x", "true")
 				if err := os.Symlink(other, filepath.Join(root, "sensors")); err != nil {
 					t.Fatal(err)
 				}
@@ -324,20 +328,22 @@ func TestStartErrors(t *testing.T) {
 		},
 		{
 			name: "not a program", cmd: "sensors/x", kind: Start,
-			setup:   func(t *testing.T, root string) { writeFile(t, root, "sensors/x", []byte{0, 1, 2, 3, 4, 5}, 0o755) },
+			setup: func(t *testing.T, root string) {
+				brainfix.WriteFile(t, root, "sensors/x", []byte{0, 1, 2, 3, 4, 5}, 0o755)
+			},
 			message: "could not start sensors/x (exec format error); check its executable bit and interpreter",
 		},
 		{
 			name: "missing interpreter", cmd: "sensors/x", kind: Start, notExist: true,
 			setup: func(t *testing.T, root string) {
-				writeFile(t, root, "sensors/x", []byte("#!/nonexistent/interp\n"), 0o755)
+				brainfix.WriteFile(t, root, "sensors/x", []byte("#!/nonexistent/interp\n"), 0o755)
 			},
 			message: "could not start sensors/x: the program's interpreter /nonexistent/interp is not installed; install it or change the #! line of sensors/x",
 		},
 		{
 			name: "interpreter missing from PATH", cmd: "sensors/x", kind: Start, notExist: true,
 			setup: func(t *testing.T, root string) {
-				writeFile(t, root, "sensors/x", []byte("#!/usr/bin/env bf-test-no-such-python3 -u\nprint(1)\n"), 0o755)
+				brainfix.WriteFile(t, root, "sensors/x", []byte("#!/usr/bin/env bf-test-no-such-python3 -u\nprint(1)\n"), 0o755)
 			},
 			message: "could not start sensors/x: the program's interpreter bf-test-no-such-python3 is not installed; install it or change the #! line of sensors/x",
 		},
@@ -415,8 +421,8 @@ func TestRelativePathEntriesDropped(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeFile(t, root, "bin/mytool", []byte("#!/bin/sh\necho tool\n"), 0o755)
-			writeFile(t, root, "mytool", []byte("#!/bin/sh\necho tool\n"), 0o755)
+			brainfix.WriteFile(t, root, "bin/mytool", []byte("#!/bin/sh\necho tool\n"), 0o755)
+			brainfix.WriteFile(t, root, "mytool", []byte("#!/bin/sh\necho tool\n"), 0o755)
 			t.Setenv("PATH", tc.path(root))
 			res, err := Run(context.Background(), spec(root, "s", "mytool"))
 			if tc.kind == 0 {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"testing"
 	"time"
+
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 func TestSpawn(t *testing.T) {
@@ -81,7 +83,7 @@ func TestSpawn(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			script(t, root, "channels/c", tc.body)
+			brainfix.Script(t, root, "channels/c", tc.body)
 			s := spec(root, "c", "channels/c")
 			s.Timeout, s.MaxBytes, s.Role = 0, 0, tc.role
 			p, err := Spawn(context.Background(), s)
@@ -109,7 +111,7 @@ func TestSpawn(t *testing.T) {
 
 func TestSpawnAppendsEntries(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "channels/c", `echo "run" >&2`)
+	brainfix.Script(t, root, "channels/c", `echo "run" >&2`)
 	s := spec(root, "c", "channels/c")
 	s.Timeout, s.MaxBytes = 0, 0
 	for range 2 {
@@ -130,7 +132,7 @@ func TestSpawnAppendsEntries(t *testing.T) {
 
 func TestSpawnCanceled(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "channels/c", `sleep 100 & echo $! > child.pid; echo up; wait`)
+	brainfix.Script(t, root, "channels/c", `sleep 100 & echo $! > child.pid; echo up; wait`)
 	ctx, cancel := context.WithCancel(context.Background())
 	s := spec(root, "c", "channels/c")
 	s.Timeout, s.MaxBytes = 0, 0
@@ -155,7 +157,7 @@ func TestSpawnCanceled(t *testing.T) {
 
 func TestSpawnTimeoutBoundsRun(t *testing.T) {
 	root := t.TempDir()
-	script(t, root, "channels/c", `sleep 100`)
+	brainfix.Script(t, root, "channels/c", `sleep 100`)
 	s := spec(root, "c", "channels/c")
 	s.Timeout, s.MaxBytes = time.Second, 0
 	p, err := Spawn(context.Background(), s)

@@ -11,8 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/record"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -49,78 +48,35 @@ sensors:
     refresh: 3600
 `
 
-type testBrain struct {
-	t    *testing.T
-	root string
-	name string
-}
-
-func newBrain(t *testing.T, name string, files map[string]string) *testBrain {
+// newBrain is a brain called name with baseConfig, holding files; every file was modified
+// at mtime.
+func newBrain(t *testing.T, name string, files map[string]string) *brainfix.Brain {
 	t.Helper()
-	b := &testBrain{t: t, root: t.TempDir(), name: name}
-	b.write("bf.yaml", fmt.Sprintf(baseConfig, name))
-	for p, s := range files {
-		b.write(p, s)
-	}
-	return b
-}
-
-func (b *testBrain) write(p, s string) {
-	b.t.Helper()
-	full := filepath.Join(b.root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		b.t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-	if err := os.Chtimes(full, mtime, mtime); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
-func (b *testBrain) record(source, id, body string) string {
-	b.t.Helper()
-	sep := ""
-	if body != "" {
-		sep = ","
-	}
-	p := "memories/" + source + "/" + record.FileName(id)
-	b.write(p, fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
-	return p
+	return brainfix.New(t, brainfix.Spec{Name: name, Config: fmt.Sprintf(baseConfig, name), Notes: files, ModTime: mtime})
 }
 
 // sum is the SHA-256 of a brain file.
-func (b *testBrain) sum(p string) string {
-	b.t.Helper()
-	data, err := os.ReadFile(filepath.Join(b.root, filepath.FromSlash(p)))
+func sum(b *brainfix.Brain, p string) string {
+	b.T.Helper()
+	data, err := os.ReadFile(filepath.Join(b.Root, filepath.FromSlash(p)))
 	if err != nil {
-		b.t.Fatal(err)
+		b.T.Fatal(err)
 	}
 	s := sha256.Sum256(data)
 	return hex.EncodeToString(s[:])
 }
 
-func (b *testBrain) open() *brain.Brain {
-	b.t.Helper()
-	br, err := brain.Open(b.root)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return br
-}
-
 // run reads req over the brains at the test time and zone.
-func run(t *testing.T, req Request, brains ...*testBrain) (any, error) {
+func run(t *testing.T, req Request, brains ...*brainfix.Brain) (any, error) {
 	t.Helper()
 	for _, b := range brains {
-		req.Brains = append(req.Brains, b.open())
+		req.Brains = append(req.Brains, b.Open())
 	}
 	req.Now, req.Location = now, zone
 	return Run(context.Background(), req)
 }
 
-func mustRun(t *testing.T, req Request, brains ...*testBrain) string {
+func mustRun(t *testing.T, req Request, brains ...*brainfix.Brain) string {
 	t.Helper()
 	r, err := run(t, req, brains...)
 	if err != nil {
@@ -150,7 +106,7 @@ const (
 )
 
 // atlasBrain holds a project, notes and records linking to it.
-func atlasBrain(t *testing.T) *testBrain {
+func atlasBrain(t *testing.T) *brainfix.Brain {
 	b := newBrain(t, "work", map[string]string{
 		"projects/atlas.md": atlasNote,
 		"concepts/stack.md": stackNote,
@@ -159,10 +115,10 @@ func atlasBrain(t *testing.T) *testBrain {
 		"concepts/plain.md": "---\nupdated: 2026-09-10\ntitle: Plain\n---\nSee [the repo](repo:github.com/team/atlas) and " +
 			"[the org](repo:github.com/team).\n",
 	})
-	b.record("brief", "r1", `"title":"Needs Atlas","text":"A brief that depends on Atlas.","time":"2026-09-27T08:00:00Z",`+
+	b.Record("brief", "r1", `"title":"Needs Atlas","text":"A brief that depends on Atlas.","time":"2026-09-27T08:00:00Z",`+
 		`"url":"https://example.test/r1","links":["https://example.test/x"],"attributes":{"observed":"2026-09-27T09:00:00.000000Z"},`+
 		`"fields":{"depends-on":["repo:github.com/team/atlas"]}`)
-	b.record("brief", "a#1?b", `"title":"Odd id","text":"Hash and question mark."`)
+	b.Record("brief", "a#1?b", `"title":"Odd id","text":"Hash and question mark."`)
 	return b
 }
 

@@ -8,7 +8,7 @@ import (
 // Pages are delegated to package pages, with the brain of a bf:// address.
 func TestPages(t *testing.T) {
 	b := atlasBrain(t)
-	b.write("actions/2026-09-27_launch/ACTION.md", "---\nupdated: 2026-09-27\n---\n# Launch\n\nShip [Atlas](../../projects/atlas.md).\n")
+	b.Write("actions/2026-09-27_launch/ACTION.md", "---\nupdated: 2026-09-27\n---\n# Launch\n\nShip [Atlas](../../projects/atlas.md).\n")
 	tests := []struct{ ref, want string }{
 		{"tasks", `"page":"tasks"`},
 		{"bf://work/tasks", `"page":"tasks"`},
@@ -22,7 +22,7 @@ func TestPages(t *testing.T) {
 		}
 	}
 	// An exact read of ACTION.md lists the folder's files and linked projects.
-	b.write("actions/2026-09-27_launch/inputs/brief.txt", "brief")
+	b.Write("actions/2026-09-27_launch/inputs/brief.txt", "brief")
 	got := mustRun(t, Request{Ref: "actions/2026-09-27_launch/ACTION.md"}, b)
 	for _, want := range []string{`"files":["actions/2026-09-27_launch/inputs/brief.txt"]`,
 		`"projects":[{"date":"2026-09-20","excerpt":"Atlas uses SQLite, see the stack.","kind":"note","ref":"projects/atlas.md","status":"stable","title":"Atlas","type":"project"}]`} {
@@ -31,7 +31,7 @@ func TestPages(t *testing.T) {
 		}
 	}
 	// An action folder's relation page lists the backlinks of its ACTION.md.
-	b.write("concepts/after.md", "---\nupdated: 2026-09-28\n---\nAfter the [launch](../actions/2026-09-27_launch/ACTION.md).\n")
+	b.Write("concepts/after.md", "---\nupdated: 2026-09-28\n---\nAfter the [launch](../actions/2026-09-27_launch/ACTION.md).\n")
 	got = mustRun(t, Request{Ref: "actions/2026-09-27_launch", Rel: "links"}, b)
 	if !strings.Contains(got, `"ref":"concepts/after.md"`) || !strings.Contains(got, `"total":1`) {
 		t.Errorf("action relation page: %s", got)

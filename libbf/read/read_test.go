@@ -14,13 +14,13 @@ import (
 
 func TestExactReads(t *testing.T) {
 	b := atlasBrain(t)
-	atlasSum, stackSum := b.sum("projects/atlas.md"), b.sum("concepts/stack.md")
-	r1 := b.record("brief", "r1", `"title":"Needs Atlas","text":"A brief that depends on Atlas.","time":"2026-09-27T08:00:00Z",`+
+	atlasSum, stackSum := sum(b, "projects/atlas.md"), sum(b, "concepts/stack.md")
+	r1 := b.Record("brief", "r1", `"title":"Needs Atlas","text":"A brief that depends on Atlas.","time":"2026-09-27T08:00:00Z",`+
 		`"url":"https://example.test/r1","links":["https://example.test/x"],"attributes":{"observed":"2026-09-27T09:00:00.000000Z"},`+
 		`"fields":{"depends-on":["repo:github.com/team/atlas"]}`)
-	r1Sum := b.sum(r1)
-	odd := b.record("brief", "a#1?b", `"title":"Odd id","text":"Hash and question mark."`)
-	oddSum := b.sum(odd)
+	r1Sum := sum(b, r1)
+	odd := b.Record("brief", "a#1?b", `"title":"Odd id","text":"Hash and question mark."`)
+	oddSum := sum(b, odd)
 
 	stackReply := `{"backlinks":[{"items":[{"date":"2026-09-20","excerpt":"Atlas uses SQLite, see the stack.","fields":{"phase":"build"},"kind":"note","ref":"projects/atlas.md","status":"stable","title":"Atlas","type":"project"}],"relation":"depends-on","total":1}],` +
 		`"brain":"work","claims":[{"date":"2026-09-25","origin":"concepts/stack.md","relation":"cites","subject":"bf://work/concepts/stack.md","target":"projects/atlas.md","target_ref":"projects/atlas.md","target_title":"Atlas"}],` +
@@ -214,7 +214,7 @@ func TestLargeRead(t *testing.T) {
 		t.Fatalf("note of %d bytes", len(text))
 	}
 	b := newBrain(t, "work", map[string]string{"concepts/big.md": text})
-	sum := b.sum("concepts/big.md")
+	sum := sum(b, "concepts/big.md")
 
 	var pieces []string
 	offset := int64(0)
@@ -323,8 +323,8 @@ func TestRoute(t *testing.T) {
 func TestLargeRecord(t *testing.T) {
 	b := newBrain(t, "work", nil)
 	long := strings.Repeat("Evidence line with détails.\n", 3000)
-	p := b.record("brief", "big", fmt.Sprintf(`"title":"Big","text":%s,"time":"2026-09-27T08:00:00Z"`, jsonOf(t, long)))
-	sum := b.sum(p)
+	p := b.Record("brief", "big", fmt.Sprintf(`"title":"Big","text":%s,"time":"2026-09-27T08:00:00Z"`, jsonOf(t, long)))
+	sum := sum(b, p)
 	r, err := run(t, Request{Ref: "brief:big"}, b)
 	if err != nil {
 		t.Fatal(err)

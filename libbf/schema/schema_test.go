@@ -20,6 +20,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/read"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/reply"
@@ -615,11 +616,5 @@ func TestReadRepliesValidate(t *testing.T) {
 
 func writeFile(t *testing.T, root, rel, text string) {
 	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	brainfix.WriteFile(t, root, rel, []byte(text), 0o644)
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/history"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -48,56 +47,24 @@ routines:
 `
 
 type fixture struct {
-	t    *testing.T
-	env  brain.Env
-	root string
+	*brainfix.Brain
+	t *testing.T
 }
 
 func newFixture(t *testing.T, trusted bool) *fixture {
 	t.Helper()
-	home := t.TempDir()
-	vars := map[string]string{"XDG_STATE_HOME": filepath.Join(home, "state")}
-	f := &fixture{t: t, env: brain.Env{Home: home, Getenv: func(k string) string { return vars[k] }}, root: filepath.Join(home, "ops")}
-	f.write("bf.yaml", statusConfig)
-	f.write("projects/plan.md", "---\ntype: project\n---\n# Plan\n")
-	f.record("cal", "c1")
-	f.record("cal", "c2")
-	f.record("gone", "g1")
-	if trusted {
-		if err := f.env.Trust(f.root); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return f
-}
-
-func (f *fixture) write(rel, data string) {
-	f.t.Helper()
-	p := filepath.Join(f.root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-		f.t.Fatal(err)
-	}
-}
-
-func (f *fixture) record(source, id string) {
-	f.write("memories/"+source+"/"+record.FileName(id), fmt.Sprintf(`{"id":%q,"title":"T"}`, id))
-}
-
-func (f *fixture) brain() *brain.Brain {
-	f.t.Helper()
-	b, err := f.env.Open(f.root)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return b
+	return &fixture{t: t, Brain: brainfix.New(t, brainfix.Spec{
+		Folder:  "ops",
+		Config:  statusConfig,
+		Notes:   map[string]string{"projects/plan.md": "---\ntype: project\n---\n# Plan\n"},
+		Records: map[string][]string{"cal": {`{"id":"c1","title":"T"}`, `{"id":"c2","title":"T"}`}, "gone": {`{"id":"g1","title":"T"}`}},
+		Trusted: trusted,
+	})}
 }
 
 func (f *fixture) runs(k history.Kind, entries map[string]history.Entry) {
 	f.t.Helper()
-	dir, err := f.env.BrainStateDir(f.brain().ID)
+	dir, err := f.Env.BrainStateDir(f.Open().ID)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -110,11 +77,11 @@ func (f *fixture) runs(k history.Kind, entries map[string]history.Entry) {
 
 func (f *fixture) status(mutate func(*Options)) *Reply {
 	f.t.Helper()
-	opt := Options{Env: &f.env, Now: func() time.Time { return now }, Location: zone}
+	opt := Options{Env: &f.Env, Now: func() time.Time { return now }, Location: zone}
 	if mutate != nil {
 		mutate(&opt)
 	}
-	r, err := Status(context.Background(), []*brain.Brain{f.brain()}, opt)
+	r, err := Status(context.Background(), []*brain.Brain{f.Open()}, opt)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -152,7 +119,7 @@ func TestStatusWithoutHistory(t *testing.T) {
 			f := newFixture(t, tt.trusted)
 			r := f.status(nil)
 			want := `{"brains":[{"attention":` + tt.attention + `,"brain":"ops","collect":` + fmt.Sprint(tt.trusted) +
-				`,"healthy":` + fmt.Sprint(tt.healthy) + `,"index":{"notes":1,"problems":[],"records":3,"state":"ready"},"path":"` + f.root + `",` +
+				`,"healthy":` + fmt.Sprint(tt.healthy) + `,"index":{"notes":1,"problems":[],"records":3,"state":"ready"},"path":"` + f.Root + `",` +
 				`"routines":{"tidy":{"enabled":true,"freshness":"manual"},"weekly":{"enabled":true,"freshness":"` + tt.never + `"}},` +
 				`"sources":{"cal":{"freshness":"` + tt.never + `","mode":"window","records":2,"state":"active"},` +
 				`"feed":{"freshness":"` + tt.never + `","mode":"snapshot","records":0,"state":"active"},` +
@@ -188,7 +155,7 @@ func TestStatusWithHistory(t *testing.T) {
 	r := f.status(nil)
 	local := func(t time.Time) string { return reply.Local(history.Instant(t), zone) }
 	want := `{"brains":[{"attention":[{"failed":true,"freshness":"fresh","sensor":"cal"},{"freshness":"fresh","sensor":"feed","silent":true}],` +
-		`"brain":"ops","collect":true,"healthy":false,"index":{"notes":1,"problems":[],"records":3,"state":"ready"},"path":"` + f.root + `",` +
+		`"brain":"ops","collect":true,"healthy":false,"index":{"notes":1,"problems":[],"records":3,"state":"ready"},"path":"` + f.Root + `",` +
 		`"routines":{"tidy":{"enabled":true,"freshness":"manual"},"weekly":{"action":"actions/2026-10-01_weekly/ACTION.md","enabled":true,` +
 		`"freshness":"fresh","log":"logs/weekly.log","run":"` + local(ago(1)) + `","success":"` + local(ago(1)) + `"}},` +
 		`"sources":{"cal":{"error":"cal exited with status 1; see logs/cal.log; nothing was written","failed":true,"freshness":"fresh",` +
@@ -230,7 +197,7 @@ func TestStatusCheck(t *testing.T) {
 		}, nil, false, false},
 		{"skipped files", func(f *fixture) {
 			fine(f)
-			f.write("memories/cal/"+record.FileName("bad"), `{"id":"bad"}`)
+			f.Write("memories/cal/"+record.FileName("bad"), `{"id":"bad"}`)
 		}, nil, false, false},
 		{"a selection problem", fine, func(o *Options) {
 			o.Problems = []brain.Problem{{Brain: "other", Error: "brain folder does not exist"}}
