@@ -1,0 +1,169 @@
+// Decoding of the sensors and routines sections: the programs bf runs, their limits and mappings.
+
+package config
+
+import (
+	"slices"
+
+	"github.com/bfgo/bf/libbf/ref"
+	"github.com/bfgo/bf/libbf/yamlx"
+)
+
+func (d *decoder) sensors(top map[string]any) error {
+	c, raw := d.c, child(top, "sensors")
+	for _, name := range sortedKeys(c.Sensors) {
+		p := yamlx.Join("sensors", name)
+		if !ref.ValidName(name) {
+			return d.fail(p, nameRule)
+		}
+		s := c.Sensors[name]
+		if s == nil {
+			s = &Sensor{}
+			c.Sensors[name] = s
+		}
+		r := child(raw, name)
+		if err := d.command(programKind, s.Command, r, p, "command"); err != nil {
+			return err
+		}
+		if !set(r, "enabled") {
+			s.Enabled = true
+		}
+		if err := d.programSettings(r, p, &s.Timeout, &s.MaxBytes, DefaultSensorBytes, MaxSensorBytes, &s.Refresh, &s.Lookback); err != nil {
+			return err
+		}
+		if err := d.enum(r, p, "mode", &s.Mode, ModeWindow, []string{ModeWindow, ModeSnapshot}); err != nil {
+			return err
+		}
+		if err := integer(d, r, p, "overlap", &s.Overlap, DefaultOverlap, 0, MaxSeconds); err != nil {
+			return err
+		}
+		if s.Reconcile != nil {
+			rp := p + ".reconcile"
+			if s.Mode != ModeWindow {
+				return d.fail(rp, "reconcile applies to window mode only")
+			}
+			rr := child(r, "reconcile")
+			for _, k := range []string{"refresh", "lookback"} {
+				if !set(rr, k) {
+					return d.fail(yamlx.Join(rp, k), "required")
+				}
+			}
+			if err := integer(d, rr, rp, "refresh", &s.Reconcile.Refresh, 0, 1, MaxSeconds); err != nil {
+				return err
+			}
+			if err := integer(d, rr, rp, "lookback", &s.Reconcile.Lookback, 0, 1, MaxSeconds); err != nil {
+				return err
+			}
+		}
+		if err := d.enum(r, p, "priority", &s.Priority, PriorityNormal, []string{PriorityNormal, PriorityLow}); err != nil {
+			return err
+		}
+		if err := integer(d, r, p, "silent_after", &s.SilentAfter, 0, 1, MaxSeconds); err != nil {
+			return err
+		}
+		if err := d.mappings(s, child(r, "fields"), p+".fields"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *decoder) programSettings(r map[string]any, p string, timeout *int, maxBytes *int64, defBytes, maxB int64, refresh, lookback *int) error {
+	if err := integer(d, r, p, "timeout", timeout, DefaultTimeout, 1, MaxTimeout); err != nil {
+		return err
+	}
+	if err := integer(d, r, p, "max_bytes", maxBytes, defBytes, 1, maxB); err != nil {
+		return err
+	}
+	if err := integer(d, r, p, "refresh", refresh, 0, 0, MaxSeconds); err != nil {
+		return err
+	}
+	return integer(d, r, p, "lookback", lookback, DefaultLookback, 1, MaxSeconds)
+}
+
+func (d *decoder) mappings(s *Sensor, raw map[string]any, p string) error {
+	for _, name := range sortedKeys(s.Fields) {
+		mp := yamlx.Join(p, name)
+		f := d.c.Fields[name]
+		if f == nil {
+			return d.fail(mp, "not declared in fields")
+		}
+		m := s.Fields[name]
+		if m == nil {
+			m = &Mapping{}
+			s.Fields[name] = m
+		}
+		r := child(raw, name)
+		_, hasValue := r["value"]
+		if hasValue && r["value"] == nil {
+			return d.fail(mp+".value", "expected a non-null value")
+		}
+		if set(r, "path") == hasValue {
+			return d.fail(mp, "expected exactly one of path or value")
+		}
+		if hasValue {
+			n, err := f.Normalize(m.Value)
+			if err != nil {
+				return d.valueError(mp+".value", err)
+			}
+			m.Value = n
+			continue
+		}
+		if !validPointer(m.Path) {
+			return d.fail(mp+".path", pointerRule)
+		}
+	}
+	return nil
+}
+
+func (d *decoder) routines(top map[string]any) error {
+	c, raw := d.c, child(top, "routines")
+	for _, name := range sortedKeys(c.Routines) {
+		p := yamlx.Join("routines", name)
+		if !ref.ValidRoutineName(name) {
+			return d.fail(p, routineNameRule)
+		}
+		if _, clash := c.Sensors[name]; clash {
+			return d.fail(p, distinctNamesError)
+		}
+		rt := c.Routines[name]
+		if rt == nil {
+			rt = &Routine{}
+			c.Routines[name] = rt
+		}
+		r := child(raw, name)
+		if err := d.command(programKind, rt.Command, r, p, "command"); err != nil {
+			return err
+		}
+		if !set(r, "enabled") {
+			rt.Enabled = true
+		}
+		if err := d.programSettings(r, p, &rt.Timeout, &rt.MaxBytes, DefaultRoutineBytes, MaxRoutineBytes, &rt.Refresh, &rt.Lookback); err != nil {
+			return err
+		}
+		if len(rt.Hooks) > MaxHooks {
+			return d.fail(p+".hooks", "expected at most 16 hooks")
+		}
+		for i, h := range rt.Hooks {
+			if !ref.ValidRoutineName(h) {
+				return d.fail(yamlx.Join(p+".hooks", i), "expected a hook name such as pre-push")
+			}
+			if slices.Contains(rt.Hooks[:i], h) {
+				return d.fail(yamlx.Join(p+".hooks", i), "duplicate hook")
+			}
+		}
+		if len(rt.Hooks) == 0 {
+			rt.Hooks = nil
+		}
+		if err := d.enum(r, p, "output", &rt.Output, OutputLog, []string{OutputLog, OutputAction}); err != nil {
+			return err
+		}
+		if set(r, "keep") && rt.Output != OutputAction {
+			return d.fail(p+".keep", "keep applies to output: action only")
+		}
+		if err := integer(d, r, p, "keep", &rt.Keep, 0, 1, MaxKeep); err != nil {
+			return err
+		}
+	}
+	return nil
+}
