@@ -1,0 +1,64 @@
+// Package libbf holds all of bf's behaviour; each bf-* command is a thin main that parses
+// flags, makes one call into a package below and prints its reply. Every concept has one
+// package, and one function there, that every caller uses. This map says where each one
+// lives.
+//
+// # A brain and its files
+//
+//   - bf.yaml, its model, defaults and checks: config (decoding one file per section:
+//     decode_fields.go, decode_programs.go, decode_assistants.go, decode_channels.go,
+//     decode_validate.go); adding field declarations to the user's text: config (edit.go).
+//   - Strict YAML: yamlx. JSON strings read and written exactly, and json_each lists:
+//     jsontext.
+//   - Names, record refs, identities, bf:// addresses, periods, page paths: ref.
+//   - Instants and calendar days: timestamp. Text folding and query terms: fold.
+//   - One note parsed (front matter, headings, sections, tasks, links): note. One record:
+//     record. Which files of a brain bf reads: scan.
+//   - Finding, opening and selecting brains, the machine registry and collection trust:
+//     brain. A new brain (bf init): starter. Importing a folder of Markdown: vault, with
+//     Obsidian's dialect in obsidian.
+//   - Checking every rule a brain keeps (bf validate): check.
+//
+// # Writing safely
+//
+//   - Atomic file writes and durable folder changes: durable. Advisory locks: lock.
+//   - The .bf folder's rules (a real folder of the user's, mode 0700), shared by the cache
+//     and the record lock: bfdir.
+//   - Storing a source's records as one transaction, and recovering one that was
+//     interrupted: store.
+//
+// # Reading
+//
+//   - The disposable SQLite index in .bf/ and its freshness: cache. Chunks for the dense
+//     strategy: chunk; their vectors: vector.
+//   - bf search (words, identities, tags, scopes, suggestions, coverage): search. Fused
+//     retrieval (lexical, dense, graph and recency by rank): fuse.
+//   - bf read: read routes a ref to a computed page (pages), an exact read of a note,
+//     section, record or identity (read), or backlinks and relation pages (graph).
+//     Identity owners and names claimed by two items: graph (BrainOwners,
+//     ClaimedElsewhere).
+//   - What every search and read reply shares (notice, problems, items, coverage, paging,
+//     the reply encoding and caps): reply. Reply and config JSON Schemas (bf schema):
+//     schema.
+//   - bf export: export. bf eval: eval. bf ask: ask.
+//
+// # Running programs
+//
+//   - Running any program a brain declares (limits, logs, kill on timeout): proc.
+//   - Sensors and routines, bf collect and bf update: collect; their run history, due
+//     times, retries and coverage: history. bf status: status.
+//   - Channel adapters (send, read, stream): channel. The durable queue of jobs and
+//     deliveries: queue. What bf channel and bf queue do with them: messaging.
+//   - Assistants and their harnesses: assist. bf watch: watch.
+//   - Agent memories (bf remember, recall, brief, review): memory.
+//   - The MCP server and its tools, which check every argument with one checker
+//     (mcpserver, input.go): mcpserver.
+//
+// # Shared plumbing
+//
+//   - Flags, exit codes, diagnostics and the one JSON document a command prints: cli.
+//   - The progress line: progress. The version every binary reports: release.
+//   - The shared example brain tests compare against: compat.
+//   - Test brains (bf.yaml, notes, records, trust, registry, on a machine of their own):
+//     internal/brainfix, for tests only.
+package libbf
