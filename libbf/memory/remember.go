@@ -40,19 +40,20 @@ type RememberRequest struct {
 
 // RememberReply is what a save did.
 type RememberReply struct {
+	// Keys in order, as in every reply.
 	Action     string   `json:"action"` // created, updated, unchanged
+	Commit     string   `json:"commit,omitempty"`
+	Confidence string   `json:"confidence"`
+	History    string   `json:"history,omitempty"`
+	Importance int      `json:"importance"`
 	Ref        string   `json:"ref"`
+	Review     string   `json:"review,omitempty"`
+	Said       []string `json:"said"`
+	Scope      string   `json:"scope"`
+	Supersedes []string `json:"supersedes,omitempty"`
+	Tier       string   `json:"tier"`
 	Title      string   `json:"title"`
 	Type       string   `json:"type"`
-	Tier       string   `json:"tier"`
-	Scope      string   `json:"scope"`
-	Importance int      `json:"importance"`
-	Confidence string   `json:"confidence"`
-	Review     string   `json:"review,omitempty"`
-	Commit     string   `json:"commit,omitempty"`
-	Supersedes []string `json:"supersedes,omitempty"`
-	History    string   `json:"history,omitempty"`
-	Said       []string `json:"said"`
 }
 
 // Refusal is a save the guards stopped: nothing was written. Message is the full text for
