@@ -166,11 +166,11 @@ regressions and improvements.`,
 	}
 	schemaCmd := &cli.Command{
 		Name: "schema",
-		Usage: `usage: bf schema [--kind brain|registry|eval|search-reply|read-reply|collect-reply|update-reply|status-reply|remember-reply|recall-reply|brief-reply]
+		Usage: `usage: bf schema [--kind brain|registry|eval|search-reply|read-reply|collect-reply|update-reply|status-reply|remember-reply|recall-reply|brief-reply|import-reply]
 
 Print a JSON Schema (draft 2020-12): of bf.yaml (brain, the default), the machine
-registry, retrieval suites, or the replies of bf search, bf read, bf collect, bf update
-and bf status.`,
+registry, retrieval suites, or the replies of bf search, bf read, bf collect, bf update,
+bf status, bf remember, bf recall, bf brief and bf import.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&kind, "kind", schema.DefaultKind, "which schema: "+strings.Join(schema.Kinds(), ", "))
 		},

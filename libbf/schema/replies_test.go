@@ -2,12 +2,87 @@ package schema_test
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/memory"
+	"github.com/bfgo/bf/libbf/schema"
+	"github.com/bfgo/bf/libbf/vault"
 )
+
+// TestImportRepliesValidate imports a vault that gives every list of the reply something
+// to say, for real and as a dry run, and validates both replies against import-reply.
+func TestImportRepliesValidate(t *testing.T) {
+	src := t.TempDir()
+	for rel, text := range map[string]string{
+		".obsidian/app.json": "{}",
+		"Home.md":            "# Home\n\nSee [[home]], [[Missing]] and ![[pic.png]].\n",
+		"home.md":            "lower case twin of [[Home]]\n",
+		"index.md":           "an index note of the vault\n",
+		"keys.md":            "---\naliases: [Start]\nstatus: doing\n---\nbody\n",
+		"latin.md":           "caf\xe9\n",
+		"pic.png":            "png",
+	} {
+		brainfix.WriteFile(t, src, rel, []byte(text), 0o644)
+	}
+	check := newReplyCheck(t, "import-reply")
+	for _, dry := range []bool{true, false} {
+		r, err := vault.Import(context.Background(), vault.Options{Source: src, Dest: filepath.Join(t.TempDir(), "brain"), DryRun: dry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check.check(map[bool]string{true: "dry run", false: "import"}[dry], r,
+			`"converted":[{"from":"Home.md","to":"concepts/Home.md"}`, `"copied":[{"from":"pic.png"`, `"created":true`,
+			`"dropped":[{"file":".obsidian","reason":`, `"key":"status"`, `"renamed":[{"from":`, `"unresolved":[{"file":"Home.md","line":3,"link":"[[Missing]]"`,
+			`"changed":[{"change":`, `"from":"obsidian"`, `"folder":"concepts"`)
+	}
+}
+
+// TestImportSchemaCoversReply checks that the properties of each object of import-reply
+// are exactly the JSON keys of its Go type.
+func TestImportSchemaCoversReply(t *testing.T) {
+	data, err := schema.Get("import-reply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	props := func(node map[string]any) []string {
+		var keys []string
+		for k := range node["properties"].(map[string]any) {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		return keys
+	}
+	def := func(name string) map[string]any { return doc["$defs"].(map[string]any)[name].(map[string]any) }
+	for _, c := range []struct {
+		typ    any
+		schema map[string]any
+	}{
+		{vault.Report{}, doc}, {vault.Moved{}, def("Moved")}, {vault.Renamed{}, def("Renamed")},
+		{vault.Dropped{}, def("Dropped")}, {vault.Unresolved{}, def("Unresolved")}, {vault.Change{}, def("Change")},
+	} {
+		rt := reflect.TypeOf(c.typ)
+		var keys []string
+		for i := range rt.NumField() {
+			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			keys = append(keys, name)
+		}
+		sort.Strings(keys)
+		if want := props(c.schema); !slices.Equal(keys, want) {
+			t.Errorf("vault.%s: Go keys %v, schema keys %v", rt.Name(), keys, want)
+		}
+	}
+}
 
 // TestRememberRepliesValidate saves memories through bf remember's function and validates
 // each reply, keys sorted, against remember-reply.

@@ -2,7 +2,8 @@
 // bf.yaml (kind brain, title Config), the machine registry (registry, UserConfig), retrieval
 // suites (eval, Suite) and the replies of bf search, bf read, bf collect, bf update and
 // bf status (search-reply, read-reply, collect-reply, update-reply, status-reply), and of the memory
-// verbs bf remember, bf recall and bf brief (remember-reply, recall-reply, brief-reply).
+// verbs bf remember, bf recall and bf brief (remember-reply, recall-reply, brief-reply), and
+// of bf import (import-reply).
 //
 // The schemas are hand-written JSON files embedded in the package, so each reads on its
 // own; the definitions the reply schemas share (items, claims, coverage, windows,
@@ -42,6 +43,7 @@ const (
 	KindRememberReply = "remember-reply"
 	KindRecallReply   = "recall-reply"
 	KindBriefReply    = "brief-reply"
+	KindImportReply   = "import-reply"
 )
 
 // DefaultKind is the schema bf schema prints without --kind.
@@ -60,6 +62,7 @@ var kinds = []struct{ kind, file string }{
 	{KindRememberReply, "remember-reply.schema.json"},
 	{KindRecallReply, "recall-reply.schema.json"},
 	{KindBriefReply, "brief-reply.schema.json"},
+	{KindImportReply, "import-reply.schema.json"},
 }
 
 // sharedDefs is the file of definitions copied into every reply schema.
@@ -118,7 +121,8 @@ func load(name string) (map[string]any, error) {
 }
 
 // Kinds returns the schema kinds: brain, registry, eval, search-reply, read-reply,
-// collect-reply, update-reply, status-reply, remember-reply, recall-reply and brief-reply.
+// collect-reply, update-reply, status-reply, remember-reply, recall-reply, brief-reply and
+// import-reply.
 func Kinds() []string {
 	out := make([]string, len(kinds))
 	for i, k := range kinds {

@@ -78,7 +78,7 @@ func yamlInstance(t *testing.T, file string, data []byte) any {
 }
 
 func TestKinds(t *testing.T) {
-	want := []string{"brain", "registry", "eval", "search-reply", "read-reply", "collect-reply", "update-reply", "status-reply", "remember-reply", "recall-reply", "brief-reply"}
+	want := []string{"brain", "registry", "eval", "search-reply", "read-reply", "collect-reply", "update-reply", "status-reply", "remember-reply", "recall-reply", "brief-reply", "import-reply"}
 	if got := schema.Kinds(); !slices.Equal(got, want) {
 		t.Fatalf("Kinds() = %v, want %v", got, want)
 	}
@@ -86,6 +86,7 @@ func TestKinds(t *testing.T) {
 		"brain": "Config", "registry": "UserConfig", "eval": "Suite",
 		"search-reply": "bf search reply", "read-reply": "bf read reply",
 		"collect-reply": "bf collect reply", "update-reply": "bf update reply", "status-reply": "bf status reply", "remember-reply": "bf remember reply", "recall-reply": "bf recall reply", "brief-reply": "bf brief reply",
+		"import-reply": "bf import reply",
 	}
 	for _, kind := range want {
 		data, err := schema.Get(kind)
@@ -123,7 +124,7 @@ func TestUnknownKind(t *testing.T) {
 	if !errors.As(err, &ie) || ie.Argument != "kind" {
 		t.Fatalf("err = %v, want an InputError on kind", err)
 	}
-	want := "invalid input: kind: expected brain, registry, eval, search-reply, read-reply, collect-reply, update-reply, status-reply, remember-reply, recall-reply or brief-reply"
+	want := "invalid input: kind: expected brain, registry, eval, search-reply, read-reply, collect-reply, update-reply, status-reply, remember-reply, recall-reply, brief-reply or import-reply"
 	if err.Error() != want {
 		t.Fatalf("err = %q, want %q", err, want)
 	}

@@ -65,15 +65,16 @@ func inputf(arg, format string, args ...any) error {
 }
 
 // Report is the reply of bf import. Source files are named by their path in the source
-// folder, notes and copies by their brain-relative path.
+// folder, notes and copies by their brain-relative path. Its fields are declared in the
+// order of their JSON keys, so the reply lists its keys sorted like every reply.
 type Report struct {
 	Brain      string       `json:"brain"`
 	Changed    []Change     `json:"changed"`
 	Converted  []Moved      `json:"converted"`
 	Copied     []Moved      `json:"copied"`
 	Created    bool         `json:"created"`
-	DryRun     bool         `json:"dry_run"`
 	Dropped    []Dropped    `json:"dropped"`
+	DryRun     bool         `json:"dry_run"`
 	Folder     string       `json:"folder"`
 	From       string       `json:"from"`
 	Renamed    []Renamed    `json:"renamed"`
