@@ -231,18 +231,10 @@ func (p *parser) object(where string, depth int) (map[string]any, error) {
 			return nil, err
 		}
 		m[key] = v
-		p.space()
-		if p.i >= len(p.data) {
-			return nil, p.invalid()
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case '}':
-			p.i++
+		if done, err := p.afterElement('}'); err != nil {
+			return nil, err
+		} else if done {
 			return m, nil
-		default:
-			return nil, p.invalid()
 		}
 	}
 }
@@ -269,20 +261,30 @@ func (p *parser) array(where string, depth int) ([]any, error) {
 			return nil, err
 		}
 		items = append(items, v)
-		p.space()
-		if p.i >= len(p.data) {
-			return nil, p.invalid()
-		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-		case ']':
-			p.i++
+		if done, err := p.afterElement(']'); err != nil {
+			return nil, err
+		} else if done {
 			return items, nil
-		default:
-			return nil, p.invalid()
 		}
 	}
+}
+
+// afterElement steps over what follows an object member or an array item: a comma when
+// more follow, or close, the end of the object or array (done).
+func (p *parser) afterElement(close byte) (done bool, err error) {
+	p.space()
+	if p.i >= len(p.data) {
+		return false, p.invalid()
+	}
+	switch p.data[p.i] {
+	case ',':
+		p.i++
+		return false, nil
+	case close:
+		p.i++
+		return true, nil
+	}
+	return false, p.invalid()
 }
 
 // str decodes the string starting at p.i, refusing invalid UTF-8 and lone surrogates,
