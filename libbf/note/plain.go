@@ -20,19 +20,11 @@ func Plain(md string) string {
 			}
 			return ast.WalkContinue, nil
 		}
-		switch t := n.(type) {
-		case *ast.Text:
-			b.WriteString(decode(t.Segment.Value(src)))
-			if t.SoftLineBreak() || t.HardLineBreak() {
-				b.WriteByte(' ')
-			}
-		case *ast.String:
-			b.Write(t.Value)
-		case *ast.CodeSpan:
-			b.WriteString(codeText(t, src))
+		if writeLeafText(&b, n, src) {
+			// A code span's text is its children's: they are not walked again.
 			return ast.WalkSkipChildren, nil
-		case *ast.AutoLink:
-			b.Write(t.Label(src))
+		}
+		switch t := n.(type) {
 		case *ast.CodeBlock, *ast.FencedCodeBlock:
 			for i := 0; i < t.Lines().Len(); i++ {
 				seg := t.Lines().At(i)

@@ -117,6 +117,28 @@ func footnoteLabels(doc ast.Node) map[int]string {
 	return labels
 }
 
+// writeLeafText writes the text of an inline node that holds text of its own (text, a
+// string, a code span's content, an autolink's label) and reports whether n was one;
+// plain text and heading slugs read these alike. Text ending in a line break adds a space.
+func writeLeafText(b *strings.Builder, n ast.Node, src []byte) bool {
+	switch t := n.(type) {
+	case *ast.Text:
+		b.WriteString(decode(t.Segment.Value(src)))
+		if t.SoftLineBreak() || t.HardLineBreak() {
+			b.WriteByte(' ')
+		}
+	case *ast.String:
+		b.Write(t.Value)
+	case *ast.CodeSpan:
+		b.WriteString(codeText(t, src))
+	case *ast.AutoLink:
+		b.Write(t.Label(src))
+	default:
+		return false
+	}
+	return true
+}
+
 // inlineText renders inline nodes as the text heading slugs use: text, code span
 // content and image alt text; emphasis markers, link destinations and raw HTML dropped;
 // line breaks (setext headings) read as one space.
@@ -125,18 +147,10 @@ func inlineText(parent ast.Node, src []byte, labels map[int]string) string {
 	var walk func(ast.Node)
 	walk = func(p ast.Node) {
 		for n := p.FirstChild(); n != nil; n = n.NextSibling() {
+			if writeLeafText(&b, n, src) {
+				continue
+			}
 			switch t := n.(type) {
-			case *ast.Text:
-				b.WriteString(decode(t.Segment.Value(src)))
-				if t.SoftLineBreak() || t.HardLineBreak() {
-					b.WriteByte(' ')
-				}
-			case *ast.String:
-				b.Write(t.Value)
-			case *ast.CodeSpan:
-				b.WriteString(codeText(t, src))
-			case *ast.AutoLink:
-				b.Write(t.Label(src))
 			case *ast.RawHTML:
 			case *extast.FootnoteLink:
 				b.WriteString("[^" + labels[t.Index] + "]")
