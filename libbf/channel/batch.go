@@ -39,7 +39,7 @@ func ParseBatch(data []byte, start, end time.Time) ([]Message, error) {
 	found := false
 	err = d.object("", func(key string) error {
 		if key != "messages" {
-			return &FieldError{Field: fieldName(key), Reason: reasonBatchKey}
+			return &FieldError{Field: FieldName(key), Reason: reasonBatchKey}
 		}
 		found = true
 		if d.peek() != '[' {

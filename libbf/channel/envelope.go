@@ -98,7 +98,7 @@ func (d *decoder) message(field string) (Message, error) {
 	raw := map[string]any{}
 	err := d.object(field, func(key string) error {
 		if !isEnvelopeKey(key) {
-			return &FieldError{Field: join(field, fieldName(key)), Reason: reasonUnknownKey}
+			return &FieldError{Field: join(field, FieldName(key)), Reason: reasonUnknownKey}
 		}
 		path := join(field, key)
 		switch d.peek() {
@@ -276,9 +276,10 @@ func (m Message) Canonical() []byte {
 // MarshalJSON encodes the canonical form, so replies that embed messages print them alike.
 func (m Message) MarshalJSON() ([]byte, error) { return m.Canonical(), nil }
 
-// fieldName is how an error names an adapter's key: as written when it looks like a field
-// name, otherwise a neutral word, since a key is data and may carry anything.
-func fieldName(k string) string {
+// FieldName is how an error names a key of a message it refuses (an adapter's or a
+// caller's): as written when it looks like a field name, otherwise a neutral word, since
+// a key is data and may carry anything.
+func FieldName(k string) string {
 	if k == "" || len(k) > 64 {
 		return "(key)"
 	}

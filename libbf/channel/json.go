@@ -91,7 +91,7 @@ func (d *decoder) object(field string, member func(key string) error) error {
 			return err
 		}
 		if seen[key] {
-			return &FieldError{Field: join(field, fieldName(key)), Reason: reasonDuplicate}
+			return &FieldError{Field: join(field, FieldName(key)), Reason: reasonDuplicate}
 		}
 		seen[key] = true
 		if err := d.expect(':', field); err != nil {

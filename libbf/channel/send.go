@@ -95,7 +95,7 @@ func ParseReceipt(data []byte, requested string) (Receipt, error) {
 		case "conversation":
 			dst, hasConv = &r.Conversation, true
 		default:
-			return &FieldError{Field: fieldName(key), Reason: reasonReceiptKey}
+			return &FieldError{Field: FieldName(key), Reason: reasonReceiptKey}
 		}
 		if d.peek() != '"' {
 			return &FieldError{Field: key, Reason: reasonString}

@@ -84,7 +84,7 @@ func parseInput(data []byte) (channel.Outgoing, error) {
 		}
 		key, _ := tok.(string)
 		if !inputKeys[key] {
-			return fail("%s: unknown key; a message to send holds only text, id, conversation and reply_to", keyName(key))
+			return fail("%s: unknown key; a message to send holds only text, id, conversation and reply_to", channel.FieldName(key))
 		}
 		if seen[key] {
 			return fail("%s: duplicate key", key)
@@ -115,21 +115,6 @@ func parseInput(data []byte) (channel.Outgoing, error) {
 		return fail("text: required")
 	}
 	return channel.Outgoing{ID: values["id"], Text: values["text"], Conversation: values["conversation"], ReplyTo: values["reply_to"]}, nil
-}
-
-// keyName is how an error names a key it refuses: as written when it looks like a field
-// name, otherwise a neutral word.
-func keyName(k string) string {
-	if k == "" || len(k) > 64 {
-		return "(key)"
-	}
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return "(key)"
-		}
-	}
-	return k
 }
 
 // NewDeliveryID returns a new delivery ID: "d-" and 20 random hexadecimal digits.
