@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -145,7 +146,7 @@ func parseRegistry(file string, data []byte) (map[string]string, error) {
 		return nil, failf(err, "%s", err.Error())
 	}
 	out := make(map[string]string, len(doc.Brains))
-	for _, name := range slices.Sorted(mapKeys(doc.Brains)) {
+	for _, name := range slices.Sorted(maps.Keys(doc.Brains)) {
 		entry := doc.Brains[name]
 		key := yamlx.Join("brains", name)
 		if !ref.ValidName(name) {
@@ -180,16 +181,6 @@ func checkRegisteredPath(p string) string {
 func regErr(file, path, why string) error {
 	e := yamlx.Errorf(file, path, "%s", why)
 	return failf(e, "%s", e.Error())
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // leadingComments returns the file's first lines that start with #, with their line

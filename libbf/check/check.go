@@ -10,6 +10,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -146,7 +147,7 @@ func (c *checker) run() {
 	c.parseNotes()
 	c.parseRecords()
 	c.claimIdentities()
-	for _, p := range sortedKeys(c.notes) {
+	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
 		c.checkNote(c.notes[p])
 	}
 	c.checkRecords()
@@ -285,13 +286,4 @@ func (c *checker) isDir(rel string) bool {
 	}
 	st, err := os.Stat(filepath.Join(c.root, filepath.FromSlash(rel)))
 	return err == nil && st.IsDir() && c.exists(rel)
-}
-
-func sortedKeys[M ~map[string]V, V any](m M) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -14,7 +15,7 @@ import (
 // to entities and provider aliases resolve whatever the file order.
 func (c *checker) claimIdentities() {
 	c.entities = map[string]string{}
-	for _, p := range sortedKeys(c.notes) {
+	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
 		n := c.notes[p]
 		if n.Kind != note.OKF {
 			continue // a copied document cannot claim an identity
@@ -36,7 +37,7 @@ func (c *checker) claimIdentities() {
 			c.owners[id] = append(c.owners[id], file)
 		}
 	}
-	for _, id := range sortedKeys(c.owners) {
+	for _, id := range slices.Sorted(maps.Keys(c.owners)) {
 		files := c.owners[id]
 		if len(files) < 2 {
 			continue
@@ -117,7 +118,7 @@ func isNotePath(p string) bool {
 // checkFields checks the note's fields against the declarations of bf.yaml, and reports
 // declared fields written at the top level, where OKF would silently ignore them.
 func (c *checker) checkFields(n *note.Note) {
-	for _, name := range sortedKeys(n.Meta.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(n.Meta.Fields)) {
 		field := yamlx.Join("fields", name)
 		f, ok := c.cfg.Fields[name]
 		if !ok || f == nil {
@@ -138,7 +139,7 @@ func (c *checker) checkFields(n *note.Note) {
 			}
 		}
 	}
-	for _, key := range sortedKeys(n.Meta.Extra) {
+	for _, key := range slices.Sorted(maps.Keys(n.Meta.Extra)) {
 		if _, declared := c.cfg.Fields[key]; declared {
 			c.problem(n.Path, "%s: %s is a declared field; write it under fields: in the front matter", key, key)
 		}

@@ -3,6 +3,7 @@ package check
 import (
 	"bytes"
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,7 +21,7 @@ func (c *checker) policy() {
 		c.indexNote(v.IndexNote)
 	}
 	if len(v.RequiredStatus) > 0 {
-		for _, p := range sortedKeys(c.notes) {
+		for _, p := range slices.Sorted(maps.Keys(c.notes)) {
 			n := c.notes[p]
 			if n.Kind == note.OKF && !slices.Contains(v.RequiredStatus, n.Status) {
 				c.problem(p, "status %s is not one of validate.required_status in bf.yaml (%s)", n.Status, strings.Join(v.RequiredStatus, ", "))
@@ -31,7 +32,7 @@ func (c *checker) policy() {
 	if len(patterns) == 0 {
 		return
 	}
-	for _, p := range sortedKeys(c.notes) {
+	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
 		data, err := c.read(p, note.MaxBytes)
 		if err != nil {
 			continue
@@ -65,7 +66,7 @@ func (c *checker) indexNote(p string) {
 			listed[cmp.Or(c.entities[a.Path], a.Path)] = true
 		}
 	}
-	for _, q := range sortedKeys(c.notes) {
+	for _, q := range slices.Sorted(maps.Keys(c.notes)) {
 		n := c.notes[q]
 		if q == p || n.Kind != note.OKF || strings.HasPrefix(q, "actions/") {
 			continue
@@ -95,7 +96,7 @@ func (c *checker) identityWarnings() {
 		k := strings.ToLower(id)
 		groups[k] = append(groups[k], id)
 	}
-	for _, k := range sortedKeys(groups) {
+	for _, k := range slices.Sorted(maps.Keys(groups)) {
 		ids := groups[k]
 		if len(ids) < 2 {
 			continue

@@ -1,8 +1,10 @@
 package check
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/bfgo/bf/libbf/config"
 )
@@ -15,23 +17,23 @@ func (c *checker) programs() {
 		command config.Command
 	}
 	var list []program
-	for _, name := range sortedKeys(c.cfg.Sensors) {
+	for _, name := range slices.Sorted(maps.Keys(c.cfg.Sensors)) {
 		if s := c.cfg.Sensors[name]; s.Enabled {
 			list = append(list, program{"sensors." + name + ".command", s.Command})
 		}
 	}
-	for _, name := range sortedKeys(c.cfg.Routines) {
+	for _, name := range slices.Sorted(maps.Keys(c.cfg.Routines)) {
 		if r := c.cfg.Routines[name]; r.Enabled {
 			list = append(list, program{"routines." + name + ".command", r.Command})
 		}
 	}
-	for _, name := range sortedKeys(c.cfg.Assistants) {
+	for _, name := range slices.Sorted(maps.Keys(c.cfg.Assistants)) {
 		if a := c.cfg.Assistants[name]; a.Enabled {
 			list = append(list, program{"assistants." + name + ".command", a.Command})
 			list = append(list, program{"assistants." + name + ".gate", a.Gate})
 		}
 	}
-	for _, name := range sortedKeys(c.cfg.Channels) {
+	for _, name := range slices.Sorted(maps.Keys(c.cfg.Channels)) {
 		ch := c.cfg.Channels[name]
 		for _, op := range []struct {
 			name string

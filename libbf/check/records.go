@@ -2,6 +2,7 @@ package check
 
 import (
 	"cmp"
+	"maps"
 	"net/url"
 	"path"
 	"slices"
@@ -58,7 +59,7 @@ func (c *checker) checkRecords() {
 		for _, id := range r.Aliases {
 			c.noteSpelling(file, id)
 		}
-		for _, name := range sortedKeys(r.Fields) {
+		for _, name := range slices.Sorted(maps.Keys(r.Fields)) {
 			field := yamlx.Join("fields", name)
 			f, ok := c.cfg.Fields[name]
 			if !ok || f == nil {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -100,7 +101,7 @@ func Markdown(doc map[string]any) string {
 	case str(doc["page"]) != "":
 		fmt.Fprintf(&b, "# %s\n\n", safeLine(str(doc["page"])))
 	}
-	keys := sortedKeys(doc)
+	keys := slices.Sorted(maps.Keys(doc))
 	skip := map[string]bool{"title": true, "ref": true, "page": true, "text": true, "notice": true, "next_offset": true}
 	details := false
 	for _, k := range keys {
@@ -162,7 +163,7 @@ func section(b *strings.Builder, v any, level int) {
 			b.WriteString("\n")
 		}
 	case map[string]any:
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			fmt.Fprintf(b, "- %s: %s\n", safeLine(k), safeLine(inline(v[k])))
 		}
 		b.WriteString("\n")
@@ -183,7 +184,7 @@ func item(b *strings.Builder, m map[string]any) {
 		line = append(line, "`"+safeLine(ref)+"`")
 	}
 	var details []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !used[k] {
 			details = append(details, k+": "+inline(m[k]))
 		}
@@ -221,7 +222,7 @@ func inline(v any) string {
 		return strings.Join(parts, ", ")
 	case map[string]any:
 		var parts []string
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			parts = append(parts, k+" "+inline(v[k]))
 		}
 		return strings.Join(parts, ", ")
@@ -258,15 +259,6 @@ func first(m map[string]any, keys ...string) string {
 func str(v any) string {
 	s, _ := v.(string)
 	return s
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // heading names a section after its key: "backlinks" is "Backlinks".

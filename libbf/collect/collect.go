@@ -22,6 +22,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -331,7 +333,7 @@ func refresh(ctx context.Context, b *brain.Brain) (cache.Status, error) {
 
 // names lists the keys of a program section for a message.
 func names[V any](m map[string]V) string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	if len(keys) == 0 {
 		return "none"
 	}

@@ -3,8 +3,10 @@ package collect
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -75,7 +77,7 @@ func RunHook(ctx context.Context, b *brain.Brain, event string, opt RunOptions) 
 		return nil, &reply.InputError{Argument: "hook", Err: fmt.Errorf("expected an event name such as pre-push: lowercase letters, digits and hyphens")}
 	}
 	out := &HookReply{Hook: event, OK: true, Routines: []RoutineRun{}}
-	for _, name := range sortedKeys(b.Config.Routines) {
+	for _, name := range slices.Sorted(maps.Keys(b.Config.Routines)) {
 		rt := b.Config.Routines[name]
 		if !rt.Enabled || !contains(rt.Hooks, event) {
 			continue

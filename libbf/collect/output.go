@@ -6,7 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -237,7 +238,7 @@ func mapFields(cfg *config.Config, s *config.Sensor, r *record.Record, raw json.
 		}
 	}
 	out := map[string]any{}
-	for _, name := range sortedKeys(r.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(r.Fields)) {
 		f := cfg.Fields[name]
 		if f == nil {
 			return fmt.Errorf("fields.%s: not declared in bf.yaml fields; remove it or declare the field", name)
@@ -248,7 +249,7 @@ func mapFields(cfg *config.Config, s *config.Sensor, r *record.Record, raw json.
 		}
 		out[name] = v
 	}
-	for _, name := range sortedKeys(cfg.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Fields)) {
 		f := cfg.Fields[name]
 		m := s.Fields[name]
 		var v any
@@ -324,13 +325,4 @@ func Pointer(doc any, p string) any {
 		}
 	}
 	return cur
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -223,7 +225,7 @@ func Update(ctx context.Context, b *brain.Brain, opt Options) (*UpdateReply, err
 func selected(b *brain.Brain, opt Options) (sensors, routines []string, err error) {
 	cfg := b.Config
 	if len(opt.Sensors) == 0 && len(opt.Routines) == 0 {
-		return sortedKeys(cfg.Sensors), sortedKeys(cfg.Routines), nil
+		return slices.Sorted(maps.Keys(cfg.Sensors)), slices.Sorted(maps.Keys(cfg.Routines)), nil
 	}
 	pick := func(names []string, declared func(string) bool, arg, section string) ([]string, error) {
 		set := map[string]bool{}
@@ -234,7 +236,7 @@ func selected(b *brain.Brain, opt Options) (sensors, routines []string, err erro
 			}
 			set[n] = true
 		}
-		return sortedKeys(set), nil
+		return slices.Sorted(maps.Keys(set)), nil
 	}
 	if sensors, err = pick(opt.Sensors, func(n string) bool { return cfg.Sensors[n] != nil }, "sensor", "sensors"); err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"unicode"
@@ -127,7 +128,7 @@ func (d *decoder) brains(top map[string]any) error {
 	if len(c.Brains) > MaxBrains {
 		return d.fail("brains", "expected at most %d brains", MaxBrains)
 	}
-	for _, name := range sortedKeys(c.Brains) {
+	for _, name := range slices.Sorted(maps.Keys(c.Brains)) {
 		p := yamlx.Join("brains", name)
 		if !ref.ValidName(name) {
 			return d.fail(p, nameRule)
@@ -177,15 +178,6 @@ func hasControl(s string) bool {
 		}
 	}
 	return false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // memory checks memory.scopes: distinct nonblank strings without control characters; the

@@ -3,6 +3,7 @@
 package config
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -17,7 +18,7 @@ var atRE = regexp.MustCompile(`^(?:[01][0-9]|2[0-3]):[0-5][0-9]$`)
 
 func (d *decoder) assistants(top map[string]any) error {
 	c, raw := d.c, child(top, "assistants")
-	for _, name := range sortedKeys(c.Assistants) {
+	for _, name := range slices.Sorted(maps.Keys(c.Assistants)) {
 		p := yamlx.Join("assistants", name)
 		if !ref.ValidName(name) {
 			return d.fail(p, nameRule)
@@ -160,7 +161,7 @@ func (d *decoder) schedules(a *Assistant, raw map[string]any, p string) error {
 	if len(a.Schedules) > MaxSchedules {
 		return d.fail(p, "expected at most %d schedules", MaxSchedules)
 	}
-	for _, name := range sortedKeys(a.Schedules) {
+	for _, name := range slices.Sorted(maps.Keys(a.Schedules)) {
 		sp := yamlx.Join(p, name)
 		if !ref.ValidName(name) {
 			return d.fail(sp, nameRule)

@@ -3,6 +3,9 @@
 package config
 
 import (
+	"maps"
+	"slices"
+
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/yamlx"
 )
@@ -21,7 +24,7 @@ func (d *decoder) channelRef(name, op, path string) error {
 
 func (d *decoder) channels(top map[string]any) error {
 	c, raw := d.c, child(top, "channels")
-	for _, name := range sortedKeys(c.Channels) {
+	for _, name := range slices.Sorted(maps.Keys(c.Channels)) {
 		p := yamlx.Join("channels", name)
 		if !ref.ValidName(name) {
 			return d.fail(p, nameRule)

@@ -4,6 +4,7 @@ package config
 
 import (
 	"errors"
+	"maps"
 	"slices"
 	"unicode/utf8"
 
@@ -13,7 +14,7 @@ import (
 
 func (d *decoder) fields(top map[string]any) error {
 	c, raw := d.c, child(top, "fields")
-	names := sortedKeys(c.Fields)
+	names := slices.Sorted(maps.Keys(c.Fields))
 	for _, name := range names {
 		p := yamlx.Join("fields", name)
 		switch name {

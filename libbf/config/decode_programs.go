@@ -3,6 +3,7 @@
 package config
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/bfgo/bf/libbf/ref"
@@ -11,7 +12,7 @@ import (
 
 func (d *decoder) sensors(top map[string]any) error {
 	c, raw := d.c, child(top, "sensors")
-	for _, name := range sortedKeys(c.Sensors) {
+	for _, name := range slices.Sorted(maps.Keys(c.Sensors)) {
 		p := yamlx.Join("sensors", name)
 		if !ref.ValidName(name) {
 			return d.fail(p, nameRule)
@@ -82,7 +83,7 @@ func (d *decoder) programSettings(r map[string]any, p string, timeout *int, maxB
 }
 
 func (d *decoder) mappings(s *Sensor, raw map[string]any, p string) error {
-	for _, name := range sortedKeys(s.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(s.Fields)) {
 		mp := yamlx.Join(p, name)
 		f := d.c.Fields[name]
 		if f == nil {
@@ -118,7 +119,7 @@ func (d *decoder) mappings(s *Sensor, raw map[string]any, p string) error {
 
 func (d *decoder) routines(top map[string]any) error {
 	c, raw := d.c, child(top, "routines")
-	for _, name := range sortedKeys(c.Routines) {
+	for _, name := range slices.Sorted(maps.Keys(c.Routines)) {
 		p := yamlx.Join("routines", name)
 		if !ref.ValidRoutineName(name) {
 			return d.fail(p, routineNameRule)

@@ -3,6 +3,8 @@ package config
 import (
 	"bytes"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -14,7 +16,7 @@ import (
 // or a new block at the end. The result is parsed again before it is returned.
 func AddFields(src []byte, fields map[string]*Field) ([]byte, error) {
 	m := newMap()
-	for _, name := range sortedKeys(fields) {
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
 		add(m, name, fieldNode(fields[name]))
 	}
 	if len(m.Content) == 0 {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -172,21 +173,21 @@ func (c *Config) keys(path string, m any) []string {
 	var all []string
 	switch m := m.(type) {
 	case map[string]*Brain:
-		all = sortedKeys(m)
+		all = slices.Sorted(maps.Keys(m))
 	case map[string]*Field:
-		all = sortedKeys(m)
+		all = slices.Sorted(maps.Keys(m))
 	case map[string]*Sensor:
-		all = sortedKeys(m)
+		all = slices.Sorted(maps.Keys(m))
 	case map[string]*Routine:
-		all = sortedKeys(m)
+		all = slices.Sorted(maps.Keys(m))
 	case map[string]*Assistant:
-		all = sortedKeys(m)
+		all = slices.Sorted(maps.Keys(m))
 	case map[string]*Channel:
-		all = sortedKeys(m)
+		all = slices.Sorted(maps.Keys(m))
 	case map[string]*Mapping:
-		all = sortedKeys(m)
+		all = slices.Sorted(maps.Keys(m))
 	case map[string]*Schedule:
-		all = sortedKeys(m)
+		all = slices.Sorted(maps.Keys(m))
 	}
 	out := make([]string, 0, len(all))
 	for _, k := range c.order[path] {

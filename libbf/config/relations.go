@@ -1,6 +1,7 @@
 package config
 
 import (
+	"maps"
 	"regexp"
 	"slices"
 )
@@ -14,7 +15,7 @@ func IsBuiltinRelation(name string) bool {
 // Relations returns the names of the declared relations, sorted.
 func (c *Config) Relations() []string {
 	var out []string
-	for _, name := range sortedKeys(c.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(c.Fields)) {
 		if f := c.Fields[name]; f != nil && f.Relation {
 			out = append(out, name)
 		}
@@ -51,7 +52,7 @@ func (c *Config) KnownRelation(rel string) bool {
 }
 
 // FieldNames returns the declared field names (relations included), sorted.
-func (c *Config) FieldNames() []string { return sortedKeys(c.Fields) }
+func (c *Config) FieldNames() []string { return slices.Sorted(maps.Keys(c.Fields)) }
 
 // LowPriority reports whether source belongs to a sensor declared with priority: low,
 // whether or not it is enabled.
@@ -83,7 +84,7 @@ func (c *Config) Mappings(sensor string) map[string]*Mapping {
 // Programs returns the names of every sensor and routine, sorted: they share logs/ and
 // locks.
 func (c *Config) Programs() []string {
-	out := append(sortedKeys(c.Sensors), sortedKeys(c.Routines)...)
+	out := append(slices.Sorted(maps.Keys(c.Sensors)), slices.Sorted(maps.Keys(c.Routines))...)
 	slices.Sort(out)
 	return out
 }
@@ -91,7 +92,7 @@ func (c *Config) Programs() []string {
 // HookRoutines returns the enabled routines listing hook, sorted.
 func (c *Config) HookRoutines(hook string) []string {
 	var out []string
-	for _, name := range sortedKeys(c.Routines) {
+	for _, name := range slices.Sorted(maps.Keys(c.Routines)) {
 		if r := c.Routines[name]; r != nil && r.Enabled && slices.Contains(r.Hooks, hook) {
 			out = append(out, name)
 		}

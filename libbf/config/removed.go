@@ -1,6 +1,11 @@
 package config
 
-import "github.com/bfgo/bf/libbf/yamlx"
+import (
+	"maps"
+	"slices"
+
+	"github.com/bfgo/bf/libbf/yamlx"
+)
 
 // removedAssistantKeys are assistant settings of earlier releases, each with what replaces
 // it. They fail like any unknown key, but the message names the fix.
@@ -15,7 +20,7 @@ var removedAssistantKeys = []struct{ key, fix string }{
 // checkRemoved refuses the removed assistant settings before the strict shape check, so
 // the message says what replaces them.
 func checkRemoved(file string, top map[string]any) error {
-	for _, name := range sortedKeys(child(top, "assistants")) {
+	for _, name := range slices.Sorted(maps.Keys(child(top, "assistants"))) {
 		a := child(child(top, "assistants"), name)
 		for _, k := range removedAssistantKeys {
 			if _, ok := a[k.key]; ok {

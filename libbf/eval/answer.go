@@ -5,7 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"golang.org/x/text/cases"
@@ -247,7 +248,7 @@ func collectEntries(v any, out *[]map[string]any) {
 		if _, ok := x["ref"].(string); ok {
 			*out = append(*out, x)
 		}
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			collectEntries(x[k], out)
 		}
 	case []any:
@@ -264,7 +265,7 @@ func collectStrings(v any, key string, fn func(key, value string)) {
 	case string:
 		fn(key, x)
 	case map[string]any:
-		for _, k := range sortedKeys(x) {
+		for _, k := range slices.Sorted(maps.Keys(x)) {
 			collectStrings(x[k], k, fn)
 		}
 	case []any:
@@ -272,15 +273,6 @@ func collectStrings(v any, key string, fn func(key, value string)) {
 			collectStrings(item, key, fn)
 		}
 	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // addressOf is the bf:// address of a ref of brain: a note section keeps its #section as

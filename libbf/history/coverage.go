@@ -1,7 +1,8 @@
 package history
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/bfgo/bf/libbf/config"
@@ -57,24 +58,15 @@ func Attention(cfg *config.Config, h *History, now time.Time) []Need {
 	if cfg == nil {
 		return out
 	}
-	for _, name := range sortedKeys(cfg.Sensors) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Sensors)) {
 		if f, ok := SensorProgram(cfg.Sensors[name]).Attention(h.Sensor(name), now); ok {
 			out = append(out, Need{Kind: KindSensor, Name: name, Flag: f})
 		}
 	}
-	for _, name := range sortedKeys(cfg.Routines) {
+	for _, name := range slices.Sorted(maps.Keys(cfg.Routines)) {
 		if f, ok := RoutineProgram(cfg.Routines[name]).Attention(h.Routine(name), now); ok {
 			out = append(out, Need{Kind: KindRoutine, Name: name, Flag: f})
 		}
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

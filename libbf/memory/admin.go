@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -237,7 +238,7 @@ func (s *Store) scopeReport(l *Loaded) ScopeReport {
 	for _, m := range l.All {
 		r.Stored[m.Scope]++
 	}
-	for _, sc := range sortedNames(r.Stored) {
+	for _, sc := range slices.Sorted(maps.Keys(r.Stored)) {
 		if !declared[sc] {
 			r.Undeclared = append(r.Undeclared, sc)
 		}

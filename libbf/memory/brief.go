@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -172,7 +173,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	}
 	secs["inbox"].items = tasks
 	if cfg := s.Brain.Config; cfg != nil {
-		for _, name := range sortedNames(cfg.Brains) {
+		for _, name := range slices.Sorted(maps.Keys(cfg.Brains)) {
 			secs["brains"].items = append(secs["brains"].items, fmt.Sprintf("- %s (%s)", name, cfg.Brains[name].Path))
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,7 +227,7 @@ func (s *Store) DeclareFields() error {
 	cfg := s.Brain.Config
 	want := Fields(s.Brain.Name)
 	missing := false
-	for _, name := range sortedNames(want) {
+	for _, name := range slices.Sorted(maps.Keys(want)) {
 		f := want[name]
 		have, ok := cfg.Fields[name]
 		if !ok {
@@ -274,13 +275,4 @@ func (s *Store) DeclareFields() error {
 		cfg.Fields[name] = f
 	}
 	return nil
-}
-
-func sortedNames[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	slices.Sort(out)
-	return out
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -179,7 +181,7 @@ func snapshot(c *config.Capability) *queue.Send {
 
 // names lists map keys in order: "a", "a and b", "a, b and c", or "none".
 func names[V any](m map[string]V) string {
-	keys := sortedKeys(m)
+	keys := slices.Sorted(maps.Keys(m))
 	switch len(keys) {
 	case 0:
 		return "none"

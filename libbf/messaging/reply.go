@@ -1,8 +1,6 @@
 package messaging
 
 import (
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/bfgo/bf/libbf/channel"
@@ -200,8 +198,4 @@ func nonNil(s []string) []string {
 		return []string{}
 	}
 	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	return slices.Sorted(maps.Keys(m))
 }
