@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/bfgo/bf/libbf/yamlx"
 )
 
 // AddFields returns bf.yaml's text (src) with the declarations of fields added. It edits
@@ -111,10 +113,7 @@ func flowError(path []string) error {
 // render prints n as YAML lines indented by indent spaces.
 func render(n *yaml.Node, indent int) []string {
 	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	enc.Encode(n)
-	enc.Close()
+	yamlx.Encode(&buf, n) // a node built here always encodes
 	out := splitLines(buf.Bytes())
 	pad := strings.Repeat(" ", indent)
 	for i, l := range out {

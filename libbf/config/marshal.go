@@ -154,12 +154,7 @@ func (c *Config) Marshal() ([]byte, error) {
 
 	var buf bytes.Buffer
 	buf.WriteString(Header + "\n")
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
+	if err := yamlx.Encode(&buf, root); err != nil {
 		return nil, err
 	}
 	if _, err := Parse(FileName, buf.Bytes()); err != nil {

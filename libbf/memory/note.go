@@ -12,6 +12,7 @@ import (
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/timestamp"
+	"github.com/bfgo/bf/libbf/yamlx"
 )
 
 // Field names of a memory note, declared in bf.yaml (DeclareFields).
@@ -305,12 +306,7 @@ func Render(m *Memory, brainName string) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	buf.WriteString("---\n")
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(root); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
+	if err := yamlx.Encode(&buf, root); err != nil {
 		return nil, err
 	}
 	buf.WriteString("---\n")

@@ -232,12 +232,7 @@ func (m *matter) render() string {
 
 func encode(pairs []*yaml.Node) ([]byte, error) {
 	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: pairs}); err != nil {
-		return nil, err
-	}
-	if err := enc.Close(); err != nil {
+	if err := yamlx.Encode(&buf, &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: pairs}); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil
