@@ -25,16 +25,12 @@ func backup(path, dst string) error {
 	if err == nil || !linkRefused(err) {
 		return err
 	}
-	in, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	in, perm, err := openFile(path)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, st.Mode().Perm())
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
 	if err != nil {
 		return err
 	}
@@ -46,6 +42,21 @@ func backup(path, dst string) error {
 		err = cerr
 	}
 	return err
+}
+
+// openFile opens the file at path for reading, never through a symbolic link, and returns
+// it with its permission bits, which a copy keeps.
+func openFile(path string) (*os.File, os.FileMode, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, err
+	}
+	return f, st.Mode().Perm(), nil
 }
 
 // linkRefused reports a file system that cannot hard-link this file (another device, no

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 
 	"github.com/bfgo/bf/libbf/durable"
 )
@@ -143,16 +142,12 @@ func rollBack(mem, src, pdir string, m *manifest) error {
 
 // restore copies the backup saved over src/name, atomically, keeping the backup's mode.
 func restore(saved, src, name string) error {
-	in, err := os.OpenFile(saved, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	in, perm, err := openFile(saved)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	st, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	return replaceWith(src, name, st.Mode().Perm(), nil, func(f *os.File) error {
+	return replaceWith(src, name, perm, nil, func(f *os.File) error {
 		_, err := io.Copy(f, in)
 		return err
 	})
