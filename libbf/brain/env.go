@@ -31,6 +31,15 @@ func System() Env {
 	return Env{Getenv: os.Getenv, Getwd: os.Getwd, Home: home, Geteuid: os.Geteuid}
 }
 
+// EnvOrSystem is *e, or the process environment when e is nil: options leave their
+// machine nil unless a test gives one of its own.
+func EnvOrSystem(e *Env) Env {
+	if e == nil {
+		return System()
+	}
+	return *e
+}
+
 func (e Env) getenv(k string) string {
 	if e.Getenv == nil {
 		return os.Getenv(k)

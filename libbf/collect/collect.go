@@ -35,6 +35,7 @@ import (
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/store"
+	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // ErrUntrusted is the failure of running a program of a brain that may not run programs
@@ -67,26 +68,11 @@ type Options struct {
 	Env *brain.Env
 }
 
-func (o Options) now() time.Time {
-	if o.Now == nil {
-		return time.Now()
-	}
-	return o.Now()
-}
+func (o Options) now() time.Time { return timestamp.Clock(o.Now) }
 
-func (o Options) loc() *time.Location {
-	if o.Location == nil {
-		return time.Local
-	}
-	return o.Location
-}
+func (o Options) loc() *time.Location { return timestamp.Zone(o.Location) }
 
-func (o Options) env() brain.Env {
-	if o.Env == nil {
-		return brain.System()
-	}
-	return *o.Env
-}
+func (o Options) env() brain.Env { return brain.EnvOrSystem(o.Env) }
 
 // Reply is what bf collect prints: the sensor's record count and what the commit did, or
 // for a dry run the count and up to MaxSamples records as they would be stored.

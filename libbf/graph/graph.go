@@ -80,12 +80,7 @@ type Set struct {
 	Problems *reply.Problems
 }
 
-func (s *Set) loc() *time.Location {
-	if s.Location == nil {
-		return time.Local
-	}
-	return s.Location
-}
+func (s *Set) loc() *time.Location { return timestamp.Zone(s.Location) }
 
 func (s *Set) part(name string) (Part, bool) {
 	for _, p := range s.Parts {

@@ -17,6 +17,7 @@ import (
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/queue"
 	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // Options tune the functions of this package; the package-level functions use the zero
@@ -33,26 +34,11 @@ type Options struct {
 	Location *time.Location
 }
 
-func (o Options) env() brain.Env {
-	if o.Env == nil {
-		return brain.System()
-	}
-	return *o.Env
-}
+func (o Options) env() brain.Env { return brain.EnvOrSystem(o.Env) }
 
-func (o Options) now() time.Time {
-	if o.Now == nil {
-		return time.Now()
-	}
-	return o.Now()
-}
+func (o Options) now() time.Time { return timestamp.Clock(o.Now) }
 
-func (o Options) loc() *time.Location {
-	if o.Location == nil {
-		return time.Local
-	}
-	return o.Location
-}
+func (o Options) loc() *time.Location { return timestamp.Zone(o.Location) }
 
 // access says how a command uses the queue.
 type access int

@@ -187,3 +187,21 @@ func (p *parser) oneOf(set string) bool {
 func (p *parser) peek(c byte) bool { return p.i < len(p.s) && p.s[p.i] == c }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// Clock is the instant now returns, or the real time when now is nil: options leave their
+// clock nil unless a test sets one.
+func Clock(now func() time.Time) time.Time {
+	if now == nil {
+		return time.Now()
+	}
+	return now()
+}
+
+// Zone is loc, or the machine's zone when loc is nil: options leave their zone nil unless
+// a caller or test sets one.
+func Zone(loc *time.Location) *time.Location {
+	if loc == nil {
+		return time.Local
+	}
+	return loc
+}

@@ -75,3 +75,18 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestClockAndZone(t *testing.T) {
+	fixed := time.Date(2026, 10, 1, 12, 0, 0, 0, time.UTC)
+	if got := Clock(func() time.Time { return fixed }); !got.Equal(fixed) {
+		t.Errorf("Clock(fixed) = %v", got)
+	}
+	before := time.Now()
+	if got := Clock(nil); got.Before(before) {
+		t.Errorf("Clock(nil) = %v, before the real time %v", got, before)
+	}
+	zone := time.FixedZone("CEST", 2*3600)
+	if Zone(zone) != zone || Zone(nil) != time.Local {
+		t.Error("Zone returns its zone, or time.Local for nil")
+	}
+}
