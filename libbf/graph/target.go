@@ -132,7 +132,7 @@ func ClaimedElsewhere(ctx context.Context, db Querier, names []string, owner int
 				AND NOT (?2 = 1 AND item = ?3)
 			UNION SELECT ref FROM items WHERE ref IN (SELECT value FROM json_each(?1)) AND NOT (?2 = 1 AND id = ?3)`
 	}
-	return strs(ctx, db, query, jsontext.Array(names), own, owner)
+	return Strings(ctx, db, query, jsontext.Array(names), own, owner)
 }
 
 // Resolve returns the target of the item whose ref is in the brain called brainName, or,
@@ -154,7 +154,7 @@ func Resolve(ctx context.Context, set *Set, brainName, itemRef string) (*Target,
 	if err != nil {
 		return nil, dbError(err)
 	}
-	names, err := strs(ctx, p.DB, `SELECT name FROM names WHERE item = ? ORDER BY name LIMIT ?`, t.Item, maxNames+1)
+	names, err := Strings(ctx, p.DB, `SELECT name FROM names WHERE item = ? ORDER BY name LIMIT ?`, t.Item, maxNames+1)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +240,9 @@ func takesSections(v string) bool {
 	return ref.UnderAuthored(v) && strings.HasSuffix(v, ".md")
 }
 
-func strs(ctx context.Context, db Querier, query string, args ...any) ([]string, error) {
+// Strings runs a query of one text column on one brain's cache db and returns the values
+// in the query's order; a failure reads as the cache being unavailable.
+func Strings(ctx context.Context, db Querier, query string, args ...any) ([]string, error) {
 	rows, err := db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, dbError(err)

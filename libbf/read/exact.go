@@ -292,18 +292,5 @@ func partOf(set *graph.Set, name string) (graph.Part, bool) {
 
 // noteRefs lists the note refs of a brain, for hints.
 func noteRefs(ctx context.Context, p graph.Part) ([]string, error) {
-	rows, err := p.DB.QueryContext(ctx, `SELECT ref FROM items WHERE kind = 'note' ORDER BY ref LIMIT 100000`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
+	return graph.Strings(ctx, p.DB, `SELECT ref FROM items WHERE kind = 'note' ORDER BY ref LIMIT 100000`)
 }
