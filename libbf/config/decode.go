@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // schedules name IANA zones; the answer must not depend on the machine
 	"unicode"
@@ -447,7 +448,7 @@ func (d *decoder) watch(top map[string]any) error {
 	return integer(d, r, "watch", "notification_cooldown", &w.NotificationCooldown, def.NotificationCooldown, 0, maxWatchCooldown)
 }
 
-var atRE = regexp.MustCompile(`^(?:[01][0-9]|2[0-3]):[0-5][0-9]$`)
+var atRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[01][0-9]|2[0-3]):[0-5][0-9]$`) })
 
 func (d *decoder) assistants(top map[string]any) error {
 	c, raw := d.c, child(top, "assistants")
@@ -619,7 +620,7 @@ func (d *decoder) schedules(a *Assistant, raw map[string]any, p string) error {
 			}
 			continue
 		}
-		if !atRE.MatchString(s.At) {
+		if !atRE().MatchString(s.At) {
 			return d.fail(sp+".at", "expected HH:MM on a 24-hour clock")
 		}
 		for i, day := range s.Days {
