@@ -18,6 +18,11 @@ import (
 // syncCounts counts the syncs answered fresh and not fresh, and the keeper's comparisons.
 type syncCounts struct{ fresh, notFresh, compares atomic.Int64 }
 
+// reset sets every count to zero.
+func (n *syncCounts) reset() { n.fresh.Store(0); n.notFresh.Store(0); n.compares.Store(0) }
+
+// countSyncs counts from now on; call it before startKeeper (the hooks are not changed
+// while a keeper runs), then reset.
 func countSyncs(t *testing.T) *syncCounts {
 	t.Helper()
 	n := &syncCounts{}
@@ -67,8 +72,9 @@ func TestKeeperSeesChanges(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			f := smallBrain(t)
 			f.build()
-			startKeeper(t, f)
 			n := countSyncs(t)
+			startKeeper(t, f)
+			n.reset()
 			tt.change(f)
 			c := f.open()
 			checkRefreshed(t, c, tt)
@@ -93,8 +99,9 @@ func TestKeeperSeesChanges(t *testing.T) {
 func TestKeeperNewFolders(t *testing.T) {
 	f := smallBrain(t)
 	f.build()
-	startKeeper(t, f)
 	n := countSyncs(t)
+	startKeeper(t, f)
+	n.reset()
 	f.write("projects/new/deeper/one.md", "# One\n")
 	f.open().Close()
 	f.write("projects/new/deeper/two.md", "# Two\n")
@@ -125,20 +132,22 @@ func contains(list []string, s string) bool {
 func TestKeeperOverflow(t *testing.T) {
 	f := smallBrain(t)
 	f.build()
-	startKeeper(t, f)
 	n := countSyncs(t)
-	var once atomic.Bool
+	var armed atomic.Bool
 	onNotices = func(b []notice) []notice {
 		cookie := false
 		for _, e := range b {
 			cookie = cookie || strings.HasPrefix(e.name, cookiePrefix) && e.mask&unix.IN_CREATE != 0
 		}
-		if cookie && once.CompareAndSwap(false, true) {
+		if cookie && armed.CompareAndSwap(true, false) {
 			return append([]notice{{wd: -1, mask: unix.IN_Q_OVERFLOW}}, b...)
 		}
 		return b
 	}
 	t.Cleanup(func() { onNotices = nil })
+	startKeeper(t, f)
+	n.reset()
+	armed.Store(true)
 	tt := refreshCases[0]
 	tt.change(f)
 	c := f.open()
@@ -162,8 +171,9 @@ func TestKeeperOverflow(t *testing.T) {
 func TestKeeperOtherWriter(t *testing.T) {
 	f := smallBrain(t)
 	f.build()
-	startKeeper(t, f)
 	n := countSyncs(t)
+	startKeeper(t, f)
+	n.reset()
 	markRefresh(f.path(Dir))
 	f.open().Close()
 	if n.fresh.Load() != 1 || n.compares.Load() != 1 {
@@ -233,6 +243,7 @@ func TestKeeperGone(t *testing.T) {
 func TestKeeperOne(t *testing.T) {
 	f := smallBrain(t)
 	f.build()
+	n := countSyncs(t)
 	startKeeper(t, f)
 	if err := Keep(context.Background(), f.brain(), KeepOptions{}); !errors.Is(err, ErrKept) {
 		t.Fatalf("second Keep = %v, want ErrKept", err)
@@ -240,7 +251,7 @@ func TestKeeperOne(t *testing.T) {
 	if _, err := os.Stat(f.path(filepath.Join(Dir, KeeperSocket))); err != nil {
 		t.Fatalf("the first keeper's socket is gone: %v", err)
 	}
-	n := countSyncs(t)
+	n.reset()
 	f.write("bf.yaml", testConfig+"  team:\n    description: A team.\n    type: string\n")
 	c := f.open() // another signature: this Open rebuilds, then syncs
 	if diff := cmp.Diff(6, len(refs(t, c))); diff != "" {
