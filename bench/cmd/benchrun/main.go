@@ -42,7 +42,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.size, "size", "small", "brain size: small (1k notes, 10k records) or large (10k notes, 100k records)")
 	flag.StringVar(&o.bin, "bin", "bin", "folder holding the bf binaries (make build)")
-	flag.StringVar(&o.cache, "cache", defaultCache(), "folder keeping generated brains between runs")
+	flag.StringVar(&o.cache, "cache", brains.DefaultCache(), "folder keeping generated brains between runs")
 	flag.StringVar(&o.out, "out", filepath.Join("bench", "results"), "folder for latest.json and SIZE.json/.md")
 	flag.StringVar(&o.readme, "readme", "", "also replace this size's table between markers in this README")
 	flag.IntVar(&o.builds, "builds", 3, "full builds measured")
@@ -55,14 +55,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
 		os.Exit(1)
 	}
-}
-
-// defaultCache is BF_BENCH_CACHE, else bench/cache (ignored by Git).
-func defaultCache() string {
-	if d := os.Getenv("BF_BENCH_CACHE"); d != "" {
-		return d
-	}
-	return filepath.Join("bench", "cache")
 }
 
 func logf(format string, args ...any) {

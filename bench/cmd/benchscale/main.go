@@ -49,7 +49,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.sizes, "sizes", "10k,100k", "comma-separated sizes among 10k, 100k and 1m (1m takes long: by hand only)")
 	flag.StringVar(&o.bin, "bin", "bin", "folder holding the bf binaries (make build)")
-	flag.StringVar(&o.cache, "cache", defaultCache(), "folder keeping generated brains between runs")
+	flag.StringVar(&o.cache, "cache", brains.DefaultCache(), "folder keeping generated brains between runs")
 	flag.StringVar(&o.out, "out", filepath.Join("bench", "results"), "folder for scale.json, scale.md and scale.svg")
 	flag.StringVar(&o.readme, "readme", "", "also replace the scale table between markers in this README")
 	flag.IntVar(&o.searchReps, "search-reps", 2, "measured runs of each of the fixed queries")
@@ -59,13 +59,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "benchscale:", err)
 		os.Exit(1)
 	}
-}
-
-func defaultCache() string {
-	if d := os.Getenv("BF_BENCH_CACHE"); d != "" {
-		return d
-	}
-	return filepath.Join("bench", "cache")
 }
 
 func logf(format string, args ...any) { fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...) }

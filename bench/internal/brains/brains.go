@@ -22,6 +22,14 @@ type Info struct {
 	GenerateSeconds float64   `json:"generate_seconds,omitempty"`
 }
 
+// DefaultCache is BF_BENCH_CACHE, else bench/cache (ignored by Git).
+func DefaultCache() string {
+	if d := os.Getenv("BF_BENCH_CACHE"); d != "" {
+		return d
+	}
+	return filepath.Join("bench", "cache")
+}
+
 // Ensure returns the generated brain of p in cache/KEY/brain, writing it first unless the
 // cache already holds a complete one (cache/KEY/complete.json). logf reports progress.
 func Ensure(cache string, p *gen.Plan, logf func(string, ...any)) (string, Info, error) {
