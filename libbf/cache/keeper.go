@@ -267,8 +267,9 @@ type pendingSync struct {
 	conn   net.Conn
 }
 
-// serveSyncs accepts connections and hands each request to the keeper's loop.
-func serveSyncs(ln net.Listener, out chan<- pendingSync) {
+// serveSyncs accepts connections and hands each request to the keeper's loop until ctx
+// ends.
+func serveSyncs(ctx context.Context, ln net.Listener, out chan<- pendingSync) {
 	for {
 		conn, err := ln.Accept()
 		if err != nil {
@@ -282,7 +283,11 @@ func serveSyncs(ln net.Listener, out chan<- pendingSync) {
 				conn.Close()
 				return
 			}
-			out <- pendingSync{req: req, conn: conn}
+			select {
+			case out <- pendingSync{req: req, conn: conn}:
+			case <-ctx.Done():
+				conn.Close() // the command lists the brain itself
+			}
 		}()
 	}
 }

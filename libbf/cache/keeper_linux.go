@@ -196,7 +196,7 @@ func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error {
 	defer held.release()
 	defer ln.Close()
 	syncs := make(chan pendingSync)
-	go serveSyncs(ln, syncs)
+	go serveSyncs(ctx, ln, syncs)
 
 	k := &keeperState{b: b, ix: newIndexer(b), sig: signature(b), dirty: true}
 	k.compareNow(ctx, dir) // an error leaves it dirty: the next sync compares again
