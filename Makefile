@@ -81,7 +81,7 @@ clean:
 
 # Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
 # are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.
-.PHONY: bench bench-large bench-ir
+.PHONY: bench bench-large bench-ir bench-scale
 
 bench: build
 	$(GO) run ./bench/cmd/benchrun -size small -bin $(BIN)
@@ -91,3 +91,7 @@ bench-large: build
 
 bench-ir: build
 	$(GO) run ./bench/ir -bin $(BIN)
+
+# How cost grows: 10k and 100k records (1M by hand: go run ./bench/cmd/benchscale -sizes 10k,100k,1m).
+bench-scale: build
+	$(GO) run ./bench/cmd/benchscale -bin $(BIN) -readme bench/README.md

@@ -190,23 +190,9 @@ func run(o options) error {
 		return err
 	}
 	if o.readme != "" {
-		return replaceBetween(o.readme, "<!-- bench:ir -->", "<!-- /bench:ir -->", md)
+		return measure.ReplaceBetween(o.readme, "<!-- bench:ir -->", "<!-- /bench:ir -->", md)
 	}
 	return nil
-}
-
-// replaceBetween swaps the text between two marker lines of a file.
-func replaceBetween(file, open, close, text string) error {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	s := string(b)
-	i, j := strings.Index(s, open), strings.Index(s, close)
-	if i < 0 || j < i {
-		return fmt.Errorf("%s: markers %s … %s not found", file, open, close)
-	}
-	return os.WriteFile(file, []byte(s[:i+len(open)]+"\n"+text+s[j:]), 0o644)
 }
 
 func markdown(r *Result) string {

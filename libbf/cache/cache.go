@@ -205,6 +205,15 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	if !good {
 		return nil, errNeedBuild
 	}
+	// A running keeper (bf watch) that acknowledges a sync has compared every change made
+	// before it: the brain need not be listed here (see keeper.go).
+	if listed, fresh := syncKeeper(ctx, dir, sig); fresh {
+		if err := c.finish(ctx, ro, b.Name, listed); err != nil {
+			return nil, damaged(err)
+		}
+		ok = true
+		return c, nil
+	}
 	l, d, err := compare(ctx, ro, b.Root, clock())
 	if err != nil {
 		return nil, damaged(err)
@@ -217,6 +226,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		case err != nil:
 			return nil, err
 		default:
+			markRefresh(dir)
 			// A refresh that committed meanwhile is harmless to repeat: every changed path is
 			// dropped before it is indexed again, and the next open compares anew.
 			err = refreshWith(d)
@@ -234,6 +244,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		// open need not read that root's rows. It only saves work, so a busy writer or a
 		// failure changes nothing in this answer.
 		if writer, err := acquire(ctx, dir, WriterLockFile, true, 0); err == nil {
+			markRefresh(dir)
 			err = refreshWith(d)
 			writer.release()
 			if err != nil && ctx.Err() != nil {

@@ -40,51 +40,16 @@ func inode(t *testing.T, path string) uint64 {
 	return st.Sys().(*syscall.Stat_t).Ino
 }
 
+// refreshCase is one change to smallBrain and the refs an Open then serves.
+type refreshCase struct {
+	name   string
+	change func(f *fixture)
+	want   []string
+	title  [2]string // ref and its expected title
+}
+
 func TestOpenRefreshes(t *testing.T) {
-	tests := []struct {
-		name   string
-		change func(f *fixture)
-		want   []string
-		title  [2]string // ref and its expected title
-	}{
-		{
-			name:   "edited note",
-			change: func(f *fixture) { f.write("concepts/site.md", "# Site renamed\n\nLonger text now.\n") },
-			want:   []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "concepts/index.md", "concepts/site.md", "mail:m-1", "projects/atlas.md"},
-			title:  [2]string{"concepts/site.md", "Site renamed"},
-		},
-		{
-			name:   "new record",
-			change: func(f *fixture) { f.writeRecord("mail", "m-2", `"title":"Second mail"`) },
-			want:   []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "concepts/index.md", "concepts/site.md", "mail:m-1", "mail:m-2", "projects/atlas.md"},
-			title:  [2]string{"mail:m-2", "Second mail"},
-		},
-		{
-			name:   "new source",
-			change: func(f *fixture) { f.writeRecord("chat", "c-1", `"title":"Chat line"`) },
-			want:   []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "chat:c-1", "concepts/index.md", "concepts/site.md", "mail:m-1", "projects/atlas.md"},
-			title:  [2]string{"chat:c-1", "Chat line"},
-		},
-		{
-			name: "removed files",
-			change: func(f *fixture) {
-				f.remove("concepts/site.md")
-				f.remove(recordPath("mail", "m-1"))
-			},
-			want: []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "concepts/index.md", "projects/atlas.md"},
-		},
-		{
-			name:   "removed source",
-			change: func(f *fixture) { f.remove("memories/mail") },
-			want:   []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "concepts/index.md", "concepts/site.md", "projects/atlas.md"},
-		},
-		{
-			name:   "removed folder",
-			change: func(f *fixture) { f.remove("actions") },
-			want:   []string{"concepts/index.md", "concepts/site.md", "mail:m-1", "projects/atlas.md"},
-		},
-	}
-	for _, tt := range tests {
+	for _, tt := range refreshCases {
 		t.Run(tt.name, func(t *testing.T) {
 			f := smallBrain(t)
 			f.build()
@@ -92,36 +57,81 @@ func TestOpenRefreshes(t *testing.T) {
 			before := inode(t, live)
 			tt.change(f)
 			c := f.open()
-			if diff := cmp.Diff(tt.want, refs(t, c)); diff != "" {
-				t.Errorf("refs (-want +got):\n%s", diff)
-			}
-			if tt.title[0] != "" {
-				if got := titleOf(t, c, tt.title[0]); got != tt.title[1] {
-					t.Errorf("title of %s = %q, want %q", tt.title[0], got, tt.title[1])
-				}
-			}
+			checkRefreshed(t, c, tt)
 			if inode(t, live) != before {
 				t.Errorf("the generation was rebuilt instead of refreshed")
 			}
-			// Rows of removed items are gone everywhere.
-			for _, tb := range []string{"passages", "tasks", "names", "links", "tags", "edges"} {
-				var orphans int
-				c.DB().QueryRow(`SELECT count(*) FROM ` + tb + ` WHERE item NOT IN (SELECT id FROM items)`).Scan(&orphans)
-				if orphans != 0 {
-					t.Errorf("%s keeps %d orphan rows", tb, orphans)
-				}
-			}
-			var fts int
-			c.DB().QueryRow(`SELECT count(*) FROM search WHERE rowid NOT IN (SELECT id FROM passages)`).Scan(&fts)
-			if fts != 0 {
-				t.Errorf("search keeps %d orphan rows", fts)
-			}
-			var files int
-			c.DB().QueryRow(`SELECT count(*) FROM files`).Scan(&files)
-			if files != len(tt.want) {
-				t.Errorf("files = %d, want %d", files, len(tt.want))
-			}
 		})
+	}
+}
+
+var refreshCases = []refreshCase{
+	{
+		name:   "edited note",
+		change: func(f *fixture) { f.write("concepts/site.md", "# Site renamed\n\nLonger text now.\n") },
+		want:   []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "concepts/index.md", "concepts/site.md", "mail:m-1", "projects/atlas.md"},
+		title:  [2]string{"concepts/site.md", "Site renamed"},
+	},
+	{
+		name:   "new record",
+		change: func(f *fixture) { f.writeRecord("mail", "m-2", `"title":"Second mail"`) },
+		want:   []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "concepts/index.md", "concepts/site.md", "mail:m-1", "mail:m-2", "projects/atlas.md"},
+		title:  [2]string{"mail:m-2", "Second mail"},
+	},
+	{
+		name:   "new source",
+		change: func(f *fixture) { f.writeRecord("chat", "c-1", `"title":"Chat line"`) },
+		want:   []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "chat:c-1", "concepts/index.md", "concepts/site.md", "mail:m-1", "projects/atlas.md"},
+		title:  [2]string{"chat:c-1", "Chat line"},
+	},
+	{
+		name: "removed files",
+		change: func(f *fixture) {
+			f.remove("concepts/site.md")
+			f.remove(recordPath("mail", "m-1"))
+		},
+		want: []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "concepts/index.md", "projects/atlas.md"},
+	},
+	{
+		name:   "removed source",
+		change: func(f *fixture) { f.remove("memories/mail") },
+		want:   []string{"actions/2026-09-21_review/ACTION.md", "actions/2026-09-21_review/inputs/note.md", "concepts/index.md", "concepts/site.md", "projects/atlas.md"},
+	},
+	{
+		name:   "removed folder",
+		change: func(f *fixture) { f.remove("actions") },
+		want:   []string{"concepts/index.md", "concepts/site.md", "mail:m-1", "projects/atlas.md"},
+	},
+}
+
+// checkRefreshed compares what c serves with the case.
+func checkRefreshed(t *testing.T, c *Cache, tt refreshCase) {
+	t.Helper()
+	if diff := cmp.Diff(tt.want, refs(t, c)); diff != "" {
+		t.Errorf("refs (-want +got):\n%s", diff)
+	}
+	if tt.title[0] != "" {
+		if got := titleOf(t, c, tt.title[0]); got != tt.title[1] {
+			t.Errorf("title of %s = %q, want %q", tt.title[0], got, tt.title[1])
+		}
+	}
+	// Rows of removed items are gone everywhere.
+	for _, tb := range []string{"passages", "tasks", "names", "links", "tags", "edges"} {
+		var orphans int
+		c.DB().QueryRow(`SELECT count(*) FROM ` + tb + ` WHERE item NOT IN (SELECT id FROM items)`).Scan(&orphans)
+		if orphans != 0 {
+			t.Errorf("%s keeps %d orphan rows", tb, orphans)
+		}
+	}
+	var fts int
+	c.DB().QueryRow(`SELECT count(*) FROM search WHERE rowid NOT IN (SELECT id FROM passages)`).Scan(&fts)
+	if fts != 0 {
+		t.Errorf("search keeps %d orphan rows", fts)
+	}
+	var files int
+	c.DB().QueryRow(`SELECT count(*) FROM files`).Scan(&files)
+	if files != len(tt.want) {
+		t.Errorf("files = %d, want %d", files, len(tt.want))
 	}
 }
 

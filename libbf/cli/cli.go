@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode"
 	"unicode/utf8"
@@ -105,7 +106,7 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 			fmt.Fprint(env.Stdout, helpText(cmd, fs))
 			return ExitOK
 		}
-		if m := badValue.FindStringSubmatch(err.Error()); m != nil {
+		if m := badValue().FindStringSubmatch(err.Error()); m != nil {
 			return report(env, &UsageError{Err: fmt.Errorf("invalid input: %s: %s", m[1], valueReason(m[2]))})
 		}
 		return report(env, &UsageError{Err: errors.New(flagMessage(err, cmd.Name, argv[1:]))})
@@ -248,7 +249,9 @@ func report(env *Env, err error) int {
 }
 
 // badValue matches the flag package's report of a value a flag refused.
-var badValue = regexp.MustCompile(`^(?:error parsing commandline arguments: )?invalid (?:(?:boolean )?value ".*" for flag -|boolean flag )([\w-]+): (.*)$`)
+var badValue = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:error parsing commandline arguments: )?invalid (?:(?:boolean )?value ".*" for flag -|boolean flag )([\w-]+): (.*)$`)
+})
 
 // valueReason words the flag package's own parse failures like bf's other reasons.
 func valueReason(reason string) string {
@@ -288,7 +291,7 @@ var (
 
 // plainDecimal is an integer as people write it: an optional minus sign, then digits
 // without a leading zero.
-var plainDecimal = regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`)
+var plainDecimal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`) })
 
 func (v *strictValue) Set(s string) error {
 	if _, many := v.Value.(*List); v.given && !many {
@@ -301,7 +304,7 @@ func (v *strictValue) Set(s string) error {
 	if g, ok := v.Value.(flag.Getter); ok {
 		switch g.Get().(type) {
 		case int, int64, uint, uint64:
-			if !plainDecimal.MatchString(s) {
+			if !plainDecimal().MatchString(s) {
 				return errDecimal
 			}
 		}

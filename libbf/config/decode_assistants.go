@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 	_ "time/tzdata" // schedules name IANA zones; the answer must not depend on the machine
 
@@ -14,7 +15,7 @@ import (
 	"github.com/bfgo/bf/libbf/yamlx"
 )
 
-var atRE = regexp.MustCompile(`^(?:[01][0-9]|2[0-3]):[0-5][0-9]$`)
+var atRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?:[01][0-9]|2[0-3]):[0-5][0-9]$`) })
 
 func (d *decoder) assistants(top map[string]any) error {
 	c, raw := d.c, child(top, "assistants")
@@ -186,7 +187,7 @@ func (d *decoder) schedules(a *Assistant, raw map[string]any, p string) error {
 			}
 			continue
 		}
-		if !atRE.MatchString(s.At) {
+		if !atRE().MatchString(s.At) {
 			return d.fail(sp+".at", "expected HH:MM on a 24-hour clock")
 		}
 		for i, day := range s.Days {

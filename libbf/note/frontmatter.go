@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -128,7 +129,7 @@ func (d *decoder) fail(field, format string, args ...any) {
 
 // yamlLineRE finds the YAML-relative line in a yamlx syntax message so it can be
 // restated as a file line.
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+var yamlLineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 // parseFrontMatter parses the YAML between the fences. A syntax error or a document that
 // is not a mapping makes the whole block ignored (the file is searched without it);
@@ -141,7 +142,7 @@ func parseFrontMatter(yaml string, kind Kind) (FrontMatter, []Problem, []Problem
 		var ye *yamlx.Error
 		if errors.As(err, &ye) {
 			// Lines are restated in file terms: the block starts on line 2.
-			p.Message = yamlLineRE.ReplaceAllStringFunc(ye.Reason, func(m string) string {
+			p.Message = yamlLineRE().ReplaceAllStringFunc(ye.Reason, func(m string) string {
 				n, _ := strconv.Atoi(m[len("line "):])
 				return "line " + strconv.Itoa(n+1)
 			})

@@ -54,7 +54,7 @@ const (
 
 // anchorRE finds an explicit anchor at the end of a heading's own trailing text. It runs on
 // the raw source, so an escaped brace or an entity never forms an anchor.
-var anchorRE = regexp.MustCompile(`\{#([A-Za-z0-9][A-Za-z0-9_.-]*)\}$`)
+var anchorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{#([A-Za-z0-9][A-Za-z0-9_.-]*)\}$`) })
 
 // lowers hands out Unicode lowercasers that apply the context-dependent special cases
 // (final sigma, dotted capital I), so a heading gets the same slug in bf as in other tools
@@ -171,7 +171,7 @@ func explicitAnchor(h *ast.Heading, body []byte) (string, bool) {
 	}
 	slices.Reverse(parts)
 	raw := strings.TrimRightFunc(strings.Join(parts, ""), isSpace)
-	m := anchorRE.FindStringSubmatchIndex(raw)
+	m := anchorRE().FindStringSubmatchIndex(raw)
 	if m == nil || m[0] == 0 {
 		return "", false
 	}

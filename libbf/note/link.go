@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/yuin/goldmark/ast"
@@ -141,7 +142,7 @@ type Target struct {
 // ErrLeavesBrain is wrapped by Resolve when a relative path climbs above the brain root.
 var ErrLeavesBrain = errors.New("link leaves the brain")
 
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 
 // Resolve classifies dest, written in the note at notePath, without looking at the disk.
 //
@@ -155,7 +156,7 @@ func Resolve(notePath, dest string) (Target, error) {
 	if dest == "" || dest == "#" {
 		return Target{}, nil
 	}
-	if schemeRE.MatchString(dest) {
+	if schemeRE().MatchString(dest) {
 		return Target{Kind: URI, URI: dest}, nil
 	}
 	p, frag, _, err := ref.SplitFragment(dest)

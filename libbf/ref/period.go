@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/bfgo/bf/libbf/timestamp"
@@ -36,11 +37,13 @@ type Period struct {
 	Kind       PeriodKind
 }
 
-var periodShape = regexp.MustCompile(`^(?:today|yesterday|[0-9]{4}-[0-9]{2}(?:-[0-9]{2}(?:\.\.[0-9]{4}-[0-9]{2}-[0-9]{2})?)?|[0-9]{1,5}[hdw])$`)
+var periodShape = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:today|yesterday|[0-9]{4}-[0-9]{2}(?:-[0-9]{2}(?:\.\.[0-9]{4}-[0-9]{2}-[0-9]{2})?)?|[0-9]{1,5}[hdw])$`)
+})
 
 // IsPeriod reports whether s has the shape of a period, even a wrong date like 2026-13:
 // such a ref is a period page that names nothing, never a file or an entity.
-func IsPeriod(s string) bool { return len(s) <= 22 && periodShape.MatchString(s) }
+func IsPeriod(s string) bool { return len(s) <= 22 && periodShape().MatchString(s) }
 
 // ParsePeriod reads a period ref in loc (nil means time.Local). Days and months are
 // local calendar units; trailing windows count exact hours back from now (a week is

@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -65,12 +66,12 @@ type Tree struct {
 }
 
 var (
-	recordName = regexp.MustCompile(`^[0-9a-f]{64}\.json$`)
-	sourceName = regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`)
+	recordName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{64}\.json$`) })
+	sourceName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`) })
 )
 
 // IsRecordName reports whether name has the shape of a record file.
-func IsRecordName(name string) bool { return recordName.MatchString(name) }
+func IsRecordName(name string) bool { return recordName().MatchString(name) }
 
 // Brain scans the brain at root.
 func Brain(root string) (*Tree, error) {
@@ -174,7 +175,7 @@ func (t *Tree) memories(root string) error {
 			t.Stray = append(t.Stray, File{Path: p})
 			continue
 		}
-		if !sourceName.MatchString(name) {
+		if !sourceName().MatchString(name) {
 			t.Problems = append(t.Problems, Problem{p, "record source folders must be named like sensors: lowercase letters, digits and hyphens"})
 			continue
 		}

@@ -130,7 +130,7 @@ func sweepTemp(dir string) error {
 		return err
 	}
 	for _, n := range names {
-		if tempName.MatchString(n) {
+		if tempName().MatchString(n) {
 			if err := os.Remove(filepath.Join(dir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return err
 			}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"github.com/bfgo/bf/libbf/durable"
 
@@ -35,9 +36,11 @@ type entry struct {
 
 var (
 	// pendingName matches what a transaction may leave in memories/.pending.
-	pendingName = regexp.MustCompile(`^(?:manifest\.json|[0-9]+\.before|\.write-[0-9a-f]{32})$`)
+	pendingName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(?:manifest\.json|[0-9]+\.before|\.write-[0-9a-f]{32})$`)
+	})
 	// tempName matches a temporary file of an unfinished atomic write.
-	tempName = regexp.MustCompile(`^\.write-[0-9a-f]{32}$`)
+	tempName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.write-[0-9a-f]{32}$`) })
 )
 
 // crashPoint, when set, is called at every step boundary of a commit and a recovery;

@@ -50,7 +50,7 @@ func decide(root, source string, recs []record.Record, opt Options) (*plan, erro
 	present := map[string]fs.FileMode{} // every entry but leftover temporary files
 	records := 0
 	for _, e := range entries {
-		if tempName.MatchString(e.Name()) {
+		if tempName().MatchString(e.Name()) {
 			continue
 		}
 		present[e.Name()] = e.Type()

@@ -214,7 +214,7 @@ func inspect(pdir string) (bool, *manifest, error) {
 		return true, nil, fmt.Errorf("cannot read memories/.pending: %w", reason(err))
 	}
 	for _, n := range names {
-		if !pendingName.MatchString(n) {
+		if !pendingName().MatchString(n) {
 			return true, nil, fmt.Errorf("%w (%q); %s", ErrUnexpected, n, RepairAdvice)
 		}
 	}

@@ -90,6 +90,7 @@ func Run(ctx context.Context, b *brain.Brain, opt Options) error {
 	w := &watcher{opt: opt, env: env, root: b.Root, brain: b, state: state, wake: make(chan struct{}, 1),
 		streams: map[string]*stream{}}
 	defer w.stopStreams()
+	defer keepFresh(ctx, b, opt.Warn)()
 	return w.loop(ctx)
 }
 

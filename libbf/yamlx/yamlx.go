@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 )
@@ -104,20 +105,20 @@ func Parse(file string, data []byte) (any, error) {
 func syntaxReason(err error, data []byte) string {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	at := 0
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
+	if m := lineRE().FindStringSubmatch(msg); m != nil {
 		at, _ = strconv.Atoi(m[1])
 	}
 	// The parser may name the line before the tab; a tab further on is not the cause.
 	if line, col := indentTab(data); line > 0 && (at == 0 || line <= at+1) {
 		return fmt.Sprintf("invalid YAML at line %d, column %d: a tab indents the line; YAML indents with spaces only", line, col)
 	}
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
+	if m := lineRE().FindStringSubmatch(msg); m != nil {
 		return "invalid YAML at line " + m[1]
 	}
 	return "invalid YAML"
 }
 
-var lineRE = regexp.MustCompile(`line (\d+)`)
+var lineRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 type converter struct {
 	file   string
@@ -235,10 +236,12 @@ func tagOf(v any) string {
 }
 
 var (
-	intRE   = regexp.MustCompile(`^[-+]?[0-9]+$`)
-	octRE   = regexp.MustCompile(`^0o[0-7]+$`)
-	hexRE   = regexp.MustCompile(`^0x[0-9a-fA-F]+$`)
-	floatRE = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	intRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9]+$`) })
+	octRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0o[0-7]+$`) })
+	hexRE   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^0x[0-9a-fA-F]+$`) })
+	floatRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+	})
 )
 
 // resolve applies the YAML 1.2 core schema to a plain scalar.
@@ -258,13 +261,13 @@ func resolve(s string) any {
 		return math.NaN()
 	}
 	switch {
-	case intRE.MatchString(s):
+	case intRE().MatchString(s):
 		return integer(s, 10)
-	case octRE.MatchString(s):
+	case octRE().MatchString(s):
 		return integer(s[2:], 8)
-	case hexRE.MatchString(s):
+	case hexRE().MatchString(s):
 		return integer(s[2:], 16)
-	case floatRE.MatchString(s):
+	case floatRE().MatchString(s):
 		if f, err := strconv.ParseFloat(s, 64); err == nil {
 			return f
 		}

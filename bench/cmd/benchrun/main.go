@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/bench/gen"
+	"github.com/bfgo/bf/bench/internal/brains"
 	"github.com/bfgo/bf/bench/internal/measure"
 )
 
@@ -42,7 +42,7 @@ func main() {
 	var o options
 	flag.StringVar(&o.size, "size", "small", "brain size: small (1k notes, 10k records) or large (10k notes, 100k records)")
 	flag.StringVar(&o.bin, "bin", "bin", "folder holding the bf binaries (make build)")
-	flag.StringVar(&o.cache, "cache", defaultCache(), "folder keeping generated brains between runs")
+	flag.StringVar(&o.cache, "cache", brains.DefaultCache(), "folder keeping generated brains between runs")
 	flag.StringVar(&o.out, "out", filepath.Join("bench", "results"), "folder for latest.json and SIZE.json/.md")
 	flag.StringVar(&o.readme, "readme", "", "also replace this size's table between markers in this README")
 	flag.IntVar(&o.builds, "builds", 3, "full builds measured")
@@ -57,31 +57,23 @@ func main() {
 	}
 }
 
-// defaultCache is BF_BENCH_CACHE, else bench/cache (ignored by Git).
-func defaultCache() string {
-	if d := os.Getenv("BF_BENCH_CACHE"); d != "" {
-		return d
-	}
-	return filepath.Join("bench", "cache")
-}
-
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
 }
 
 // Result is everything one run measured; it is written as JSON.
 type Result struct {
-	Size      string        `json:"size"`
-	When      string        `json:"when"`
-	Machine   Machine       `json:"machine"`
-	Generator GeneratorInfo `json:"generator"`
-	Build     BuildResult   `json:"build"`
-	Refresh   Refresh       `json:"refresh"`
-	Search    SearchResult  `json:"search"`
-	Reads     []ReadResult  `json:"reads"`
-	Cache     CacheResult   `json:"cache"`
-	Targets   []Target      `json:"targets"`
-	Problems  []string      `json:"problems,omitempty"`
+	Size      string       `json:"size"`
+	When      string       `json:"when"`
+	Machine   Machine      `json:"machine"`
+	Generator brains.Info  `json:"generator"`
+	Build     BuildResult  `json:"build"`
+	Refresh   Refresh      `json:"refresh"`
+	Search    SearchResult `json:"search"`
+	Reads     []ReadResult `json:"reads"`
+	Cache     CacheResult  `json:"cache"`
+	Targets   []Target     `json:"targets"`
+	Problems  []string     `json:"problems,omitempty"`
 }
 
 type Machine struct {
@@ -92,15 +84,6 @@ type Machine struct {
 	Commit  string `json:"commit"`
 	RG      string `json:"rg"`
 	SQLite3 string `json:"sqlite3"`
-}
-
-type GeneratorInfo struct {
-	Key             string    `json:"key"`
-	Version         int       `json:"version"`
-	Seed            uint64    `json:"seed"`
-	Stats           gen.Stats `json:"stats"`
-	Cached          bool      `json:"cached"`
-	GenerateSeconds float64   `json:"generate_seconds,omitempty"`
 }
 
 type BuildResult struct {
@@ -220,14 +203,14 @@ func run(o options) error {
 
 	start := time.Now()
 	b.plan = gen.NewPlan(cfg)
-	brain, info, err := ensureBrain(o.cache, b.plan)
+	brain, info, err := brains.Ensure(o.cache, b.plan, logf)
 	if err != nil {
 		return err
 	}
 	b.res.Generator = info
 	b.work = filepath.Join(filepath.Dir(brain), "work")
 	logf("copying the brain to %s", b.work)
-	if err := linkTree(brain, b.work); err != nil {
+	if err := brains.LinkTree(brain, b.work); err != nil {
 		return err
 	}
 	b.res.Cache.BrainBytes = info.Stats.Bytes
@@ -249,7 +232,7 @@ func run(o options) error {
 			return fmt.Errorf("%s: %w", s.name, err)
 		}
 	}
-	b.res.Cache.BytesAtEnd = dirSize(filepath.Join(b.work, ".bf"))
+	b.res.Cache.BytesAtEnd = brains.Size(filepath.Join(b.work, ".bf"))
 	b.res.Targets = targets(b.res)
 	logf("done in %s", time.Since(start).Round(time.Second))
 
@@ -276,24 +259,9 @@ func write(o options, res *Result, md string) error {
 		}
 	}
 	if o.readme != "" {
-		return replaceBetween(o.readme, "<!-- bench:"+o.size+" -->", "<!-- /bench:"+o.size+" -->", md)
+		return measure.ReplaceBetween(o.readme, "<!-- bench:"+o.size+" -->", "<!-- /bench:"+o.size+" -->", md)
 	}
 	return nil
-}
-
-// replaceBetween swaps the text between two marker lines of a file.
-func replaceBetween(file, open, close, text string) error {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	s := string(b)
-	i, j := strings.Index(s, open), strings.Index(s, close)
-	if i < 0 || j < i {
-		return fmt.Errorf("%s: markers %s … %s not found", file, open, close)
-	}
-	s = s[:i+len(open)] + "\n" + text + s[j:]
-	return os.WriteFile(file, []byte(s), 0o644)
 }
 
 func machine(b *bench) Machine {
@@ -334,77 +302,6 @@ func machine(b *bench) Machine {
 		}
 	}
 	return m
-}
-
-// ensureBrain returns the generated brain of p, writing it first unless the cache
-// already holds a complete one.
-func ensureBrain(cache string, p *gen.Plan) (string, GeneratorInfo, error) {
-	cfg := p.Config
-	info := GeneratorInfo{Key: cfg.Key(), Version: gen.Version, Seed: cfg.Seed}
-	dir := filepath.Join(cache, cfg.Key())
-	brain := filepath.Join(dir, "brain")
-	stamp := filepath.Join(dir, "complete.json")
-	if b, err := os.ReadFile(stamp); err == nil && json.Unmarshal(b, &info.Stats) == nil {
-		info.Cached = true
-		logf("using the cached brain %s", brain)
-		return brain, info, nil
-	}
-	logf("generating %d notes and %d records into %s", cfg.Notes, cfg.Records, brain)
-	if err := os.RemoveAll(dir); err != nil {
-		return "", info, err
-	}
-	start := time.Now()
-	st, err := gen.Generate(brain, p, 0)
-	if err != nil {
-		return "", info, err
-	}
-	info.GenerateSeconds = time.Since(start).Seconds()
-	info.Stats = st
-	b, _ := json.Marshal(st)
-	return brain, info, os.WriteFile(stamp, b, 0o644)
-}
-
-// linkTree recreates dst as a copy of src made of hard links, so a run can edit and add
-// files without touching the cached brain: edits replace files, never write into them.
-func linkTree(src, dst string) error {
-	if err := os.RemoveAll(dst); err != nil {
-		return err
-	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			if d.Name() == ".bf" {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(target, 0o755)
-		}
-		if err := os.Link(p, target); err != nil {
-			data, rerr := os.ReadFile(p)
-			if rerr != nil {
-				return rerr
-			}
-			info, _ := d.Info()
-			return os.WriteFile(target, data, info.Mode().Perm())
-		}
-		return nil
-	})
-}
-
-func dirSize(dir string) int64 {
-	var n int64
-	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			if info, err := d.Info(); err == nil {
-				n += info.Size()
-			}
-		}
-		return nil
-	})
-	return n
 }
 
 // bfRun runs bf VERB --brain WORK ARGS…: the brain flag goes before the arguments, which
@@ -465,7 +362,7 @@ func (b *bench) build() error {
 	slices.Sort(rss)
 	b.res.Build.PeakRSS = rss[len(rss)/2]
 	b.res.Build.PeakRSSMax = rss[len(rss)-1]
-	b.res.Cache.Bytes = dirSize(cache)
+	b.res.Cache.Bytes = brains.Size(cache)
 
 	if b.rg != "" {
 		var ds []time.Duration

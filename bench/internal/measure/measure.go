@@ -5,8 +5,10 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -117,4 +119,18 @@ func Bytes(n int64) string {
 	default:
 		return fmt.Sprintf("%d B", n)
 	}
+}
+
+// ReplaceBetween swaps the text between two marker lines of a file (a README's table).
+func ReplaceBetween(file, open, close, text string) error {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	i, j := strings.Index(s, open), strings.Index(s, close)
+	if i < 0 || j < i {
+		return fmt.Errorf("%s: markers %s … %s not found", file, open, close)
+	}
+	return os.WriteFile(file, []byte(s[:i+len(open)]+"\n"+text+s[j:]), 0o644)
 }

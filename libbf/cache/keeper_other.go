@@ -1,0 +1,12 @@
+//go:build !linux
+
+package cache
+
+import (
+	"context"
+
+	"github.com/bfgo/bf/libbf/brain"
+)
+
+// Keep is not available here: without inotify every Open lists the brain itself.
+func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error { return ErrNoKeeper }
