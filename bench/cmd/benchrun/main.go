@@ -36,6 +36,7 @@ type options struct {
 	readReps   int
 	edits      int
 	adds       int
+	identity   string
 }
 
 func main() {
@@ -50,6 +51,7 @@ func main() {
 	flag.IntVar(&o.readReps, "read-reps", 0, "measured runs of each read (0: 10 small, 5 large)")
 	flag.IntVar(&o.edits, "edits", 5, "note edits, each followed by one timed search")
 	flag.IntVar(&o.adds, "adds", 3, "batches of 100 records added, each followed by one timed search")
+	flag.StringVar(&o.identity, "identity", "", "instead of measuring, write every fixed query's reply at six limits to this file (compare two builds with cmp)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
@@ -231,6 +233,13 @@ func run(o options) error {
 		return err
 	}
 	b.res.Cache.BrainBytes = info.Stats.Bytes
+	if o.identity != "" {
+		file, err := filepath.Abs(o.identity)
+		if err != nil {
+			return err
+		}
+		return b.identity(file)
+	}
 
 	steps := []struct {
 		name string
