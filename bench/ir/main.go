@@ -370,12 +370,13 @@ func writeBrain(brain string, corpus []byte) (int, error) {
 	return n, os.WriteFile(stamp, []byte(strconv.Itoa(n)+"\n"), 0o644)
 }
 
-// writeIdentity writes the reply of every judged query at limit to file, one header line
+// writeIdentity writes the reply of every judged query at limit, with --explain (every
+// score), to file, one header line
 // per reply, so that the replies of two builds of bf can be compared with cmp.
 func writeIdentity(file, bf, brain string, queries map[string]string, order []string, limit int) error {
 	var out strings.Builder
 	for _, qid := range order {
-		s, err := measure.Run(brain, bf, "search", "--brain", brain, "--limit", strconv.Itoa(limit), "--", queries[qid])
+		s, err := measure.Run(brain, bf, "search", "--brain", brain, "--explain", "--limit", strconv.Itoa(limit), "--", queries[qid])
 		if err != nil {
 			return err
 		}

@@ -11,12 +11,13 @@ import (
 	"github.com/bfgo/bf/bench/gen"
 )
 
-// identityLimits are the page sizes at which every fixed query's reply is recorded.
-var identityLimits = []int{1, 3, 10, 20, 50, 100}
+// identityLimits are the page sizes at which every fixed query's reply is recorded, with
+// --explain so that the replies show every score.
+var identityLimits = []int{1, 3, 5, 10, 20, 50}
 
 // identity writes the reply of every fixed query at each of identityLimits to file, one
 // header line per reply, so that the replies of two builds of bf can be compared with cmp.
-// The brain is built first when its copy has no cache yet; nothing is timed.
+// The brain's copy is built first; nothing is timed.
 func (b *bench) identity(file string) error {
 	if _, err := os.Stat(filepath.Join(b.work, ".bf", "index.sqlite")); err != nil {
 		logf("building the cache")
@@ -32,7 +33,7 @@ func (b *bench) identity(file string) error {
 	qs := gen.Queries(b.plan)
 	for _, q := range qs {
 		for _, limit := range identityLimits {
-			args := append([]string{"--limit", strconv.Itoa(limit)}, searchArgs(q)...)
+			args := append([]string{"--explain", "--limit", strconv.Itoa(limit)}, searchArgs(q)...)
 			s, err := b.bfRun("search", args...)
 			if err != nil {
 				return err
