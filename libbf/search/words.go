@@ -225,12 +225,16 @@ type wordSearch struct {
 	// days maps a note's day to its local midnight; joins reads items.
 	days  map[string]string
 	joins *sql.Stmt
+	// heavy scores the passages whose term counts the cache keeps, or is nil.
+	heavy *heavy
 	stats rankStats
 }
 
 // rankStats counts a ranking's work, for tests and benchmarks.
 type rankStats struct {
 	passes, scored, read, lists int
+	// heavy counts the passages scored from the counts the cache keeps.
+	heavy int
 	// phases is the time spent listing terms, scoring, reading items and building the page.
 	phases [4]time.Duration
 }
@@ -289,7 +293,14 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 		if w.joins != nil {
 			w.joins.Close()
 		}
+		if w.heavy != nil {
+			w.heavy.close()
+		}
 	}()
+	var err error
+	if w.heavy, err = newHeavy(ctx, p, terms); err != nil {
+		return nil, err
+	}
 	if err := w.rank(); err != nil {
 		return nil, err
 	}
@@ -531,7 +542,7 @@ func (w *wordSearch) timeOf(kind, t, observed string) string {
 func (w *wordSearch) score(ids []*entry) error {
 	defer w.timed(1)()
 	restrict := ""
-	args := append([]any{sql.Named("match", w.match)}, w.args...)
+	args := slices.Clip(w.args)
 	if ids != nil {
 		// With the other passages of their notes: a note reaching the page lists its other
 		// matching sections, which then need no pass of their own.
@@ -539,27 +550,8 @@ func (w *wordSearch) score(ids []*entry) error {
 			SELECT s.id FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value CROSS JOIN passages s ON s.item = p.item)`
 		args = append(args, sql.Named("ids", idList(ids)))
 	}
-	query := strings.NewReplacer(only, restrict).Replace(scoreSQL)
-	rows, err := w.p.tx.QueryContext(w.ctx, query, args...)
+	results, err := w.scoreRows(restrict, args...)
 	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	type result struct {
-		id int64
-		b  float64
-		tt bool
-	}
-	var results []result
-	w.stats.passes++
-	for rows.Next() {
-		var r result
-		if err := rows.Scan(&r.id, &r.b, &r.tt); err != nil {
-			return err
-		}
-		results = append(results, r)
-	}
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for _, r := range results {
@@ -582,29 +574,19 @@ func (w *wordSearch) score(ids []*entry) error {
 // scoreAll runs BM25 over every match, within the scope if any, and finds the entries.
 func (w *wordSearch) scoreAll() error {
 	defer w.timed(1)()
-	restrict, args := "", []any{sql.Named("match", w.match)}
+	restrict, args := "", []any(nil)
 	if w.scoped {
 		restrict = ` AND +search.rowid IN (` + scopedPassages(w.sc) + `)`
-		args = append(args, w.args...)
+		args = w.args
 	}
-	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(scoreSQL), args...)
+	results, err := w.scoreRows(restrict, args...)
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	w.stats.passes++
-	for rows.Next() {
-		var e entry
-		if err := rows.Scan(&e.id, &e.b, &e.tt); err != nil {
-			return err
-		}
-		e.state = scored
-		w.entries = append(w.entries, e)
+	w.entries = make([]entry, len(results))
+	for i, r := range results {
+		w.entries[i] = entry{id: r.id, b: r.b, tt: r.tt, state: scored}
 	}
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	rows.Close()
 	// FTS5 returns passages by id; find relies on it.
 	slices.SortFunc(w.entries, func(a, b entry) int { return cmp.Compare(a.id, b.id) })
 	w.stats.scored += len(w.entries)
@@ -929,26 +911,17 @@ func (w *wordSearch) sections(top []*hit) (map[int64][]string, error) {
 
 // scoreOnly runs BM25 over listed passages whose items are known.
 func (w *wordSearch) scoreOnly(list []*entry) error {
-	w.stats.passes++
-	query := strings.NewReplacer(only, ` AND +search.rowid IN (SELECT value FROM json_each(:ids))`).Replace(scoreSQL)
-	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", w.match), sql.Named("ids", idList(list)))
+	results, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", idList(list)))
 	if err != nil {
 		return err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var b float64
-		var tt bool
-		if err := rows.Scan(&id, &b, &tt); err != nil {
-			return err
-		}
-		if e := w.find(id); e != nil && e.state == unscored {
-			e.b, e.tt, e.state = b, tt, scored
+	for _, r := range results {
+		if e := w.find(r.id); e != nil && e.state == unscored {
+			e.b, e.tt, e.state = r.b, r.tt, scored
 			w.stats.scored++
 		}
 	}
-	return rows.Err()
+	return nil
 }
 
 // also lists, for each URL of the page, up to 5 refs of other sources' records sharing
