@@ -35,7 +35,7 @@ type TermCount struct {
 // SearchColumns are the columns of the search table, in order.
 var SearchColumns = [4]string{"title", "text", "names", "context"}
 
-// tokenizer is a private in-memory database with an FTS5 table of the search table's
+// tokenizer is a private in-memory database holding an FTS5 table of the search table's
 // columns and tokenizer, to count the terms of a text exactly as the index holds them.
 var tokenizer struct {
 	once sync.Once
@@ -44,39 +44,44 @@ var tokenizer struct {
 	err  error
 }
 
+// termTables creates the tables on a connection that lacks them: each connection to a
+// private in-memory database holds a database of its own.
+var termTables = []string{
+	`CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(title, text, names, context,
+		tokenize='porter unicode61 remove_diacritics 2')`,
+	`CREATE VIRTUAL TABLE IF NOT EXISTS terms_col USING fts5vocab(terms, col)`,
+}
+
 // TermCounts tokenizes the four column values cols with the search table's tokenizer and
 // returns each (term, column) with its count, ordered by term then column.
 func TermCounts(ctx context.Context, cols [4]string) ([]TermCount, error) {
 	tokenizer.once.Do(func() {
-		db, err := sql.Open("sqlite", "file:bf-terms?mode=memory&cache=private&_pragma=trusted_schema(OFF)")
-		if err == nil {
-			db.SetMaxOpenConns(1)
-			db.SetMaxIdleConns(1)
-			db.SetConnMaxLifetime(0)
-			for _, s := range []string{
-				`CREATE VIRTUAL TABLE terms USING fts5(title, text, names, context,
-					tokenize='porter unicode61 remove_diacritics 2')`,
-				`CREATE VIRTUAL TABLE terms_col USING fts5vocab(terms, col)`,
-			} {
-				if _, err = db.Exec(s); err != nil {
-					break
-				}
-			}
+		tokenizer.db, tokenizer.err = sql.Open("sqlite", "file:bf-terms?mode=memory&cache=private&_pragma=trusted_schema(OFF)")
+		if tokenizer.err == nil {
+			tokenizer.db.SetMaxOpenConns(1)
 		}
-		tokenizer.db, tokenizer.err = db, err
 	})
 	if tokenizer.err != nil {
 		return nil, fmt.Errorf("the term counter: %w", tokenizer.err)
 	}
 	tokenizer.mu.Lock()
 	defer tokenizer.mu.Unlock()
-	db := tokenizer.db
-	if _, err := db.ExecContext(ctx, `INSERT INTO terms(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
+	conn, err := tokenizer.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	for _, stmt := range termTables {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := conn.ExecContext(ctx, `INSERT INTO terms(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
 		cols[0], cols[1], cols[2], cols[3]); err != nil {
 		return nil, err
 	}
-	defer db.ExecContext(context.WithoutCancel(ctx), `DELETE FROM terms`)
-	rows, err := db.QueryContext(ctx, `SELECT term, col, cnt FROM terms_col`)
+	defer conn.ExecContext(context.WithoutCancel(ctx), `DELETE FROM terms`)
+	rows, err := conn.QueryContext(ctx, `SELECT term, col, cnt FROM terms_col`)
 	if err != nil {
 		return nil, err
 	}
@@ -95,10 +100,13 @@ func TermCounts(ctx context.Context, cols [4]string) ([]TermCount, error) {
 		tc.Column = index[col]
 		out = append(out, tc)
 	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
 	slices.SortFunc(out, func(a, b TermCount) int {
 		return cmp.Or(strings.Compare(a.Term, b.Term), cmp.Compare(a.Column, b.Column))
 	})
-	return out, rows.Err()
+	return out, nil
 }
 
 // heavyCounts returns the term counts of a search row worth keeping in the heavy table,
