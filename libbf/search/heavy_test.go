@@ -1,12 +1,8 @@
 package search
 
 import (
-	"context"
 	"strings"
 	"testing"
-
-	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/reply"
 )
 
 // TestHeavyScores ranks a brain whose large passages repeat a few words, so the cache keeps
@@ -25,14 +21,7 @@ func TestHeavyScores(t *testing.T) {
 	b.record("brief", "r1", `"title":"Zebra log","text":"`+repeat("zebra ", 12000)+`","url":"https://zoo.test/1"`)
 	b.record("news", "r2", `"title":"Lion log","text":"a lion, a zebra","url":"https://zoo.test/1"`)
 	b.record("news", "r3", `"title":"Okapi","text":"`+repeat("okapi lion ", 7000)+`"`)
-	ctx := context.Background()
-	var probs reply.Problems
-	var stale []string
-	parts, err := open(ctx, []*brain.Brain{b.open()}, zone, &probs, &stale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeParts(parts)
+	parts := openParts(t, b)
 	var kept int
 	if err := parts[0].tx.QueryRow(`SELECT count(DISTINCT passage) FROM heavy`).Scan(&kept); err != nil || kept < 4 {
 		t.Fatalf("heavy passages = %d (%v), want at least 4", kept, err)

@@ -1,15 +1,11 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
-
-	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/reply"
 )
 
 // TestRankingProperty ranks random small brains with random queries (common words held by
@@ -29,14 +25,7 @@ func TestRankingProperty(t *testing.T) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 97))
 			b, vocab := randomBrain(t, r)
-			ctx := context.Background()
-			var probs reply.Problems
-			var stale []string
-			parts, err := open(ctx, []*brain.Brain{b.open()}, zone, &probs, &stale)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer closeParts(parts)
+			parts := openParts(t, b)
 			scopes := []string{"", "", "", "projects", "concepts", "memories/mail", "2026-08", "bf://rand/tags/t1"}
 			for range queries {
 				q := randomQuery(r, vocab)
