@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -19,15 +18,8 @@ var identityLimits = []int{1, 3, 5, 10, 20, 50}
 // header line per reply, so that the replies of two builds of bf can be compared with cmp.
 // The brain's copy is built first; nothing is timed.
 func (b *bench) identity(file string) error {
-	if _, err := os.Stat(filepath.Join(b.work, ".bf", "index.sqlite")); err != nil {
-		logf("building the cache")
-		s, err := b.bfRun("build")
-		if err != nil {
-			return err
-		}
-		if s.Exit != 0 {
-			return fmt.Errorf("bf build exited %d: %s", s.Exit, strings.TrimSpace(string(s.Stderr)))
-		}
+	if err := b.buildOnce(); err != nil {
+		return err
 	}
 	var out bytes.Buffer
 	qs := gen.Queries(b.plan)
@@ -45,4 +37,26 @@ func (b *bench) identity(file string) error {
 	}
 	logf("%d replies of %d queries written to %s", len(qs)*len(identityLimits), len(qs), file)
 	return os.WriteFile(file, out.Bytes(), 0o644)
+}
+
+// buildOnce builds the brain's copy, untimed.
+func (b *bench) buildOnce() error {
+	logf("building the cache")
+	s, err := b.bfRun("build")
+	if err != nil {
+		return err
+	}
+	if s.Exit != 0 {
+		return fmt.Errorf("bf build exited %d: %s", s.Exit, strings.TrimSpace(string(s.Stderr)))
+	}
+	return nil
+}
+
+// searchesOnly measures the warm searches alone and prints their table per query kind.
+func (b *bench) searchesOnly() error {
+	if err := b.searches(); err != nil {
+		return err
+	}
+	fmt.Print(kindTable(b.res.Search))
+	return nil
 }

@@ -37,6 +37,7 @@ type options struct {
 	edits      int
 	adds       int
 	identity   string
+	searches   bool
 }
 
 func main() {
@@ -52,6 +53,7 @@ func main() {
 	flag.IntVar(&o.edits, "edits", 5, "note edits, each followed by one timed search")
 	flag.IntVar(&o.adds, "adds", 3, "batches of 100 records added, each followed by one timed search")
 	flag.StringVar(&o.identity, "identity", "", "instead of measuring, write every fixed query's reply at six limits to this file (compare two builds with cmp)")
+	flag.BoolVar(&o.searches, "searches", false, "measure only the warm searches, on the copy a previous run built when there is one; print their table per query kind")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
@@ -228,9 +230,19 @@ func run(o options) error {
 	}
 	b.res.Generator = info
 	b.work = filepath.Join(filepath.Dir(brain), "work")
+	if _, err := os.Stat(filepath.Join(b.work, ".bf", "index.sqlite")); o.searches && err == nil {
+		logf("reusing %s and its cache", b.work)
+		return b.searchesOnly()
+	}
 	logf("copying the brain to %s", b.work)
 	if err := linkTree(brain, b.work); err != nil {
 		return err
+	}
+	if o.searches {
+		if err := b.buildOnce(); err != nil {
+			return err
+		}
+		return b.searchesOnly()
 	}
 	b.res.Cache.BrainBytes = info.Stats.Bytes
 	if o.identity != "" {

@@ -170,7 +170,25 @@ func markdown(r *Result) string {
 	row("cache size on disk", measure.Bytes(r.Cache.Bytes), "", "", "", "",
 		fmt.Sprintf("%s the brain's files; %s after the edits and additions", ratio(float64(r.Cache.Bytes), float64(r.Cache.BrainBytes)), measure.Bytes(r.Cache.BytesAtEnd)))
 
-	b.WriteString("\n| query kind | queries | bf median | rg median | sqlite3 median | rg ÷ bf | bf ÷ sqlite3 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString(kindTable(s))
+
+	fmt.Fprintf(&b, "\n| target (set for the large brain, 2 cores) | goal | %s | |\n| --- | --- | ---: | --- |\n", r.Size)
+	for _, t := range r.Targets {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.Name, t.Goal, t.Value, t.Margin)
+	}
+	if len(r.Problems) > 0 {
+		b.WriteString("\nProblems:\n\n")
+		for _, p := range r.Problems {
+			fmt.Fprintf(&b, "- %s\n", p)
+		}
+	}
+	return b.String()
+}
+
+// kindTable is the warm search medians per query kind, beside rg and sqlite3.
+func kindTable(s SearchResult) string {
+	var b strings.Builder
+	b.WriteString("| query kind | queries | bf median | rg median | sqlite3 median | rg ÷ bf | bf ÷ sqlite3 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, k := range s.PerKind {
 		rg, sq := "n/a", "n/a"
 		if k.RG > 0 {
@@ -183,15 +201,5 @@ func markdown(r *Result) string {
 			ratio(k.RG, k.BF), ratio(k.BF, k.SQLite))
 	}
 
-	fmt.Fprintf(&b, "\n| target (set for the large brain, 2 cores) | goal | %s | |\n| --- | --- | ---: | --- |\n", r.Size)
-	for _, t := range r.Targets {
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", t.Name, t.Goal, t.Value, t.Margin)
-	}
-	if len(r.Problems) > 0 {
-		b.WriteString("\nProblems:\n\n")
-		for _, p := range r.Problems {
-			fmt.Fprintf(&b, "- %s\n", p)
-		}
-	}
 	return b.String()
 }
