@@ -10,7 +10,7 @@ import (
 
 // ratio formats a over b: "0.44×", "3.1×", "27×".
 func ratio(a, b float64) string {
-	if b <= 0 || math.IsNaN(a) || math.IsNaN(b) {
+	if a <= 0 || b <= 0 || math.IsNaN(a) || math.IsNaN(b) {
 		return ""
 	}
 	r := a / b
