@@ -242,8 +242,8 @@ func TestWords(t *testing.T) {
 func TestQueries(t *testing.T) {
 	p := NewPlan(Sizes["small"])
 	qs := Queries(p)
-	if len(qs) != 50 {
-		t.Fatalf("%d queries, want 50", len(qs))
+	if len(qs) != 59 {
+		t.Fatalf("%d queries, want 59", len(qs))
 	}
 	vocab := Vocabulary()
 	inVocab := func(w string) bool {

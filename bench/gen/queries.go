@@ -1,11 +1,14 @@
 package gen
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Query is one benchmark search: what is passed to bf search, and what a brute-force
 // baseline needs to do the same work.
 type Query struct {
-	Kind  string `json:"kind"` // word, words, phrase, prefix, scoped, identity
+	Kind  string `json:"kind"` // word, words, phrase, prefix, scoped, common, identity
 	Text  string `json:"query"`
 	Scope string `json:"scope,omitempty"`
 	// Words are the query's words without function words (the phrase as one entry for a
@@ -17,8 +20,8 @@ type Query struct {
 // IsFunctionWord reports whether w is one of the function words of the vocabulary.
 func IsFunctionWord(w string) bool { return slices.Contains(functionWords, w) }
 
-// Queries returns the fixed set of 50 benchmark queries for the brain of p: one-word,
-// multi-word, phrase, prefix, scoped and identity searches over words and names the
+// Queries returns the fixed set of 59 benchmark queries for the brain of p: one-word,
+// multi-word, phrase, prefix, scoped, common-word and identity searches over words and names the
 // generator always writes.
 func Queries(p *Plan) []Query {
 	var qs []Query
@@ -68,6 +71,14 @@ func Queries(p *Plan) []Query {
 	} {
 		words("scoped", s.text, s.scope, fieldsOf(s.text)...)
 	}
+	// Common: only the most frequent content words, one, two and three at a time.
+	for _, ranks := range commonQueries {
+		var ws []string
+		for _, r := range ranks {
+			ws = append(ws, contentWords[r])
+		}
+		words("common", strings.Join(ws, " "), "", ws...)
+	}
 	hub := ""
 	if p.Hub >= 0 {
 		hub = "bf://" + BrainName + "/" + p.Notes[p.Hub].Path
@@ -102,3 +113,8 @@ func fieldsOf(s string) []string {
 	}
 	return out
 }
+
+// commonQueries are the common-word queries as ranks among content words (0 is the most
+// frequent after the function words): the three most frequent words alone, then pairs and
+// triples of the most frequent ones.
+var commonQueries = [][]int{{0}, {1}, {2}, {0, 1}, {2, 3}, {4, 5}, {0, 1, 2}, {3, 4, 5}, {6, 7, 8}}

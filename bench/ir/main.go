@@ -37,8 +37,8 @@ const (
 const source = "scifact"
 
 type options struct {
-	bin, data, cache, out, readme, dense string
-	limit                                int
+	bin, data, cache, out, readme, dense, identity string
+	limit                                          int
 }
 
 func main() {
@@ -50,6 +50,7 @@ func main() {
 	flag.IntVar(&o.limit, "limit", 10, "results scored per query")
 	flag.StringVar(&o.dense, "dense", defaultDense(), "the recorded dense run replayed as fused search's dense strategy")
 	flag.StringVar(&o.readme, "readme", "", "also replace the table between <!-- bench:ir --> markers in this README")
+	flag.StringVar(&o.identity, "identity", "", "instead of scoring, write every judged query's reply at -limit to this file (compare two builds with cmp)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-ir:", err)
@@ -147,6 +148,9 @@ func run(o options) error {
 		return fmt.Errorf("bf build exited %d: %s", s.Exit, strings.TrimSpace(string(s.Stderr)))
 	}
 	res.BuildMS = float64(s.Wall.Microseconds()) / 1000
+	if o.identity != "" {
+		return writeIdentity(o.identity, bf, brain, queries, order, o.limit)
+	}
 
 	logf("running %d judged queries", len(order))
 	var walls []time.Duration
@@ -350,4 +354,20 @@ func writeBrain(brain string, corpus []byte) (int, error) {
 		return n, err
 	}
 	return n, os.WriteFile(stamp, []byte(strconv.Itoa(n)+"\n"), 0o644)
+}
+
+// writeIdentity writes the reply of every judged query at limit, with --explain (every
+// score), to file, one header line
+// per reply, so that the replies of two builds of bf can be compared with cmp.
+func writeIdentity(file, bf, brain string, queries map[string]string, order []string, limit int) error {
+	var out strings.Builder
+	for _, qid := range order {
+		s, err := measure.Run(brain, bf, "search", "--brain", brain, "--explain", "--limit", strconv.Itoa(limit), "--", queries[qid])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&out, "### %s limit=%d exit=%d\n%s\n", qid, limit, s.Exit, strings.TrimSpace(string(s.Stdout)))
+	}
+	logf("%d replies written to %s", len(order), file)
+	return os.WriteFile(file, []byte(out.String()), 0o644)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/google/go-cmp/cmp"
 )
 
 // crashEnv names the brain a re-executed test binary builds, stopping mid-fill.
@@ -47,6 +48,8 @@ func TestKilledBuildProcess(t *testing.T) {
 	for i := range 100 {
 		f.writeRecord("mail", fmt.Sprintf("bulk-%d", i), `"title":"Bulk"`)
 	}
+	// A record whose term counts the cache keeps (heavy.go).
+	f.writeRecord("mail", "bulk-heavy", `"title":"Bulk","text":"`+strings.Repeat("bulk ", 14000)+`"`)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), crashEnv+"="+f.root)
@@ -74,14 +77,23 @@ func TestKilledBuildProcess(t *testing.T) {
 	if c.Status.Stale {
 		t.Error("stale after the writer died")
 	}
-	if got := len(refs(t, c)); got != 106 {
-		t.Errorf("items = %d, want 106", got)
+	if got := len(refs(t, c)); got != 107 {
+		t.Errorf("items = %d, want 107", got)
+	}
+	wantHeavy := []string{"mail:bulk-heavy# bulk 0 1", "mail:bulk-heavy# bulk 1 14000", "mail:bulk-heavy# mail 2 1"}
+	if diff := cmp.Diff(wantHeavy, heavyRows(t, c)); diff != "" {
+		t.Errorf("term counts after the crash (-want +got):\n%s", diff)
 	}
 	c.Close()
 	res := f.build()
-	if res.Files != 106 || res.Changed != 0 {
+	if res.Files != 107 || res.Changed != 0 {
 		t.Errorf("build after the crash = %+v", res)
 	}
+	c = f.open()
+	if diff := cmp.Diff(wantHeavy, heavyRows(t, c)); diff != "" {
+		t.Errorf("term counts after the next build (-want +got):\n%s", diff)
+	}
+	c.Close()
 	if _, err := os.Stat(f.path(".bf/index.sqlite.new")); !os.IsNotExist(err) {
 		t.Error(".new survived the next build")
 	}

@@ -283,6 +283,17 @@ func TestRebuilds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"previous schema version", func(t *testing.T, f *fixture) {
+			// Version 3 had no heavy table: such a cache is rebuilt, never read.
+			db, err := openFile(f.path(".bf/index.sqlite"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec(fmt.Sprintf("DROP TABLE heavy; PRAGMA user_version = %d", SchemaVersion-1)); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		{"extra trigger", func(t *testing.T, f *fixture) {
 			db, err := openFile(f.path(".bf/index.sqlite"), false)
 			if err != nil {

@@ -3,8 +3,8 @@ package cache
 // SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
 // with another value is never read: it is rebuilt from the brain's files. Version 2 added
 // the scopes table; version 3 keeps the typed links of ordinary Markdown as claims and adds
-// the reviews, chunks, vectors and bigrams tables.
-const SchemaVersion = 3
+// the reviews, chunks, vectors and bigrams tables; version 4 adds the heavy table.
+const SchemaVersion = 4
 
 // File names inside a brain's .bf/ folder.
 const (
@@ -109,6 +109,12 @@ var Tables = []Table{
 	{Name: "bigrams", Doc: "FTS5 table, tokenize='unicode61': the runs of Chinese, Japanese, Korean and Thai letters of passages holding any, as overlapping character bigrams, so fused search finds a word inside a run; rowid = passages.id", Columns: []Column{
 		{"text", "the bigrams of the passage's folded title and text, separated by spaces"},
 	}},
+	{Name: "heavy", Doc: "the term counts of large passages that repeat few terms (over 64 KiB, at most 256 distinct term and column pairs): every term of such a passage, so search computes its BM25 without FTS5 listing each instance", Columns: []Column{
+		{"passage", "passages.id"},
+		{"term", "an indexed (stemmed, folded) term"},
+		{"col", "the search column: 0 title, 1 text, 2 names, 3 context"},
+		{"count", "its occurrences in that column of the passage"},
+	}},
 	{Name: "vocabulary", Doc: "fts5vocab(search, row): term, doc, cnt — for spelling suggestions", Columns: []Column{
 		{"term", "an indexed (stemmed, folded) term"},
 		{"doc", "number of passages holding it"},
@@ -187,6 +193,8 @@ var ddl = []string{
 	`CREATE VIRTUAL TABLE search USING fts5(title, text, names, context,
 		tokenize='porter unicode61 remove_diacritics 2')`,
 	`CREATE VIRTUAL TABLE vocabulary USING fts5vocab(search, row)`,
+	`CREATE TABLE heavy(passage INTEGER NOT NULL, term TEXT NOT NULL, col INTEGER NOT NULL, count INTEGER NOT NULL,
+		PRIMARY KEY(passage, term, col)) WITHOUT ROWID`,
 	`CREATE VIRTUAL TABLE bigrams USING fts5(text, tokenize='unicode61')`,
 	`CREATE TABLE names(name TEXT NOT NULL, item INTEGER NOT NULL, PRIMARY KEY(name, item)) WITHOUT ROWID`,
 	`CREATE TABLE links(item INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(item, target)) WITHOUT ROWID`,

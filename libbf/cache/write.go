@@ -52,6 +52,8 @@ var writeSQL = map[string]string{
 	"search":     `INSERT INTO search(rowid, title, text, names, context) VALUES(?, ?, ?, ?, ?)`,
 	"bigram":     `INSERT INTO bigrams(rowid, text) VALUES(?, ?)`,
 	"dropBigram": `DELETE FROM bigrams WHERE rowid = ?`,
+	"heavy":      `INSERT INTO heavy(passage, term, col, count) VALUES(?, ?, ?, ?)`,
+	"dropHeavy":  `DELETE FROM heavy WHERE passage = ?`,
 	"task":       `INSERT OR IGNORE INTO tasks(item, line, fragment, text, done) VALUES(?, ?, ?, ?, ?)`,
 	"name":       `INSERT OR IGNORE INTO names(name, item) VALUES(?, ?)`,
 	"link":       `INSERT OR IGNORE INTO links(item, target) VALUES(?, ?)`,
@@ -217,6 +219,9 @@ func (w *writer) flushFTS(ctx context.Context) error {
 		if _, err := w.exec(ctx, "dropBigram", id); err != nil {
 			return err
 		}
+		if _, err := w.exec(ctx, "dropHeavy", id); err != nil {
+			return err
+		}
 	}
 	w.ftsDel = w.ftsDel[:0]
 	for _, r := range w.ftsAdd {
@@ -225,6 +230,15 @@ func (w *writer) flushFTS(ctx context.Context) error {
 		}
 		if bi := fold.Bigrams(r.title + " " + r.text); bi != "" {
 			if _, err := w.exec(ctx, "bigram", r.id, bi); err != nil {
+				return err
+			}
+		}
+		counts, err := heavyCounts(ctx, &r)
+		if err != nil {
+			return err
+		}
+		for _, c := range counts {
+			if _, err := w.exec(ctx, "heavy", r.id, c.Term, c.Column, c.Count); err != nil {
 				return err
 			}
 		}

@@ -127,3 +127,16 @@ func jsonOf(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// openParts opens a test brain for the ranking functions; the parts close with the test.
+func openParts(t *testing.T, b *testBrain) []*part {
+	t.Helper()
+	var probs reply.Problems
+	var stale []string
+	parts, err := open(context.Background(), []*brain.Brain{b.open()}, zone, &probs, &stale)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { closeParts(parts) })
+	return parts
+}

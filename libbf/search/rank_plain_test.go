@@ -15,7 +15,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -226,14 +225,7 @@ func TestRankingMatchesPlain(t *testing.T) {
 			b.record(sources[(i+1)%3], fmt.Sprintf("c%03d", i), fields)
 		}
 	}
-	ctx := context.Background()
-	var probs reply.Problems
-	var stale []string
-	parts, err := open(ctx, []*brain.Brain{b.open()}, zone, &probs, &stale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeParts(parts)
+	parts := openParts(t, b)
 	scopes := []string{"", "projects", "memories/news/2026-08", "2026-08", "bf://work/tags/t1", "repo:github.com/example/r1"}
 	limits, random := []int64{1, 11, 2000}, 4
 	if os.Getenv("BF_RANK_THOROUGH") != "" {

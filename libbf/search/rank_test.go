@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/google/go-cmp/cmp"
@@ -160,13 +159,7 @@ func TestScoreFormula(t *testing.T) {
 	b.record("brief", "x", `"title":"Four","text":"Zeta."`)
 	b.record("news", "x", `"title":"Four","text":"Zeta."`)
 	ctx := context.Background()
-	var probs reply.Problems
-	var stale []string
-	parts, err := open(ctx, []*brain.Brain{b.open()}, zone, &probs, &stale)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeParts(parts)
+	parts := openParts(t, b)
 	q, _ := fold.Parse("zeta theta iota")
 	rows, err := rankWords(ctx, parts[0], q.Terms, scope{}, nil, 100)
 	if err != nil {

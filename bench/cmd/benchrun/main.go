@@ -36,6 +36,8 @@ type options struct {
 	readReps   int
 	edits      int
 	adds       int
+	identity   string
+	searches   bool
 }
 
 func main() {
@@ -50,6 +52,8 @@ func main() {
 	flag.IntVar(&o.readReps, "read-reps", 0, "measured runs of each read (0: 10 small, 5 large)")
 	flag.IntVar(&o.edits, "edits", 5, "note edits, each followed by one timed search")
 	flag.IntVar(&o.adds, "adds", 3, "batches of 100 records added, each followed by one timed search")
+	flag.StringVar(&o.identity, "identity", "", "instead of measuring, write every fixed query's reply at six limits to this file (compare two builds with cmp)")
+	flag.BoolVar(&o.searches, "searches", false, "measure only the warm searches, on the copy a previous run built when there is one; print their table per query kind")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
@@ -209,11 +213,28 @@ func run(o options) error {
 	}
 	b.res.Generator = info
 	b.work = filepath.Join(filepath.Dir(brain), "work")
+	if _, err := os.Stat(filepath.Join(b.work, ".bf", "index.sqlite")); o.searches && err == nil {
+		logf("reusing %s and its cache", b.work)
+		return b.searchesOnly()
+	}
 	logf("copying the brain to %s", b.work)
 	if err := brains.LinkTree(brain, b.work); err != nil {
 		return err
 	}
+	if o.searches {
+		if err := b.buildOnce(); err != nil {
+			return err
+		}
+		return b.searchesOnly()
+	}
 	b.res.Cache.BrainBytes = info.Stats.Bytes
+	if o.identity != "" {
+		file, err := filepath.Abs(o.identity)
+		if err != nil {
+			return err
+		}
+		return b.identity(file)
+	}
 
 	steps := []struct {
 		name string

@@ -10,7 +10,7 @@ import (
 
 // ratio formats a over b: "0.44×", "3.1×", "27×".
 func ratio(a, b float64) string {
-	if b <= 0 || math.IsNaN(a) || math.IsNaN(b) {
+	if a <= 0 || b <= 0 || math.IsNaN(a) || math.IsNaN(b) {
 		return ""
 	}
 	r := a / b
@@ -151,7 +151,7 @@ func markdown(r *Result) string {
 	row(fmt.Sprintf("first search after adding 100 records to one source (%d batches)", rf.AfterAdd.N), measure.Millis(rf.AfterAdd.Median), "", "", "", "",
 		fmt.Sprintf("%s the same query warm; %s the warm median", ratio(rf.AfterAdd.Median, rf.WarmSameQuery.Median), ratio(rf.AfterAdd.Median, warm)))
 	s := r.Search
-	row(fmt.Sprintf("warm search, median (50 queries × %d)", s.Reps), measure.Millis(warm), measure.Millis(median(s.RG)), measure.Millis(median(s.SQLite)),
+	row(fmt.Sprintf("warm search, median (%d queries × %d)", len(s.Queries), s.Reps), measure.Millis(warm), measure.Millis(median(s.RG)), measure.Millis(median(s.SQLite)),
 		ratio(warm, median(s.RG)), ratio(warm, median(s.SQLite)), speedup(median(s.RG), warm))
 	row("warm search, p95", measure.Millis(s.All.P95), measure.Millis(p95(s.RG)), measure.Millis(p95(s.SQLite)),
 		ratio(s.All.P95, p95(s.RG)), ratio(s.All.P95, p95(s.SQLite)), fmt.Sprintf("bf peak RSS %s", measure.Bytes(s.MaxRSS)))
@@ -170,17 +170,7 @@ func markdown(r *Result) string {
 	row("cache size on disk", measure.Bytes(r.Cache.Bytes), "", "", "", "",
 		fmt.Sprintf("%s the brain's files; %s after the edits and additions", ratio(float64(r.Cache.Bytes), float64(r.Cache.BrainBytes)), measure.Bytes(r.Cache.BytesAtEnd)))
 
-	b.WriteString("\n| query kind | queries | bf median | rg median | sqlite3 median |\n| --- | ---: | ---: | ---: | ---: |\n")
-	for _, k := range s.PerKind {
-		rg, sq := "n/a", "n/a"
-		if k.RG > 0 {
-			rg = measure.Millis(k.RG)
-		}
-		if k.SQLite > 0 {
-			sq = measure.Millis(k.SQLite)
-		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s |\n", k.Kind, k.N, measure.Millis(k.BF), rg, sq)
-	}
+	b.WriteString(kindTable(s))
 
 	fmt.Fprintf(&b, "\n| target (set for the large brain, 2 cores) | goal | %s | |\n| --- | --- | ---: | --- |\n", r.Size)
 	for _, t := range r.Targets {
@@ -192,5 +182,24 @@ func markdown(r *Result) string {
 			fmt.Fprintf(&b, "- %s\n", p)
 		}
 	}
+	return b.String()
+}
+
+// kindTable is the warm search medians per query kind, beside rg and sqlite3.
+func kindTable(s SearchResult) string {
+	var b strings.Builder
+	b.WriteString("| query kind | queries | bf median | rg median | sqlite3 median | rg ÷ bf | bf ÷ sqlite3 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, k := range s.PerKind {
+		rg, sq := "n/a", "n/a"
+		if k.RG > 0 {
+			rg = measure.Millis(k.RG)
+		}
+		if k.SQLite > 0 {
+			sq = measure.Millis(k.SQLite)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", k.Kind, k.N, measure.Millis(k.BF), rg, sq,
+			ratio(k.RG, k.BF), ratio(k.BF, k.SQLite))
+	}
+
 	return b.String()
 }

@@ -1,0 +1,146 @@
+package cache
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// A passage of one word repeated hundreds of thousands of times makes FTS5's bm25() slow:
+// it lists every instance of every query term in the row before summing them. So the
+// passages where that can happen keep their term counts in the heavy table, and search
+// computes their BM25 from those counts with FTS5's own formula (libbf/search, heavy.go).
+//
+// A passage is kept when its columns hold more than heavyBytes bytes and at most
+// heavyTerms distinct (term, column) pairs: it is large and repeats few terms, so its
+// counts are a few rows. Any other passage is scored by FTS5, which is exact too.
+const (
+	heavyBytes = 64 << 10
+	heavyTerms = 256
+)
+
+// TermCount is how many times a term occurs in one column of a passage, as the search
+// table's tokenizer cuts it.
+type TermCount struct {
+	Term   string
+	Column int // 0 title, 1 text, 2 names, 3 context
+	Count  int64
+}
+
+// SearchColumns are the columns of the search table, in order.
+var SearchColumns = [4]string{"title", "text", "names", "context"}
+
+// tokenizer is a private in-memory database holding an FTS5 table of the search table's
+// columns and tokenizer, to count the terms of a text exactly as the index holds them.
+var tokenizer struct {
+	once sync.Once
+	mu   sync.Mutex
+	db   *sql.DB
+	err  error
+}
+
+// termTables creates the tables on a connection that lacks them: each connection to a
+// private in-memory database holds a database of its own.
+var termTables = []string{
+	`CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(title, text, names, context,
+		tokenize='porter unicode61 remove_diacritics 2')`,
+	`CREATE VIRTUAL TABLE IF NOT EXISTS terms_col USING fts5vocab(terms, col)`,
+}
+
+// TermCounts tokenizes the four column values cols with the search table's tokenizer and
+// returns each (term, column) with its count, ordered by term then column.
+func TermCounts(ctx context.Context, cols [4]string) ([]TermCount, error) {
+	tokenizer.once.Do(func() {
+		tokenizer.db, tokenizer.err = sql.Open("sqlite", "file:bf-terms?mode=memory&cache=private&_pragma=trusted_schema(OFF)")
+		if tokenizer.err == nil {
+			tokenizer.db.SetMaxOpenConns(1)
+		}
+	})
+	if tokenizer.err != nil {
+		return nil, fmt.Errorf("the term counter: %w", tokenizer.err)
+	}
+	tokenizer.mu.Lock()
+	defer tokenizer.mu.Unlock()
+	conn, err := tokenizer.db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close()
+	for _, stmt := range termTables {
+		if _, err := conn.ExecContext(ctx, stmt); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := conn.ExecContext(ctx, `INSERT INTO terms(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
+		cols[0], cols[1], cols[2], cols[3]); err != nil {
+		return nil, err
+	}
+	defer conn.ExecContext(context.WithoutCancel(ctx), `DELETE FROM terms`)
+	rows, err := conn.QueryContext(ctx, `SELECT term, col, cnt FROM terms_col`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	index := map[string]int{}
+	for i, c := range SearchColumns {
+		index[c] = i
+	}
+	var out []TermCount
+	for rows.Next() {
+		var tc TermCount
+		var col string
+		if err := rows.Scan(&tc.Term, &col, &tc.Count); err != nil {
+			return nil, err
+		}
+		tc.Column = index[col]
+		out = append(out, tc)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b TermCount) int {
+		return cmp.Or(strings.Compare(a.Term, b.Term), cmp.Compare(a.Column, b.Column))
+	})
+	return out, nil
+}
+
+// heavyCounts returns the term counts of a search row worth keeping in the heavy table,
+// or nil.
+func heavyCounts(ctx context.Context, r *ftsRow) ([]TermCount, error) {
+	if len(r.title)+len(r.text)+len(r.names)+len(r.context) <= heavyBytes || !fewWords(r, 4*heavyTerms) {
+		return nil, nil
+	}
+	counts, err := TermCounts(ctx, [4]string{r.title, r.text, r.names, r.context})
+	if err != nil || len(counts) > heavyTerms {
+		return nil, err
+	}
+	return counts, nil
+}
+
+// fewWords reports whether the columns of r hold at most n distinct words (runs of letters,
+// digits and marks, in lower case): a cheap test before tokenizing a large passage, which
+// only decides whether its counts are worth computing.
+func fewWords(r *ftsRow, n int) bool {
+	seen := map[string]bool{}
+	for _, s := range []string{r.title, r.text, r.names, r.context} {
+		for w := range strings.FieldsFuncSeq(s, func(c rune) bool {
+			return !unicode.IsLetter(c) && !unicode.IsNumber(c) && !unicode.IsMark(c)
+		}) {
+			if !seen[w] {
+				if seen[strings.ToLower(w)] {
+					continue
+				}
+				seen[strings.ToLower(w)] = true
+				if len(seen) > n {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,250 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"math"
+	"strings"
+
+	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/fold"
+)
+
+// FTS5's bm25() lists every instance of every query term in a row before summing them,
+// so a passage of one word repeated 650,000 times costs more than the rest of a search.
+// The cache keeps the term counts of such passages (the heavy table), and their BM25 is
+// computed here from those counts: with the same statistics (rows, tokens, the row's size,
+// the rows holding each term) and the same floating-point steps as FTS5's bm25, so the
+// score is the one FTS5 returns, bit for bit (TestHeavyScores compares them).
+
+// heavyScoring turns the scorer on; tests turn it off to compare with FTS5.
+var heavyScoring = true
+
+// heavySQL lists the passages whose counts the cache keeps.
+const heavySQL = `SELECT passage FROM heavy`
+
+// BM25's parameters in FTS5.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// rankWeights are the column weights of the ranking, ttWeights those telling whether a
+// passage matches by its title or text.
+var (
+	rankWeights = [4]float64{10, 1, 0.5, 3}
+	ttWeights   = [4]float64{10, 1, 0, 0}
+)
+
+// heavy scores the passages of the heavy table for one query.
+type heavy struct {
+	// terms are the indexed term of each query term.
+	terms []string
+	// statistics, read when a heavy passage is first scored.
+	ready bool
+	avgdl float64
+	idf   []float64
+	size  *sql.Stmt
+	count *sql.Stmt
+}
+
+// newHeavy returns the scorer of a query's heavy passages, or nil when the brain has none or
+// a term is not one indexed term (a prefix or several words: FTS5 then scores every passage).
+func newHeavy(ctx context.Context, p *part, terms []fold.Term) (*heavy, error) {
+	if !heavyScoring {
+		return nil, nil
+	}
+	var some bool
+	if err := p.tx.QueryRowContext(ctx, `SELECT EXISTS(`+heavySQL+`)`).Scan(&some); err != nil || !some {
+		return nil, err
+	}
+	h := &heavy{}
+	for _, t := range terms {
+		if t.Prefix || t.Phrase {
+			return nil, nil
+		}
+		counts, err := cache.TermCounts(ctx, [4]string{1: t.Text})
+		if err != nil {
+			return nil, err
+		}
+		if len(counts) != 1 || counts[0].Count != 1 {
+			return nil, nil
+		}
+		h.terms = append(h.terms, counts[0].Term)
+	}
+	return h, nil
+}
+
+func (h *heavy) close() {
+	for _, st := range []*sql.Stmt{h.size, h.count} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// prepare reads the statistics FTS5's bm25 starts from: the number of rows and of tokens
+// (the averages record), and for each term the rows holding it.
+func (h *heavy) prepare(ctx context.Context, p *part, match []string) error {
+	var block []byte
+	if err := p.tx.QueryRowContext(ctx, averagesSQL).Scan(&block); err != nil {
+		return err
+	}
+	rows, n := varint(block)
+	var tokens uint64
+	for range cache.SearchColumns {
+		if n == 0 {
+			return errors.New("the search index's totals record is damaged")
+		}
+		block = block[n:]
+		var v uint64
+		v, n = varint(block)
+		tokens += v
+	}
+	if n == 0 || rows == 0 {
+		return errors.New("the search index's totals record is damaged")
+	}
+	h.avgdl = float64(int64(tokens)) / float64(int64(rows))
+	st, err := p.tx.PrepareContext(ctx, `SELECT count(*) FROM search WHERE search MATCH ?`)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, m := range match {
+		var hits int64
+		if err := st.QueryRowContext(ctx, m).Scan(&hits); err != nil {
+			return err
+		}
+		idf := math.Log((float64(int64(rows)-hits) + 0.5) / (float64(hits) + 0.5))
+		if idf <= 0 {
+			idf = 1e-6
+		}
+		h.idf = append(h.idf, idf)
+	}
+	if h.size, err = p.tx.PrepareContext(ctx, `SELECT sz FROM search_docsize WHERE id = ?`); err != nil {
+		return err
+	}
+	if h.count, err = p.tx.PrepareContext(ctx, `SELECT term, col, count FROM heavy WHERE passage = ?`); err != nil {
+		return err
+	}
+	h.ready = true
+	return nil
+}
+
+// score returns what scoreSQL returns for a heavy passage: BM25 negated, and whether it
+// matches by its title or text.
+func (h *heavy) score(ctx context.Context, p *part, match []string, id int64) (float64, bool, error) {
+	if !h.ready {
+		if err := h.prepare(ctx, p, match); err != nil {
+			return 0, false, err
+		}
+	}
+	var sz []byte
+	if err := h.size.QueryRowContext(ctx, id).Scan(&sz); err != nil {
+		return 0, false, err
+	}
+	var size int32
+	for range cache.SearchColumns {
+		v, n := varint(sz)
+		if n == 0 {
+			return 0, false, errors.New("the search index's size record is damaged")
+		}
+		size += int32(v)
+		sz = sz[n:]
+	}
+	rows, err := h.count.QueryContext(ctx, id)
+	if err != nil {
+		return 0, false, err
+	}
+	defer rows.Close()
+	freq := make([]float64, len(h.terms))
+	tfreq := make([]float64, len(h.terms))
+	for rows.Next() {
+		var term string
+		var col int
+		var count int64
+		if err := rows.Scan(&term, &col, &count); err != nil {
+			return 0, false, err
+		}
+		if col < 0 || col >= len(rankWeights) {
+			return 0, false, errors.New("the heavy table names an unknown column")
+		}
+		for k, t := range h.terms {
+			if t == term {
+				freq[k] += float64(rankWeights[col] * float64(count))
+				tfreq[k] += float64(ttWeights[col] * float64(count))
+			}
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, false, err
+	}
+	return h.bm25(freq, float64(size)), h.bm25(tfreq, float64(size)) > 0, nil
+}
+
+// bm25 is FTS5's sum over the terms of idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgdl)), each
+// product rounded on its own as FTS5 rounds it.
+func (h *heavy) bm25(freq []float64, d float64) float64 {
+	score := 0.0
+	for k, f := range freq {
+		score = score + float64(h.idf[k]*(float64(f*(bm25K1+1))/(f+float64(bm25K1*(1-bm25B+float64(bm25B*d)/h.avgdl)))))
+	}
+	return score
+}
+
+// scoreHeavySQL is scoreSQL leaving the BM25 of heavy passages NULL, for heavy.score.
+var scoreHeavySQL = `SELECT search.rowid,
+		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE -bm25(search, 10.0, 1.0, 0.5, 3.0) END,
+		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE bm25(search, 10.0, 1.0, 0.0, 0.0) < 0 END
+		FROM search WHERE search MATCH :match` + only
+
+// scoredRow is a passage's BM25 negated and whether it matches by title or text.
+type scoredRow struct {
+	id int64
+	b  float64
+	tt bool
+}
+
+// scoreRows runs BM25 over the passages matching any term, restricted by restrict (a
+// condition on search.rowid, or ""), in passage order.
+func (w *wordSearch) scoreRows(restrict string, args ...any) ([]scoredRow, error) {
+	query := scoreSQL
+	if w.heavy != nil {
+		query = scoreHeavySQL
+	}
+	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(query),
+		append([]any{sql.Named("match", w.match)}, args...)...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	w.stats.passes++
+	var out []scoredRow
+	var later []int
+	for rows.Next() {
+		var r scoredRow
+		var b sql.NullFloat64
+		var tt sql.NullBool
+		if err := rows.Scan(&r.id, &b, &tt); err != nil {
+			return nil, err
+		}
+		r.b, r.tt = b.Float64, tt.Bool
+		if !b.Valid {
+			later = append(later, len(out))
+		}
+		out = append(out, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	w.stats.heavy += len(later)
+	for _, i := range later {
+		r := &out[i]
+		if r.b, r.tt, err = w.heavy.score(w.ctx, w.p, w.terms, r.id); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,108 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestRankingProperty ranks random small brains with random queries (common words held by
+// most passages, rare words, phrases, prefixes, misses) in random scopes and page sizes:
+// every row and score of rankWords, with its bounds, pruning and counts-based scores, must
+// be those of the plain statement that scores every match with FTS5's bm25().
+// BF_RANK_THOROUGH=1 runs more brains and queries.
+func TestRankingProperty(t *testing.T) {
+	brains, queries := 3, 25
+	if os.Getenv("BF_RANK_THOROUGH") != "" {
+		brains, queries = 12, 80
+	}
+	used := 0
+	defer func() { traceRank = nil }()
+	traceRank = func(s rankStats) { used += s.heavy }
+	for seed := range uint64(brains) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			r := rand.New(rand.NewPCG(seed, 97))
+			b, vocab := randomBrain(t, r)
+			parts := openParts(t, b)
+			scopes := []string{"", "", "", "projects", "concepts", "memories/mail", "2026-08", "bf://rand/tags/t1"}
+			for range queries {
+				q := randomQuery(r, vocab)
+				limit := []int64{1, 2, 3, 5, 10, 20, 50}[r.IntN(7)]
+				checkSameRanking(t, parts[0], parts, q, scopes[r.IntN(len(scopes))], []int64{limit, limit + int64(r.IntN(10))})
+			}
+		})
+	}
+	if used == 0 {
+		t.Error("no passage was scored from its term counts")
+	}
+}
+
+// randomBrain writes and returns a brain of random notes and records over a small
+// vocabulary drawn with a Zipf-like law, so its first words are in most passages; a few
+// records repeat one word thousands of times, so the cache keeps their term counts.
+func randomBrain(t *testing.T, r *rand.Rand) (*testBrain, []string) {
+	vocab := strings.Fields(`plan team work ledger invoice migration billing payment refund customer account
+		rate engine report export pipeline deploy release rollback review design decision meeting incident
+		outage latency budget endpoint service database index query cache search backup restore audit policy
+		token session zebra okapi`)
+	word := func() string { return vocab[int(float64(len(vocab))*r.Float64()*r.Float64()*r.Float64())] }
+	words := func(n int) string {
+		ws := make([]string, n)
+		for i := range ws {
+			ws[i] = word()
+		}
+		return strings.Join(ws, " ")
+	}
+	b := newBrain(t, "rand", nil)
+	day := func() string { return fmt.Sprintf("2026-%02d-%02d", 7+r.IntN(3), 1+r.IntN(28)) }
+	folders := []string{"projects", "projects/deep", "concepts"}
+	for i := range 20 + r.IntN(30) {
+		status := []string{"stable", "draft", "deprecated", "stable"}[r.IntN(4)]
+		var body strings.Builder
+		fmt.Fprintf(&body, "---\nupdated: %s\nstatus: %s\ntags: [t%d]\n---\n# %s\n\n%s.\n\n", day(), status, r.IntN(3),
+			words(1+r.IntN(3)), words(2+r.IntN(15)))
+		for s := range r.IntN(5) {
+			fmt.Fprintf(&body, "## %s %d\n\n%s.\n\n", words(1+r.IntN(2)), s, words(1+r.IntN(20)))
+		}
+		b.write(fmt.Sprintf("%s/n%03d.md", folders[i%len(folders)], i), body.String())
+	}
+	sources := []string{"mail", "chat", "brief"}
+	for i := range 60 + r.IntN(80) {
+		text := words(1 + r.IntN(40))
+		if r.IntN(25) == 0 {
+			text = strings.Repeat(word()+" ", 12000+r.IntN(4000)) + words(r.IntN(4))
+		}
+		fields := fmt.Sprintf(`"title":%q,"text":%q,"time":"%sT%02d:00:00Z"`, words(1+r.IntN(3)), text, day(), 8+r.IntN(3))
+		if r.IntN(3) == 0 {
+			fields += fmt.Sprintf(`,"url":"https://docs.test/%d"`, r.IntN(15))
+		}
+		b.record(sources[r.IntN(len(sources))], fmt.Sprintf("r%03d", i), fields)
+	}
+	return b, vocab
+}
+
+// randomQuery is one to three common or rare words, a phrase, a prefix or a missing word.
+func randomQuery(r *rand.Rand, vocab []string) string {
+	pick := func() string {
+		if r.IntN(2) == 0 {
+			return vocab[r.IntN(3)] // the most common words
+		}
+		return vocab[r.IntN(len(vocab))]
+	}
+	switch r.IntN(6) {
+	case 0:
+		return `"` + pick() + " " + pick() + `"`
+	case 1:
+		w := pick()
+		return w[:1+r.IntN(len(w))] + "*"
+	case 2:
+		return pick() + " zzqx"
+	}
+	ws := make([]string, 1+r.IntN(3))
+	for i := range ws {
+		ws[i] = pick()
+	}
+	return strings.Join(ws, " ")
+}
