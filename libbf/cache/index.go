@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -200,7 +201,7 @@ func (ix *indexer) note(path string, data []byte) (*entry, error) {
 	// Declared fields: values for the names column, relation fields as typed claims.
 	facts := map[string]any{}
 	var fieldWords []string
-	for _, name := range sortedKeys(n.Meta.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(n.Meta.Fields)) {
 		f := ix.cfg.Fields[name]
 		if f == nil {
 			continue
@@ -339,7 +340,7 @@ func (ix *indexer) record(source, path string, data []byte) (*entry, error) {
 		e.edges = append(e.edges, edgeRow{own, ix.relation(rel), target, rref})
 	}
 	var fieldWords []string
-	for _, name := range sortedKeys(r.Fields) {
+	for _, name := range slices.Sorted(maps.Keys(r.Fields)) {
 		values := flatten(r.Fields[name])
 		fieldWords = append(fieldWords, values...)
 		if f := ix.cfg.Fields[name]; f != nil && f.Relation {
@@ -396,7 +397,7 @@ func flatten(v any) []string {
 		return v
 	case map[string]any:
 		var out []string
-		for _, k := range sortedKeys(v) {
+		for _, k := range slices.Sorted(maps.Keys(v)) {
 			out = append(out, flatten(v[k])...)
 		}
 		return out
@@ -416,15 +417,6 @@ func factsJSON(m map[string]any) string {
 		return ""
 	}
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func joinNonEmpty(sep string, parts ...string) string {

@@ -9,13 +9,16 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/bfgo/bf/libbf/graph"
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
@@ -291,5 +294,5 @@ func linkedProjects(ctx context.Context, p *part, id int64) ([]*row, error) {
 			OR i.id IN (SELECT min(item) FROM names WHERE name IN (SELECT value FROM json_each(:names))
 				GROUP BY name HAVING count(*) = 1))`,
 		`i.ref`, MaxProjects,
-		sql.Named("refs", jsonList(sortedKeys(refs))), sql.Named("names", jsonList(sortedKeys(names))))
+		sql.Named("refs", jsontext.Array(slices.Sorted(maps.Keys(refs)))), sql.Named("names", jsontext.Array(slices.Sorted(maps.Keys(names)))))
 }

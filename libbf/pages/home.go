@@ -315,12 +315,3 @@ func attention(p *part, now time.Time) []Attention {
 	}
 	return out
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

@@ -3,6 +3,8 @@ package pages
 import (
 	"context"
 	"database/sql"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -96,7 +98,7 @@ func memoriesOverview(ctx context.Context, req Request) (*Memories, error) {
 				names[n] = true
 			}
 		}
-		for _, n := range sortedKeys(names) {
+		for _, n := range slices.Sorted(maps.Keys(names)) {
 			c := coverageOf(p, n, counts[n], h, s.now)
 			c.Page = "memories/" + n
 			c.Present(s.loc)

@@ -4,10 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
@@ -165,7 +168,7 @@ func (v *reviewer) count(ctx context.Context, values map[string]bool) error {
 		return nil
 	}
 	sort.Strings(ask)
-	valuesJSON := jsonList(ask)
+	valuesJSON := jsontext.Array(ask)
 	for i, b := range v.sc.brains {
 		rows, err := b.q.QueryContext(ctx, holdersSQL, sql.Named("values", valuesJSON))
 		if err != nil {
@@ -265,7 +268,7 @@ func (v *reviewer) linkFirst(ctx context.Context, ids []int64) error {
 				sections = append(sections, p.value)
 			}
 		}
-		linked, err := count(ctx, home, backlinksSQL, sql.Named("exact", jsonList(exact)), sql.Named("sections", jsonList(sections)))
+		linked, err := count(ctx, home, backlinksSQL, sql.Named("exact", jsontext.Array(exact)), sql.Named("sections", jsontext.Array(sections)))
 		if err != nil {
 			return err
 		}
@@ -580,7 +583,7 @@ func (v *reviewer) timeFirst(ctx context.Context, want []int64, limit int) (bool
 	linkers := map[string][]int64{}
 	nameValues := map[string]bool{}
 	if len(targetKeys) > 0 {
-		keysJSON := jsonList(sortedKeys(targetKeys))
+		keysJSON := jsontext.Array(slices.Sorted(maps.Keys(targetKeys)))
 		refs, err := pairs(ctx, home, `SELECT i.id, i.ref FROM json_each(:keys) j JOIN items i ON i.ref = j.value`,
 			sql.Named("keys", keysJSON))
 		if err != nil {
@@ -605,7 +608,7 @@ func (v *reviewer) timeFirst(ctx context.Context, want []int64, limit int) (bool
 	}
 	if len(recordKeys) > 0 {
 		links, err := pairs(ctx, home, `SELECT l.item, l.target FROM json_each(:keys) j JOIN links l ON l.target = j.value`,
-			sql.Named("keys", jsonList(sortedKeys(recordKeys))))
+			sql.Named("keys", jsontext.Array(slices.Sorted(maps.Keys(recordKeys)))))
 		if err != nil {
 			return false, err
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
@@ -171,7 +172,7 @@ func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, e
 		}
 	}
 	sort.Strings(low)
-	p.lowJSON = jsonList(low)
+	p.lowJSON = jsontext.Array(low)
 	return p, nil
 }
 
@@ -194,15 +195,6 @@ func noteDays(ctx context.Context, q Querier, loc *time.Location) (string, error
 	}
 	b, err := json.Marshal(m)
 	return string(b), err
-}
-
-// jsonList encodes strings as a JSON array for json_each.
-func jsonList(values []string) string {
-	if len(values) == 0 {
-		return "[]"
-	}
-	b, _ := json.Marshal(values)
-	return string(b)
 }
 
 // strs runs a query of one text column.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -326,7 +327,7 @@ func (v *reviewer) finish(id int64, n *newer) {
 
 // fileTimes reads the modification times (ns) of files from the cache's fingerprints.
 func fileTimes(ctx context.Context, q Querier, paths []string) (map[string]int64, error) {
-	rows, err := q.QueryContext(ctx, `SELECT path, mtime FROM files WHERE path IN (SELECT value FROM json_each(?))`, jsonList(paths))
+	rows, err := q.QueryContext(ctx, `SELECT path, mtime FROM files WHERE path IN (SELECT value FROM json_each(?))`, jsontext.Array(paths))
 	if err != nil {
 		return nil, err
 	}

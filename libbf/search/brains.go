@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
@@ -90,7 +91,7 @@ func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, e
 		}
 	}
 	sort.Strings(low)
-	p.low = jsonList(low)
+	p.low = jsontext.Array(low)
 	return p, nil
 }
 
@@ -144,15 +145,6 @@ func noteDays(ctx context.Context, tx *sql.Tx, loc *time.Location) (string, erro
 	}
 	b, err := json.Marshal(days)
 	return string(b), err
-}
-
-// jsonList encodes strings as a JSON array for json_each.
-func jsonList(values []string) string {
-	if len(values) == 0 {
-		return "[]"
-	}
-	b, _ := json.Marshal(values)
-	return string(b)
 }
 
 // sortedSet lists a set's members in order.

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -130,7 +131,7 @@ func expand(ctx context.Context, parts []*part, missing bool, value string, prob
 		found, err := stringsOf(ctx, p, `SELECT name FROM names WHERE name IN (SELECT value FROM json_each(?1))
 				AND NOT (?2 = 1 AND item = ?3)
 			UNION SELECT ref FROM items WHERE ref IN (SELECT value FROM json_each(?1)) AND NOT (?2 = 1 AND id = ?3)`,
-			jsonList(candidates), ownFlag, owner.item)
+			jsontext.Array(candidates), ownFlag, owner.item)
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +192,7 @@ func localRefs(ctx context.Context, p *part, ids map[string]bool) (map[string]bo
 	sort.Strings(qualified)
 	refs, err := stringsOf(ctx, p, `SELECT DISTINCT i.ref FROM items i JOIN (SELECT name, min(item) AS item FROM names
 		WHERE name IN (SELECT value FROM json_each(?)) GROUP BY name HAVING count(*) = 1) o ON o.item = i.id LIMIT ?`,
-		jsonList(qualified), maxOwners+1)
+		jsontext.Array(qualified), maxOwners+1)
 	if err != nil {
 		return nil, err
 	}
@@ -213,7 +214,7 @@ func known(ctx context.Context, p *part, ids map[string]bool) (bool, error) {
 		OR EXISTS (SELECT 1 FROM names WHERE name IN (SELECT value FROM json_each(:v)))
 		OR EXISTS (SELECT 1 FROM links WHERE target IN (SELECT value FROM json_each(:v)))
 		OR EXISTS (SELECT 1 FROM json_each(:s) s CROSS JOIN links l ON l.target > s.value || '#' AND l.target < s.value || '$')`,
-		sql.Named("v", jsonList(list)), sql.Named("s", jsonList(sectionTargets(list)))).Scan(&ok)
+		sql.Named("v", jsontext.Array(list)), sql.Named("s", jsontext.Array(sectionTargets(list)))).Scan(&ok)
 	return ok, err
 }
 
@@ -230,7 +231,7 @@ func explain(ctx context.Context, p *part, item int64, targets map[string]bool) 
 				OR EXISTS (SELECT 1 FROM json_each(?3) s WHERE target > s.value || '#' AND target < s.value || '$')))
 		WHERE relation != '' OR NOT typed
 		ORDER BY relation, target, origin, subject LIMIT ?4`,
-		item, jsonList(list), jsonList(sectionTargets(list)), maxRelations+1)
+		item, jsontext.Array(list), jsontext.Array(sectionTargets(list)), maxRelations+1)
 	if err != nil {
 		return nil, false, err
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 func (w *wordSearch) find(id int64) *entry {
@@ -298,7 +300,7 @@ func (w *wordSearch) also(top []*hit) (map[string][]string, error) {
 	}
 	if len(urls) > 0 {
 		if err := read(sharedSQL, sql.Named("words", "{names} : ("+strings.Join(words, " OR ")+")"),
-			sql.Named("urls", jsonList(urls))); err != nil {
+			sql.Named("urls", jsontext.Array(urls))); err != nil {
 			return nil, err
 		}
 	}

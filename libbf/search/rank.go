@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 // SQL shared by the queries over items i. A note's time is its day at local midnight, from
@@ -109,7 +111,7 @@ func scopeArgs(p *part, sc scope, targets map[string]bool) []any {
 	return []any{
 		sql.Named("days", p.days), sql.Named("since", sc.since), sql.Named("until", sc.until),
 		sql.Named("prefix", sc.prefix), sql.Named("target", sc.target),
-		sql.Named("targets", jsonList(list)), sql.Named("sections", jsonList(sectionTargets(list))),
+		sql.Named("targets", jsontext.Array(list)), sql.Named("sections", jsontext.Array(sectionTargets(list))),
 	}
 }
 
@@ -124,7 +126,7 @@ func rankIdentity(ctx context.Context, p *part, text string, identities map[stri
 		ids = map[string]bool{text: true}
 	}
 	list := sortedSet(ids)
-	args = append(args, sql.Named("identities", jsonList(list)), sql.Named("idsections", jsonList(sectionTargets(list))))
+	args = append(args, sql.Named("identities", jsontext.Array(list)), sql.Named("idsections", jsontext.Array(sectionTargets(list))))
 	return queryRows(ctx, p, render(identitySQL, sc, limit), args)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/fold"
+	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -83,7 +84,7 @@ func wordArgs(p *part, terms []fold.Term, sc scope, targets map[string]bool) []a
 	}
 	counted := "[]"
 	if len(strs) > 1 {
-		counted = jsonList(strs)
+		counted = jsontext.Array(strs)
 	}
 	return append(scopeArgs(p, sc, targets),
 		sql.Named("terms", counted), sql.Named("nterms", len(strs)),
