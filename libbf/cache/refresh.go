@@ -56,7 +56,7 @@ func storedFolders(ctx context.Context, db *sql.DB) (map[string]folderPrint, err
 var onReadScope func(scope string)
 
 // storedScopes reads the stored listing digests of the authored roots.
-func storedScopes(ctx context.Context, db querier) (map[string]string, error) {
+func storedScopes(ctx context.Context, db Querier) (map[string]string, error) {
 	rows, err := db.QueryContext(ctx, `SELECT scope, digest FROM scopes`)
 	if err != nil {
 		return nil, err
@@ -73,9 +73,29 @@ func storedScopes(ctx context.Context, db querier) (map[string]string, error) {
 	return out, rows.Err()
 }
 
-// querier is a database or a transaction.
-type querier interface {
+// Querier is what reads a cache: a *sql.DB, *sql.Conn or, better, a read-only *sql.Tx so
+// that every question of one command sees one snapshot.
+type Querier interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Strings runs a query of one text column and returns its values in the query's order.
+func Strings(ctx context.Context, q Querier, query string, args ...any) ([]string, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
 }
 
 // isAuthoredScope reports an authored root's scope.

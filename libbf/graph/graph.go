@@ -50,10 +50,7 @@ const (
 
 // Querier is what graph reads a cache through: a *sql.DB or, better, a read-only *sql.Tx
 // so that every question sees one snapshot.
-type Querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+type Querier = cache.Querier
 
 // Part is one selected brain that answered.
 type Part struct {

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
@@ -243,18 +244,6 @@ func takesSections(v string) bool {
 // Strings runs a query of one text column on one brain's cache db and returns the values
 // in the query's order; a failure reads as the cache being unavailable.
 func Strings(ctx context.Context, db Querier, query string, args ...any) ([]string, error) {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, dbError(err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, dbError(err)
-		}
-		out = append(out, s)
-	}
-	return out, dbError(rows.Err())
+	out, err := cache.Strings(ctx, db, query, args...)
+	return out, dbError(err)
 }

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/graph"
 	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/note"
@@ -263,7 +264,7 @@ func actionFiles(root, folderPath, notePath string) (files, skipped []string, er
 // (with or without a #section), by its own address, or by a name only that note holds;
 // at most MaxProjects, by ref.
 func linkedProjects(ctx context.Context, p *part, id int64) ([]*row, error) {
-	targets, err := strs(ctx, p.tx, `SELECT target FROM links WHERE item = ?`, id)
+	targets, err := cache.Strings(ctx, p.tx, `SELECT target FROM links WHERE item = ?`, id)
 	if err != nil {
 		return nil, err
 	}

@@ -18,10 +18,7 @@ import (
 
 // Querier is what pages read a cache through: a *sql.DB, or better a read-only *sql.Tx so
 // that every question sees one snapshot.
-type Querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
+type Querier = cache.Querier
 
 // part is one brain that answered, read in one snapshot.
 type part struct {
@@ -183,7 +180,7 @@ func cacheError(err error) error {
 
 // noteDays maps every note day of a cache to its local midnight in loc, as JSON.
 func noteDays(ctx context.Context, q Querier, loc *time.Location) (string, error) {
-	days, err := strs(ctx, q, `SELECT DISTINCT substr(time, 1, 10) FROM items WHERE kind = 'note' AND time != ''`)
+	days, err := cache.Strings(ctx, q, `SELECT DISTINCT substr(time, 1, 10) FROM items WHERE kind = 'note' AND time != ''`)
 	if err != nil {
 		return "", err
 	}
@@ -195,24 +192,6 @@ func noteDays(ctx context.Context, q Querier, loc *time.Location) (string, error
 	}
 	b, err := json.Marshal(m)
 	return string(b), err
-}
-
-// strs runs a query of one text column.
-func strs(ctx context.Context, q Querier, query string, args ...any) ([]string, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }
 
 // count runs a query of one integer.

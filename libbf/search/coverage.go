@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/history"
 	"github.com/bfgo/bf/libbf/reply"
@@ -15,7 +16,7 @@ import (
 func searchedSources(ctx context.Context, p *part, only string) ([]string, error) {
 	// DISTINCT would read the index entry of every record (100k records: ~10 ms); this
 	// skip-scan seeks items_kind_source_time once per source instead.
-	indexed, err := stringsOf(ctx, p, `WITH RECURSIVE s(source) AS (
+	indexed, err := cache.Strings(ctx, p.tx, `WITH RECURSIVE s(source) AS (
 			SELECT (SELECT min(source) FROM items WHERE kind = 'record')
 			UNION ALL SELECT (SELECT min(source) FROM items WHERE kind = 'record' AND source > s.source)
 			FROM s WHERE s.source IS NOT NULL)

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
@@ -128,7 +129,7 @@ func expand(ctx context.Context, parts []*part, missing bool, value string, prob
 		if own {
 			ownFlag = 1
 		}
-		found, err := stringsOf(ctx, p, `SELECT name FROM names WHERE name IN (SELECT value FROM json_each(?1))
+		found, err := cache.Strings(ctx, p.tx, `SELECT name FROM names WHERE name IN (SELECT value FROM json_each(?1))
 				AND NOT (?2 = 1 AND item = ?3)
 			UNION SELECT ref FROM items WHERE ref IN (SELECT value FROM json_each(?1)) AND NOT (?2 = 1 AND id = ?3)`,
 			jsontext.Array(candidates), ownFlag, owner.item)
@@ -159,7 +160,7 @@ func expand(ctx context.Context, parts []*part, missing bool, value string, prob
 }
 
 func itemNames(ctx context.Context, p *part, item int64) (map[string]bool, error) {
-	list, err := stringsOf(ctx, p, `SELECT name FROM names WHERE item = ? LIMIT ?`, item, maxNames+1)
+	list, err := cache.Strings(ctx, p.tx, `SELECT name FROM names WHERE item = ? LIMIT ?`, item, maxNames+1)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +191,7 @@ func localRefs(ctx context.Context, p *part, ids map[string]bool) (map[string]bo
 		return out, nil
 	}
 	sort.Strings(qualified)
-	refs, err := stringsOf(ctx, p, `SELECT DISTINCT i.ref FROM items i JOIN (SELECT name, min(item) AS item FROM names
+	refs, err := cache.Strings(ctx, p.tx, `SELECT DISTINCT i.ref FROM items i JOIN (SELECT name, min(item) AS item FROM names
 		WHERE name IN (SELECT value FROM json_each(?)) GROUP BY name HAVING count(*) = 1) o ON o.item = i.id LIMIT ?`,
 		jsontext.Array(qualified), maxOwners+1)
 	if err != nil {
@@ -271,21 +272,4 @@ func sectionTargets(ids []string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-func stringsOf(ctx context.Context, p *part, query string, args ...any) ([]string, error) {
-	rows, err := p.tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }

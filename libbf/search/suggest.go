@@ -8,6 +8,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
 
 	_ "modernc.org/sqlite" // the driver of the in-memory tokenizer tables
@@ -66,7 +67,7 @@ func suggest(ctx context.Context, parts []*part, t fold.Term) ([]string, error) 
 	var out []string
 	seen := map[string]bool{}
 	for _, p := range parts {
-		cands, err := stringsOf(ctx, p, `SELECT term FROM vocabulary WHERE term >= ? AND term < ? LIMIT ?`,
+		cands, err := cache.Strings(ctx, p.tx, `SELECT term FROM vocabulary WHERE term >= ? AND term < ? LIMIT ?`,
 			lo, lo+"\U0010FFFF", maxCandidates)
 		if err != nil {
 			return nil, err
