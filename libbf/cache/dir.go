@@ -41,16 +41,3 @@ func dirError(err error) error {
 	}
 	return fmt.Errorf("cannot use the search cache in .bf: %v", err)
 }
-
-// pathReason keeps an OS error's cause without the absolute path it carries.
-func pathReason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}

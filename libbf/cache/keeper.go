@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/durable"
 )
 
 // A keeper keeps one brain's cache fresh from file-system notifications, so an Open need
@@ -254,7 +255,7 @@ func listenKeeper(ctx context.Context, dir string) (net.Listener, *lock, error) 
 	ln, err := net.Listen("unix", sock)
 	if err != nil {
 		l.release()
-		return nil, nil, fmt.Errorf("cannot serve syncs in .bf: %w", pathReason(err))
+		return nil, nil, fmt.Errorf("cannot serve syncs in .bf: %w", durable.Cause(err))
 	}
 	ln.(*net.UnixListener).SetUnlinkOnClose(true)
 	return ln, l, nil

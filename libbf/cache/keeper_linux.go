@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/scan"
 	"golang.org/x/sys/unix"
 )
@@ -322,5 +323,5 @@ func watchReason(err error) error {
 	if errors.Is(err, unix.ENOSPC) {
 		return errors.New("the system's limit of watched folders (fs.inotify.max_user_watches) is reached")
 	}
-	return pathReason(err)
+	return durable.Cause(err)
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/scan"
@@ -358,5 +359,5 @@ func osReason(err error) string {
 	if errors.Is(err, fs.ErrPermission) {
 		return "inaccessible file or folder; check permissions"
 	}
-	return pathReason(err).Error()
+	return durable.Cause(err).Error()
 }

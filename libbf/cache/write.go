@@ -14,6 +14,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/record"
@@ -318,7 +319,7 @@ func prepare(ix *indexer, root string, in input) prepared {
 		p.in.fp = unknown
 		return p
 	case err != nil:
-		p.err = "cannot read file: " + pathReason(err).Error()
+		p.err = "cannot read file: " + durable.Cause(err).Error()
 		p.in.fp = unknown // transient: compared again next time
 		return p
 	}

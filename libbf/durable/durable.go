@@ -59,3 +59,17 @@ func SyncDir(dir string) error {
 	}
 	return nil
 }
+
+// Cause keeps an OS error's cause without the absolute path it carries, so that messages
+// name files relative to the brain, never where the brain lives.
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err
+	}
+	return err
+}

@@ -188,17 +188,3 @@ func sameFile(a, b string) bool {
 		}
 	}
 }
-
-// reason keeps an OS error's cause without the absolute path it carries, so messages name
-// files relative to the brain.
-func reason(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err
-	}
-	return err
-}

@@ -215,18 +215,18 @@ func apply(root, source string, changes []change) error {
 	pdir := filepath.Join(mem, pendingDir)
 	srcRel := memoriesDir + "/" + source
 	if err := makeDir(root, mem); err != nil {
-		return fmt.Errorf("cannot create %s: %w", memoriesDir, reason(err))
+		return fmt.Errorf("cannot create %s: %w", memoriesDir, durable.Cause(err))
 	}
 	if err := makeDir(mem, src); err != nil {
-		return fmt.Errorf("cannot create %s: %w", srcRel, reason(err))
+		return fmt.Errorf("cannot create %s: %w", srcRel, durable.Cause(err))
 	}
 
 	// 1. Back up what will be replaced or deleted, durably, before the manifest names it.
 	if err := os.Mkdir(pdir, 0o755); err != nil {
-		return fmt.Errorf("cannot start a transaction in memories/.pending: %w", reason(err))
+		return fmt.Errorf("cannot start a transaction in memories/.pending: %w", durable.Cause(err))
 	}
 	if err := durable.SyncDir(mem); err != nil {
-		return fmt.Errorf("cannot sync %s: %w", memoriesDir, reason(err))
+		return fmt.Errorf("cannot sync %s: %w", memoriesDir, durable.Cause(err))
 	}
 	if err := step("journal created"); err != nil {
 		return err
@@ -238,14 +238,14 @@ func apply(root, source string, changes []change) error {
 			continue
 		}
 		if err := backup(filepath.Join(src, c.name), filepath.Join(pdir, backupName(i))); err != nil {
-			return fmt.Errorf("cannot back up %s/%s into memories/.pending: %w", srcRel, c.name, reason(err))
+			return fmt.Errorf("cannot back up %s/%s into memories/.pending: %w", srcRel, c.name, durable.Cause(err))
 		}
 		if err := step("backup %d", i); err != nil {
 			return err
 		}
 	}
 	if err := durable.SyncDir(pdir); err != nil {
-		return fmt.Errorf("cannot sync memories/.pending: %w", reason(err))
+		return fmt.Errorf("cannot sync memories/.pending: %w", durable.Cause(err))
 	}
 	if err := step("backups synced"); err != nil {
 		return err
@@ -253,10 +253,10 @@ func apply(root, source string, changes []change) error {
 
 	// 2. The manifest: from here on recovery rolls back.
 	if err := writeAtomic(pdir, manifestName, m.encode(), 0o644, nil); err != nil {
-		return fmt.Errorf("cannot write memories/.pending/manifest.json: %w", reason(err))
+		return fmt.Errorf("cannot write memories/.pending/manifest.json: %w", durable.Cause(err))
 	}
 	if err := durable.SyncDir(pdir); err != nil {
-		return fmt.Errorf("cannot sync memories/.pending: %w", reason(err))
+		return fmt.Errorf("cannot sync memories/.pending: %w", durable.Cause(err))
 	}
 	if err := step("manifest written"); err != nil {
 		return err
@@ -266,7 +266,7 @@ func apply(root, source string, changes []change) error {
 	for i, c := range changes {
 		if c.data == nil {
 			if err := os.Remove(filepath.Join(src, c.name)); err != nil && !os.IsNotExist(err) {
-				return fmt.Errorf("cannot remove %s/%s: %w", srcRel, c.name, reason(err))
+				return fmt.Errorf("cannot remove %s/%s: %w", srcRel, c.name, durable.Cause(err))
 			}
 			if err := step("delete %d", i); err != nil {
 				return err
@@ -274,14 +274,14 @@ func apply(root, source string, changes []change) error {
 			continue
 		}
 		if err := writeAtomic(src, c.name, c.data, 0o644, func() error { return step("temp %d", i) }); err != nil {
-			return fmt.Errorf("cannot write %s/%s: %w", srcRel, c.name, reason(err))
+			return fmt.Errorf("cannot write %s/%s: %w", srcRel, c.name, durable.Cause(err))
 		}
 		if err := step("write %d", i); err != nil {
 			return err
 		}
 	}
 	if err := durable.SyncDir(src); err != nil {
-		return fmt.Errorf("cannot sync %s: %w", srcRel, reason(err))
+		return fmt.Errorf("cannot sync %s: %w", srcRel, durable.Cause(err))
 	}
 	if err := step("source synced"); err != nil {
 		return err
@@ -290,10 +290,10 @@ func apply(root, source string, changes []change) error {
 	// 4. Complete: from here on recovery keeps the new state.
 	m.Complete = true
 	if err := writeAtomic(pdir, manifestName, m.encode(), 0o644, nil); err != nil {
-		return fmt.Errorf("cannot mark memories/.pending/manifest.json complete: %w", reason(err))
+		return fmt.Errorf("cannot mark memories/.pending/manifest.json complete: %w", durable.Cause(err))
 	}
 	if err := durable.SyncDir(pdir); err != nil {
-		return fmt.Errorf("cannot sync memories/.pending: %w", reason(err))
+		return fmt.Errorf("cannot sync memories/.pending: %w", durable.Cause(err))
 	}
 	if step("complete") != nil {
 		return nil // committed: a failure from here on only leaves the journal to clear

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
@@ -45,7 +46,7 @@ func decide(root, source string, recs []record.Record, opt Options) (*plan, erro
 	}
 	entries, err := os.ReadDir(src)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("cannot list %s: %w", srcRel, reason(err))
+		return nil, fmt.Errorf("cannot list %s: %w", srcRel, durable.Cause(err))
 	}
 	present := map[string]fs.FileMode{} // every entry but leftover temporary files
 	records := 0
@@ -219,7 +220,7 @@ func loadOwn(src, name, file string) (*record.Record, error) {
 }
 
 func evidenceError(file string, err error) error {
-	return fmt.Errorf("%s: %w; bf never overwrites or removes a record file it cannot attribute: repair it or move it out of the folder, then retry", file, reason(err))
+	return fmt.Errorf("%s: %w; bf never overwrites or removes a record file it cannot attribute: repair it or move it out of the folder, then retry", file, durable.Cause(err))
 }
 
 // topLevelID returns the id member of a JSON object whose other members may break the
@@ -264,7 +265,7 @@ func checkFolder(root, rel string) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil
 	case err != nil:
-		return fmt.Errorf("cannot read %s: %w", rel, reason(err))
+		return fmt.Errorf("cannot read %s: %w", rel, durable.Cause(err))
 	case st.Mode()&fs.ModeSymlink != 0:
 		return fmt.Errorf("%s is a symbolic link; bf writes records only into real folders inside the brain: replace it with a folder, then retry", rel)
 	case !st.IsDir():

@@ -75,17 +75,17 @@ func recoverLocked(root string) error {
 		}
 		m.Complete = true
 		if err := writeAtomic(pdir, manifestName, m.encode(), 0o644, nil); err != nil {
-			return fmt.Errorf("cannot mark memories/.pending/manifest.json recovered: %w", reason(err))
+			return fmt.Errorf("cannot mark memories/.pending/manifest.json recovered: %w", durable.Cause(err))
 		}
 		if err := durable.SyncDir(pdir); err != nil {
-			return fmt.Errorf("cannot sync memories/.pending: %w", reason(err))
+			return fmt.Errorf("cannot sync memories/.pending: %w", durable.Cause(err))
 		}
 		if err := step("recovered"); err != nil {
 			return err
 		}
 	}
 	if err := sweepTemp(src); err != nil {
-		return fmt.Errorf("cannot remove temporary files in %s: %w", srcRel, reason(err))
+		return fmt.Errorf("cannot remove temporary files in %s: %w", srcRel, durable.Cause(err))
 	}
 	return clearAll(mem, pdir)
 }
@@ -103,20 +103,20 @@ func rollBack(mem, src, pdir string, m *manifest) error {
 			err = errors.New("not a regular file")
 		}
 		if err != nil {
-			return fmt.Errorf("cannot read backup %s in memories/.pending: %w; %s", backupName(i), reason(err), RepairAdvice)
+			return fmt.Errorf("cannot read backup %s in memories/.pending: %w; %s", backupName(i), durable.Cause(err), RepairAdvice)
 		}
 	}
 	srcRel := memoriesDir + "/" + m.Source
 	if slices.ContainsFunc(m.Changes, func(c entry) bool { return c.Existed }) {
 		if err := makeDir(mem, src); err != nil { // someone removed the whole folder
-			return fmt.Errorf("cannot restore %s: %w", srcRel, reason(err))
+			return fmt.Errorf("cannot restore %s: %w", srcRel, durable.Cause(err))
 		}
 	}
 	for i, c := range m.Changes {
 		target := filepath.Join(src, c.Name)
 		if !c.Existed {
 			if err := os.Remove(target); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return fmt.Errorf("cannot remove %s/%s while rolling back: %w", srcRel, c.Name, reason(err))
+				return fmt.Errorf("cannot remove %s/%s while rolling back: %w", srcRel, c.Name, durable.Cause(err))
 			}
 			if err := step("undo %d", i); err != nil {
 				return err
@@ -128,14 +128,14 @@ func rollBack(mem, src, pdir string, m *manifest) error {
 			continue
 		}
 		if err := restore(saved, src, c.Name); err != nil {
-			return fmt.Errorf("cannot restore %s/%s from memories/.pending/%s: %w", srcRel, c.Name, backupName(i), reason(err))
+			return fmt.Errorf("cannot restore %s/%s from memories/.pending/%s: %w", srcRel, c.Name, backupName(i), durable.Cause(err))
 		}
 		if err := step("restore %d", i); err != nil {
 			return err
 		}
 	}
 	if err := durable.SyncDir(src); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("cannot sync %s: %w", srcRel, reason(err))
+		return fmt.Errorf("cannot sync %s: %w", srcRel, durable.Cause(err))
 	}
 	return step("rolled back")
 }
@@ -158,7 +158,7 @@ func restore(saved, src, name string) error {
 func clearAll(mem, pdir string) error {
 	names, err := readNames(pdir)
 	if err != nil {
-		return fmt.Errorf("cannot read memories/.pending: %w", reason(err))
+		return fmt.Errorf("cannot read memories/.pending: %w", durable.Cause(err))
 	}
 	slices.Sort(names)
 	for _, n := range names {
@@ -166,20 +166,20 @@ func clearAll(mem, pdir string) error {
 			continue
 		}
 		if err := os.Remove(filepath.Join(pdir, n)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("cannot clear memories/.pending/%s: %w", n, reason(err))
+			return fmt.Errorf("cannot clear memories/.pending/%s: %w", n, durable.Cause(err))
 		}
 		if err := step("clear %s", n); err != nil {
 			return err
 		}
 	}
 	if err := os.Remove(filepath.Join(pdir, manifestName)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("cannot clear memories/.pending/manifest.json: %w", reason(err))
+		return fmt.Errorf("cannot clear memories/.pending/manifest.json: %w", durable.Cause(err))
 	}
 	if err := os.Remove(pdir); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("cannot clear memories/.pending: %w", reason(err))
+		return fmt.Errorf("cannot clear memories/.pending: %w", durable.Cause(err))
 	}
 	if err := durable.SyncDir(mem); err != nil {
-		return fmt.Errorf("cannot sync %s: %w", memoriesDir, reason(err))
+		return fmt.Errorf("cannot sync %s: %w", memoriesDir, durable.Cause(err))
 	}
 	return nil
 }
@@ -204,14 +204,14 @@ func inspect(pdir string) (bool, *manifest, error) {
 		return false, nil, nil
 	}
 	if err != nil {
-		return true, nil, fmt.Errorf("cannot read memories/.pending: %w", reason(err))
+		return true, nil, fmt.Errorf("cannot read memories/.pending: %w", durable.Cause(err))
 	}
 	if !st.IsDir() || st.Mode()&fs.ModeSymlink != 0 {
 		return true, nil, fmt.Errorf("%w (memories/.pending is not a folder); %s", ErrUnexpected, RepairAdvice)
 	}
 	names, err := readNames(pdir)
 	if err != nil {
-		return true, nil, fmt.Errorf("cannot read memories/.pending: %w", reason(err))
+		return true, nil, fmt.Errorf("cannot read memories/.pending: %w", durable.Cause(err))
 	}
 	for _, n := range names {
 		if !pendingName().MatchString(n) {
@@ -223,7 +223,7 @@ func inspect(pdir string) (bool, *manifest, error) {
 		return true, nil, nil
 	}
 	if err != nil {
-		return true, nil, fmt.Errorf("cannot read memories/.pending/manifest.json: %w; %s", reason(err), RepairAdvice)
+		return true, nil, fmt.Errorf("cannot read memories/.pending/manifest.json: %w; %s", durable.Cause(err), RepairAdvice)
 	}
 	m, err := parseManifest(data)
 	if err != nil {

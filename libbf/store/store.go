@@ -25,6 +25,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/bfdir"
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/lock"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
@@ -121,7 +122,7 @@ func Commit(ctx context.Context, root, source string, recs []record.Record, opt 
 	}
 	src := filepath.Join(root, memoriesDir, source)
 	if err := sweepTemp(src); err != nil {
-		return Counts{}, fmt.Errorf("cannot remove temporary files in memories/%s: %w", source, reason(err))
+		return Counts{}, fmt.Errorf("cannot remove temporary files in memories/%s: %w", source, durable.Cause(err))
 	}
 	p, err := decide(root, source, recs, opt)
 	if err != nil {
@@ -194,7 +195,7 @@ func lockRecords(ctx context.Context, root string, exclusive bool, wait time.Dur
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return nil, err
 	}
-	return nil, fmt.Errorf("cannot lock %s/%s to write records: %w", stateDir, lockFile, reason(err))
+	return nil, fmt.Errorf("cannot lock %s/%s to write records: %w", stateDir, lockFile, durable.Cause(err))
 }
 
 // geteuid is the account that must own .bf/; tests replace it.
@@ -210,9 +211,9 @@ func prepareStateDir(root string) (string, error) {
 func stateDirError(err error) error {
 	switch {
 	case errors.Is(err, syscall.EROFS):
-		return fmt.Errorf("cannot create .bf for the record lock: the brain is on a read-only file system: %w", reason(err))
+		return fmt.Errorf("cannot create .bf for the record lock: the brain is on a read-only file system: %w", durable.Cause(err))
 	case errors.Is(err, fs.ErrPermission):
-		return fmt.Errorf("cannot create .bf for the record lock: grant write access to the brain: %w", reason(err))
+		return fmt.Errorf("cannot create .bf for the record lock: grant write access to the brain: %w", durable.Cause(err))
 	}
-	return fmt.Errorf("cannot use .bf for the record lock: %w", reason(err))
+	return fmt.Errorf("cannot use .bf for the record lock: %w", durable.Cause(err))
 }
