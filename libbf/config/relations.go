@@ -120,3 +120,15 @@ func (c *Config) SingleValued(name string) bool {
 	f := c.Fields[name]
 	return f != nil && f.Cardinality != Many
 }
+
+// LowPrioritySources names, in order, the sensors whose records rank below everything else.
+func (c *Config) LowPrioritySources() []string {
+	var low []string
+	for name := range c.Sensors {
+		if c.LowPriority(name) {
+			low = append(low, name)
+		}
+	}
+	slices.Sort(low)
+	return low
+}

@@ -226,14 +226,9 @@ func Write(ctx context.Context, w io.Writer, req Request) error {
 }
 
 func open(ctx context.Context, b *brain.Brain) (*part, error) {
-	c, err := cache.Open(ctx, b)
+	c, tx, err := cache.Snapshot(ctx, b)
 	if err != nil {
 		return nil, err
-	}
-	tx, err := c.DB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		c.Close()
-		return nil, cacheError(err)
 	}
 	return &part{b: b, cache: c, tx: tx}, nil
 }

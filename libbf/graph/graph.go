@@ -139,15 +139,7 @@ func dbError(err error) error {
 func Open(ctx context.Context, brains []*brain.Brain, probs *reply.Problems) (*Opened, error) {
 	o := &Opened{Set: Set{Problems: probs}}
 	for _, b := range brains {
-		c, err := cache.Open(ctx, b)
-		var tx *sql.Tx
-		if err == nil {
-			tx, err = c.DB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-			if err != nil {
-				c.Close()
-				err = dbError(err)
-			}
-		}
+		c, tx, err := cache.Snapshot(ctx, b)
 		if err != nil {
 			if ctx.Err() != nil {
 				o.Close()

@@ -426,7 +426,7 @@ func (v *reviewer) windowDays(ctx context.Context, i int, after string) (map[str
 		b := v.sc.brains[i]
 		days := b.days
 		if days == "" {
-			if days, err = noteDays(ctx, b.q, v.loc); err != nil {
+			if days, err = cache.NoteDays(ctx, b.q, v.loc); err != nil {
 				return nil, err
 			}
 		}

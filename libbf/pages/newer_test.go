@@ -181,7 +181,7 @@ func TestNewerWaysAgree(t *testing.T) {
 			dbs = append(dbs, c.DB())
 		}
 		days := func(i int) string {
-			d, err := noteDays(context.Background(), dbs[i], paris)
+			d, err := cache.NoteDays(context.Background(), dbs[i], paris)
 			if err != nil {
 				t.Fatal(err)
 			}

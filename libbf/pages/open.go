@@ -3,9 +3,7 @@ package pages
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
-	"sort"
 	"strings"
 	"time"
 
@@ -145,30 +143,22 @@ func restrict(req Request) ([]*brain.Brain, []brain.Problem, error) {
 }
 
 func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, error) {
-	c, err := cache.Open(ctx, b)
+	c, tx, err := cache.Snapshot(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := c.DB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		c.Close()
-		return nil, cacheError(err)
-	}
 	p := &part{brain: b, name: b.Name, cache: c, tx: tx, low: map[string]bool{}}
-	if p.days, err = noteDays(ctx, tx, loc); err != nil {
+	if p.days, err = cache.NoteDays(ctx, tx, loc); err != nil {
 		p.close()
 		return nil, cacheError(err)
 	}
 	var low []string
 	if b.Config != nil {
-		for name := range b.Config.Sensors {
-			if b.Config.LowPriority(name) {
-				low = append(low, name)
-				p.low[name] = true
-			}
-		}
+		low = b.Config.LowPrioritySources()
 	}
-	sort.Strings(low)
+	for _, name := range low {
+		p.low[name] = true
+	}
 	p.lowJSON = jsontext.Array(low)
 	return p, nil
 }
@@ -176,22 +166,6 @@ func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, e
 // cacheError names the cache in a database failure.
 func cacheError(err error) error {
 	return cache.Unavailable(err)
-}
-
-// noteDays maps every note day of a cache to its local midnight in loc, as JSON.
-func noteDays(ctx context.Context, q Querier, loc *time.Location) (string, error) {
-	days, err := cache.Strings(ctx, q, `SELECT DISTINCT substr(time, 1, 10) FROM items WHERE kind = 'note' AND time != ''`)
-	if err != nil {
-		return "", err
-	}
-	m := make(map[string]string, len(days))
-	for _, day := range days {
-		if t, err := timestamp.ParseDay(day, loc); err == nil {
-			m[day] = timestamp.Canonical(t)
-		}
-	}
-	b, err := json.Marshal(m)
-	return string(b), err
 }
 
 // count runs a query of one integer.

@@ -118,7 +118,7 @@ func TestReviewUnknownModified(t *testing.T) {
 	w := workBrain(t)
 	withCache(t, w, func(db *sql.DB) {
 		ctx := context.Background()
-		days, err := noteDays(ctx, db, paris)
+		days, err := cache.NoteDays(ctx, db, paris)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"github.com/bfgo/bf/libbf/history"
 	"sort"
@@ -14,7 +13,6 @@ import (
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/reply"
-	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // part is one brain that answered: its cache, read in one snapshot.
@@ -68,29 +66,19 @@ func open(ctx context.Context, brains []*brain.Brain, loc *time.Location, probs 
 }
 
 func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, error) {
-	c, err := cache.Open(ctx, b)
+	c, tx, err := cache.Snapshot(ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	tx, err := c.DB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		c.Close()
-		return nil, cacheError(err)
-	}
 	p := &part{brain: b, name: b.Name, cache: c, tx: tx}
-	if p.days, err = noteDays(ctx, tx, loc); err != nil {
+	if p.days, err = cache.NoteDays(ctx, tx, loc); err != nil {
 		p.close()
 		return nil, cacheError(err)
 	}
 	var low []string
 	if b.Config != nil {
-		for name := range b.Config.Sensors {
-			if b.Config.LowPriority(name) {
-				low = append(low, name)
-			}
-		}
+		low = b.Config.LowPrioritySources()
 	}
-	sort.Strings(low)
 	p.low = jsontext.Array(low)
 	return p, nil
 }
@@ -115,36 +103,6 @@ func closeParts(parts []*part) {
 // cacheError names the cache in a database failure.
 func cacheError(err error) error {
 	return cache.Unavailable(err)
-}
-
-// noteDays maps every note day of the brain to its local midnight. A note's time is its
-// day at 00:00:00.000000Z, so its distinct times are its distinct days: a skip-scan seeks
-// items_kind_time once per day instead of reading every note's index entry.
-func noteDays(ctx context.Context, tx *sql.Tx, loc *time.Location) (string, error) {
-	rows, err := tx.QueryContext(ctx, `WITH RECURSIVE d(time) AS (
-			SELECT (SELECT min(time) FROM items WHERE kind = 'note' AND time > '')
-			UNION ALL SELECT (SELECT min(time) FROM items WHERE kind = 'note' AND time > d.time)
-			FROM d WHERE d.time IS NOT NULL)
-		SELECT substr(time, 1, 10) FROM d WHERE time IS NOT NULL`)
-	if err != nil {
-		return "", err
-	}
-	defer rows.Close()
-	days := map[string]string{}
-	for rows.Next() {
-		var day string
-		if err := rows.Scan(&day); err != nil {
-			return "", err
-		}
-		if t, err := timestamp.ParseDay(day, loc); err == nil {
-			days[day] = timestamp.Canonical(t)
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return "", err
-	}
-	b, err := json.Marshal(days)
-	return string(b), err
 }
 
 // sortedSet lists a set's members in order.

@@ -1,0 +1,50 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/timestamp"
+)
+
+// Snapshot opens b's cache as Open does and starts a read-only transaction on it, so that
+// every question one command asks sees one state of the cache. Roll the transaction back,
+// then close the cache.
+func Snapshot(ctx context.Context, b *brain.Brain) (*Cache, *sql.Tx, error) {
+	c, err := Open(ctx, b)
+	if err != nil {
+		return nil, nil, err
+	}
+	tx, err := c.DB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		c.Close()
+		return nil, nil, Unavailable(err)
+	}
+	return c, tx, nil
+}
+
+// NoteDays maps every day a note of the cache is dated to that day's midnight in loc, as a
+// JSON object that queries bind to place notes in time. A note's time is its day at
+// 00:00:00Z, so its distinct times are its distinct days: a skip-scan seeks items_kind_time
+// once per day instead of reading every note's index entry.
+func NoteDays(ctx context.Context, q Querier, loc *time.Location) (string, error) {
+	days, err := Strings(ctx, q, `WITH RECURSIVE d(time) AS (
+			SELECT (SELECT min(time) FROM items WHERE kind = 'note' AND time > '')
+			UNION ALL SELECT (SELECT min(time) FROM items WHERE kind = 'note' AND time > d.time)
+			FROM d WHERE d.time IS NOT NULL)
+		SELECT substr(time, 1, 10) FROM d WHERE time IS NOT NULL`)
+	if err != nil {
+		return "", err
+	}
+	m := make(map[string]string, len(days))
+	for _, day := range days {
+		if t, err := timestamp.ParseDay(day, loc); err == nil {
+			m[day] = timestamp.Canonical(t)
+		}
+	}
+	b, err := json.Marshal(m)
+	return string(b), err
+}
