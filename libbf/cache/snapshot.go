@@ -48,3 +48,11 @@ func NoteDays(ctx context.Context, q Querier, loc *time.Location) (string, error
 	b, err := json.Marshal(m)
 	return string(b), err
 }
+
+// SQL that places notes in time in a query over items i that binds NoteDays as :days:
+// DaysCTE defines the table days(day, at) and DaysJoin joins a note to its local midnight
+// d.at.
+const (
+	DaysCTE  = `days(day, at) AS MATERIALIZED (SELECT key, value FROM json_each(:days))`
+	DaysJoin = `LEFT JOIN days d ON i.kind = 'note' AND d.day = substr(i.time, 1, 10)`
+)

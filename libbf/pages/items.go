@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -13,8 +14,6 @@ import (
 // SQL shared by the queries over items i. A note's time is its day at local midnight, from
 // the days table each query binds (:days).
 const (
-	daysCTE  = `days(day, at) AS MATERIALIZED (SELECT key, value FROM json_each(:days))`
-	daysJoin = `LEFT JOIN days d ON i.kind = 'note' AND d.day = substr(i.time, 1, 10)`
 	// eventExpr is the event time: a note's local midnight, a record's time.
 	eventExpr = `(CASE WHEN i.kind = 'note' THEN coalesce(d.at, '') ELSE i.time END)`
 	// placeExpr places an item in periods: event time, else a record's observation.
@@ -63,7 +62,7 @@ func queryOn(ctx context.Context, q Querier, p *part, key, where, order string, 
 	if q == nil {
 		return nil, errors.New("no cache")
 	}
-	query := `WITH ` + daysCTE + ` SELECT ` + itemColumns + `, ` + key + ` AS k FROM items i ` + daysJoin +
+	query := `WITH ` + cache.DaysCTE + ` SELECT ` + itemColumns + `, ` + key + ` AS k FROM items i ` + cache.DaysJoin +
 		` WHERE ` + where + ` ORDER BY ` + order + ` LIMIT :limit`
 	args = append(args, sql.Named("days", p.days), sql.Named("low", p.lowJSON), sql.Named("limit", limit))
 	return scanRows(ctx, q, p, query, args)
@@ -93,7 +92,7 @@ func scanRows(ctx context.Context, q Querier, p *part, query string, args []any)
 
 // countRows counts the items of one brain matching where.
 func countRows(ctx context.Context, p *part, where string, args ...any) (int, error) {
-	q := `WITH ` + daysCTE + ` SELECT count(*) FROM items i ` + daysJoin + ` WHERE ` + where
+	q := `WITH ` + cache.DaysCTE + ` SELECT count(*) FROM items i ` + cache.DaysJoin + ` WHERE ` + where
 	args = append(args, sql.Named("days", p.days), sql.Named("low", p.lowJSON))
 	return count(ctx, p.tx, q, args...)
 }

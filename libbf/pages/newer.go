@@ -204,7 +204,7 @@ func (v *reviewer) count(ctx context.Context, values map[string]bool) error {
 // brain itself (:self), a note's links to itself do not count. A note's local midnight is
 // looked up item by item: joining the days table instead reads all of it for every
 // linked item.
-const linkedSQL = `WITH ` + daysCTE + `,
+const linkedSQL = `WITH ` + cache.DaysCTE + `,
 reviewed(note, after) AS MATERIALIZED (
 	SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(:reviewed)),
 named(note, name, sections) AS MATERIALIZED (

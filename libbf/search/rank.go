@@ -8,14 +8,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 // SQL shared by the queries over items i. A note's time is its day at local midnight, from
 // the days table each query binds (:days); a record's time is its stored instant.
 const (
-	daysCTE  = `days(day, at) AS MATERIALIZED (SELECT key, value FROM json_each(:days))`
-	daysJoin = `LEFT JOIN days d ON i.kind = 'note' AND d.day = substr(i.time, 1, 10)`
 	// timeExpr is where an item sits in time: a note's day at local midnight, a record's
 	// event time, or when it has none the time it was first observed. Period scopes and
 	// newest-first ties use it; replies show a record's own time (row.stored), never this
@@ -39,7 +38,7 @@ const (
 // identitySQL lists the items that are the identity (its ref, 2e6), own it (a name, 1e6)
 // or link to it or to a section of it (1e3), best score first, then newest, then by ref
 // descending.
-const identitySQL = `WITH ` + daysCTE + `,
+const identitySQL = `WITH ` + cache.DaysCTE + `,
 candidates(item, score) AS (
 	SELECT id, 2e6 FROM items WHERE ref = :text
 	UNION ALL SELECT item, 1e6 FROM names WHERE name IN (SELECT value FROM json_each(:identities))
@@ -48,14 +47,14 @@ candidates(item, score) AS (
 		ON l.target > s.value || '#' AND l.target < s.value || '$'),
 owners AS (SELECT item, max(score) AS score FROM candidates GROUP BY item)
 SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, c.score, '', ''
-FROM owners c JOIN items i ON i.id = c.item ` + daysJoin + `
+FROM owners c JOIN items i ON i.id = c.item ` + cache.DaysJoin + `
 WHERE ` + filters + `
 ORDER BY c.score DESC, time DESC, i.ref DESC LIMIT ` + limitBound
 
 // tagSQL lists a tag's members, newest first.
-const tagSQL = `WITH ` + daysCTE + `
+const tagSQL = `WITH ` + cache.DaysCTE + `
 SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, 1e3, '', ''
-FROM items i ` + daysJoin + `
+FROM items i ` + cache.DaysJoin + `
 WHERE i.id IN (SELECT item FROM tags WHERE target = :text) AND ` + filters + `
 ORDER BY time DESC, i.ref DESC LIMIT ` + limitBound
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/reply"
@@ -23,7 +24,7 @@ import (
 // plainWordsSQL ranks every matching passage: BM25 with the column weights, the item
 // weight, half weight for low-priority sources and the coverage bonus, then one window
 // over the partitions (a note, or a URL) whose best row can reach the page.
-const plainWordsSQL = `WITH ` + daysCTE + `,
+const plainWordsSQL = `WITH ` + cache.DaysCTE + `,
 hits AS MATERIALIZED (
 	SELECT s.rowid AS passage, count(*) AS n
 	FROM json_each(:terms) t CROSS JOIN search s ON s.search MATCH t.value GROUP BY s.rowid),
@@ -35,7 +36,7 @@ matches AS MATERIALIZED (
 		* (CASE WHEN i.source IN (SELECT value FROM json_each(:low)) THEN 0.5 ELSE 1.0 END)
 		* (1 + 0.2 * (coalesce(h.n, 1) - 1) / max(:nterms - 1, 1)) AS score
 	FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
-	` + daysJoin + `
+	` + cache.DaysJoin + `
 	LEFT JOIN hits h ON h.passage = p.id
 	WHERE search MATCH :match AND (p.fragment = '' OR bm25(search, 10.0, 1.0, 0.0, 0.0) < 0)
 		AND ` + filters + `),

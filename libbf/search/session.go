@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -170,9 +171,9 @@ func (s *Session) Words(ctx context.Context, depth int) ([][]Hit, error) {
 }
 
 // loadSQL reads items by id within the scope.
-const loadSQL = `WITH ` + daysCTE + `
+const loadSQL = `WITH ` + cache.DaysCTE + `
 SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, 0, '', ''
-FROM items i ` + daysJoin + `
+FROM items i ` + cache.DaysJoin + `
 WHERE i.id IN (SELECT value FROM json_each(:ids)) AND ` + filters + `
 ORDER BY i.id LIMIT ` + limitBound
 

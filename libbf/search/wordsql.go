@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 // Statements of the word ranking. {only} restricts a pass to listed passages; {filters} is
@@ -31,16 +33,16 @@ const (
 	// sharedSQL finds the records of URLs (:urls) within the scope. A record's URL is among
 	// the identity words of its passage, so every record of a URL is among the passages
 	// holding one word of it there (:words, a word per URL); the URL is then compared.
-	sharedSQL = `WITH ` + daysCTE + `
+	sharedSQL = `WITH ` + cache.DaysCTE + `
 		SELECT i.url, p.id, i.ref, i.source
 		FROM search s CROSS JOIN passages p ON p.id = s.rowid CROSS JOIN items i ON i.id = p.item
-		` + daysJoin + `
+		` + cache.DaysJoin + `
 		WHERE s.search MATCH :words AND i.url IN (SELECT value FROM json_each(:urls)) AND ` + filters
 	// sharedScanSQL finds the records of one URL of other characters by reading every item.
-	sharedScanSQL = `WITH ` + daysCTE + `
+	sharedScanSQL = `WITH ` + cache.DaysCTE + `
 		SELECT i.url, p.id, i.ref, i.source
 		FROM items i CROSS JOIN passages p ON p.item = i.id
-		` + daysJoin + `
+		` + cache.DaysJoin + `
 		WHERE i.url = :url AND ` + filters
 	// pageSQL reads what a page shows of its passages and items.
 	pageSQL = `SELECT p.id, ` + rowColumns + `, p.title
@@ -62,7 +64,7 @@ func scopedPassages(sc scope) string {
 		// Only a period reads times: without the days, an index of paths answers alone.
 		return `SELECT p.id FROM items i CROSS JOIN passages p ON p.item = i.id WHERE ` + where
 	}
-	return `WITH ` + daysCTE + ` SELECT p.id FROM items i CROSS JOIN passages p ON p.item = i.id ` + daysJoin +
+	return `WITH ` + cache.DaysCTE + ` SELECT p.id FROM items i CROSS JOIN passages p ON p.item = i.id ` + cache.DaysJoin +
 		` WHERE ` + where
 }
 
