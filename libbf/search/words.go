@@ -109,16 +109,9 @@ type partition struct {
 	best *hit
 }
 
-// byRank orders a partition's passages: open before deprecated, best score, newest,
-// then by fragment and ref.
+// byRank orders a partition's passages: byStanding, then by fragment and ref.
 func byRank(a, b *hit) int {
-	if c := cmp.Compare(a.closed, b.closed); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(b.score, a.score); c != 0 {
-		return c
-	}
-	if c := strings.Compare(b.time, a.time); c != 0 {
+	if c := byStanding(a, b); c != 0 {
 		return c
 	}
 	if c := strings.Compare(a.fragment, b.fragment); c != 0 {
@@ -130,16 +123,22 @@ func byRank(a, b *hit) int {
 // byPage orders a page: like byRank without the fragment (a page holds one passage of a
 // note).
 func byPage(a, b *hit) int {
+	if c := byStanding(a, b); c != 0 {
+		return c
+	}
+	return strings.Compare(a.ref, b.ref)
+}
+
+// byStanding puts open passages before deprecated ones, then the best score, then the
+// newest.
+func byStanding(a, b *hit) int {
 	if c := cmp.Compare(a.closed, b.closed); c != 0 {
 		return c
 	}
 	if c := cmp.Compare(b.score, a.score); c != 0 {
 		return c
 	}
-	if c := strings.Compare(b.time, a.time); c != 0 {
-		return c
-	}
-	return strings.Compare(a.ref, b.ref)
+	return strings.Compare(b.time, a.time)
 }
 
 // wordSearch ranks the passages of one brain for one query.
