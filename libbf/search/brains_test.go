@@ -14,8 +14,8 @@ func TestSeveralBrains(t *testing.T) {
 		"concepts/a1.md": "---\nupdated: 2026-09-20\n---\n# Kappa\n\nFirst.\n\n## More\n\nKappa again.\n",
 		"concepts/a2.md": "---\nupdated: 2026-09-21\n---\n# Other\n\nKappa in the text only.\n",
 	})
-	work.record("brief", "w#1", `"title":"Kappa meeting","text":"Kappa.","time":"2026-09-01T08:00:00Z","url":"https://x.test/1"`)
-	work.record("news", "w1", `"title":"Kappa meeting","text":"Kappa.","time":"2026-09-01T08:00:00Z","url":"https://x.test/1"`)
+	work.Record("brief", "w#1", `"title":"Kappa meeting","text":"Kappa.","time":"2026-09-01T08:00:00Z","url":"https://x.test/1"`)
+	work.Record("news", "w1", `"title":"Kappa meeting","text":"Kappa.","time":"2026-09-01T08:00:00Z","url":"https://x.test/1"`)
 	home := newBrain(t, "home", map[string]string{
 		"concepts/b1.md": "---\nupdated: 2026-09-25\n---\n# Kappa\n\nHome first.\n",
 		"concepts/b2.md": "---\nupdated: 2026-09-02\n---\n# Other\n\nKappa in the text of home.\n",
@@ -67,7 +67,7 @@ func TestProblemsAndShapes(t *testing.T) {
 	work := newBrain(t, "work", map[string]string{
 		"concepts/a.md": "---\nupdated: 2026-09-20\n---\n# Lambda\n\nLambda.\n",
 	})
-	work.write("memories/brief/"+"0000000000000000000000000000000000000000000000000000000000000000.json", "{not json")
+	work.Write("memories/brief/"+"0000000000000000000000000000000000000000000000000000000000000000.json", "{not json")
 	// One brain and no selection problems: plain refs, skipped files named.
 	r := mustSearch(t, Request{Query: "lambda", Scope: "concepts"}, work)
 	want := `{"items":[{"date":"2026-09-20","excerpt":"Lambda.","kind":"note","ref":"concepts/a.md","status":"stable","title":"Lambda","type":"concept"}],` +
@@ -83,7 +83,7 @@ func TestProblemsAndShapes(t *testing.T) {
 	}
 	// A brain whose cache cannot be opened is a problem while another answers.
 	broken := newBrain(t, "broken", nil)
-	if err := os.WriteFile(filepath.Join(broken.root, ".bf"), []byte("x"), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(broken.Root, ".bf"), []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	r = mustSearch(t, Request{Query: "lambda", Scope: "concepts"}, work, broken)

@@ -15,7 +15,7 @@ import (
 func TestCoverageHistory(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	b, _ := scopeBrain(t)
-	dir, err := brain.System().BrainStateDir(b.open().ID)
+	dir, err := brain.System().BrainStateDir(b.Open().ID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,9 +18,9 @@ func TestHeavyScores(t *testing.T) {
 		"concepts/prose.md": "---\ntype: concept\n---\n# Prose\n\nA zebra and a lion met by the river; the giraffe watched.\n",
 		"projects/plan.md":  "---\ntype: project\n---\n# Plan\n\nCount the lions, then the zebras.\n\n## Giraffe\n\nOne giraffe.\n",
 	})
-	b.record("brief", "r1", `"title":"Zebra log","text":"`+repeat("zebra ", 12000)+`","url":"https://zoo.test/1"`)
-	b.record("news", "r2", `"title":"Lion log","text":"a lion, a zebra","url":"https://zoo.test/1"`)
-	b.record("news", "r3", `"title":"Okapi","text":"`+repeat("okapi lion ", 7000)+`"`)
+	b.Record("brief", "r1", `"title":"Zebra log","text":"`+repeat("zebra ", 12000)+`","url":"https://zoo.test/1"`)
+	b.Record("news", "r2", `"title":"Lion log","text":"a lion, a zebra","url":"https://zoo.test/1"`)
+	b.Record("news", "r3", `"title":"Okapi","text":"`+repeat("okapi lion ", 7000)+`"`)
 	parts := openParts(t, b)
 	var kept int
 	if err := parts[0].tx.QueryRow(`SELECT count(DISTINCT passage) FROM heavy`).Scan(&kept); err != nil || kept < 4 {

@@ -3,13 +3,11 @@ package search
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/record"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -43,59 +41,19 @@ sensors:
 `
 
 // testBrain is a brain written by a test.
-type testBrain struct {
-	t    *testing.T
-	root string
-	name string
-}
+type testBrain = brainfix.Brain
 
+// newBrain is a brain called name with the base configuration, holding files.
 func newBrain(t *testing.T, name string, files map[string]string) *testBrain {
 	t.Helper()
-	b := &testBrain{t: t, root: t.TempDir(), name: name}
-	b.write("bf.yaml", fmt.Sprintf(baseConfig, name))
-	for p, s := range files {
-		b.write(p, s)
-	}
-	return b
-}
-
-func (b *testBrain) write(p, s string) {
-	b.t.Helper()
-	full := filepath.Join(b.root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		b.t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
-// record stores a record of source from its JSON fields besides id; it returns the file.
-func (b *testBrain) record(source, id, body string) string {
-	b.t.Helper()
-	name := record.FileName(id)
-	sep := ""
-	if body != "" {
-		sep = ","
-	}
-	b.write("memories/"+source+"/"+name, fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
-	return name
-}
-
-func (b *testBrain) open() *brain.Brain {
-	b.t.Helper()
-	br, err := brain.Open(b.root)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return br
+	return brainfix.New(t, brainfix.Spec{Name: name, Config: fmt.Sprintf(baseConfig, name), Notes: files})
 }
 
 // search runs a request over the brains in the test zone and time.
 func search(t *testing.T, req Request, brains ...*testBrain) (*Reply, error) {
 	t.Helper()
 	for _, b := range brains {
-		req.Brains = append(req.Brains, b.open())
+		req.Brains = append(req.Brains, b.Open())
 	}
 	req.Now, req.Location = now, zone
 	return Run(context.Background(), req)
@@ -133,7 +91,7 @@ func openParts(t *testing.T, b *testBrain) []*part {
 	t.Helper()
 	var probs reply.Problems
 	var stale []string
-	parts, err := open(context.Background(), []*brain.Brain{b.open()}, zone, &probs, &stale)
+	parts, err := open(context.Background(), []*brain.Brain{b.Open()}, zone, &probs, &stale)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,7 +17,7 @@ func identityBrain(t *testing.T) *testBrain {
 		"concepts/deep.md":   "---\nupdated: 2026-09-26\ntitle: Deep\ntags: [website]\n---\nRead the [decision](../projects/new-website.md#decision).\n",
 		"concepts/invent.md": "---\nupdated: 2026-09-02\n---\n# Ideas\n\nWe invent things.\n",
 	})
-	b.record("brief", "r1", `"title":"Ownership","text":"Who owns it.","time":"2026-09-27T08:00:00Z",`+
+	b.Record("brief", "r1", `"title":"Ownership","text":"Who owns it.","time":"2026-09-27T08:00:00Z",`+
 		`"fields":{"owner":["repo:github.com/example/new-website"],"kind":"meeting"}`)
 	return b
 }
@@ -59,7 +59,7 @@ func TestRelationsTruncated(t *testing.T) {
 	for i := 0; i < 55; i++ {
 		fmt.Fprintf(&links, "- [part %d](../projects/new-website.md#part-%02d)\n", i, i)
 	}
-	b.write("concepts/many.md", "---\nupdated: 2026-09-28\ntitle: Many\n---\n"+links.String())
+	b.Write("concepts/many.md", "---\nupdated: 2026-09-28\ntitle: Many\n---\n"+links.String())
 	r := mustSearch(t, Request{Query: "repo:github.com/example/new-website", Limit: 2}, b)
 	it := r.Items[1]
 	if it.Ref != "concepts/many.md" || len(it.Relations) != 50 || !it.RelationsTruncated ||

@@ -66,7 +66,7 @@ func randomBrain(t *testing.T, r *rand.Rand) (*testBrain, []string) {
 		for s := range r.IntN(5) {
 			fmt.Fprintf(&body, "## %s %d\n\n%s.\n\n", words(1+r.IntN(2)), s, words(1+r.IntN(20)))
 		}
-		b.write(fmt.Sprintf("%s/n%03d.md", folders[i%len(folders)], i), body.String())
+		b.Write(fmt.Sprintf("%s/n%03d.md", folders[i%len(folders)], i), body.String())
 	}
 	sources := []string{"mail", "chat", "brief"}
 	for i := range 60 + r.IntN(80) {
@@ -78,7 +78,7 @@ func randomBrain(t *testing.T, r *rand.Rand) (*testBrain, []string) {
 		if r.IntN(3) == 0 {
 			fields += fmt.Sprintf(`,"url":"https://docs.test/%d"`, r.IntN(15))
 		}
-		b.record(sources[r.IntN(len(sources))], fmt.Sprintf("r%03d", i), fields)
+		b.Record(sources[r.IntN(len(sources))], fmt.Sprintf("r%03d", i), fields)
 	}
 	return b, vocab
 }

@@ -205,7 +205,7 @@ func TestRankingMatchesPlain(t *testing.T) {
 				fmt.Fprintf(&body, "### %s\n\n%s.\n\n", words(1), words(4))
 			}
 		}
-		b.write(path, body.String())
+		b.Write(path, body.String())
 	}
 	sources := []string{"brief", "news", "old"}
 	for i := 0; i < 500; i++ {
@@ -221,10 +221,10 @@ func TestRankingMatchesPlain(t *testing.T) {
 			// URLs whose words the index may hold otherwise, or holds none of.
 			fields += fmt.Sprintf(`,"url":"https://docs.test/ﬁ/%d"`, r.IntN(5))
 		}
-		b.record(sources[i%3], fmt.Sprintf("r%03d", i), fields)
+		b.Record(sources[i%3], fmt.Sprintf("r%03d", i), fields)
 		if r.IntN(5) == 0 {
 			// The same record in another source, often with the same time.
-			b.record(sources[(i+1)%3], fmt.Sprintf("c%03d", i), fields)
+			b.Record(sources[(i+1)%3], fmt.Sprintf("c%03d", i), fields)
 		}
 	}
 	parts := openParts(t, b)

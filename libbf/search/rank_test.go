@@ -19,10 +19,10 @@ func TestDedup(t *testing.T) {
 			"## Sync\n\nSync reads SQLite.\n\n## Export\n\nExport dumps SQLite tables.\n\n" +
 			"## Archive\n\nArchive keeps old SQLite dumps around for ever and ever.\n\n## Other\n\nNothing here.\n",
 	})
-	b.record("brief", "r1", `"title":"Design doc","text":"SQLite design","url":"https://docs.test/design","time":"2026-09-27T08:00:00Z"`)
-	b.record("brief", "r2", `"title":"Design highlight","text":"A highlight of the SQLite design document","url":"https://docs.test/design","time":"2026-09-26T08:00:00Z"`)
-	b.record("news", "n1", `"title":"Design doc","text":"SQLite design","url":"https://docs.test/design","time":"2026-09-27T09:00:00Z"`)
-	b.record("old", "o1", `"title":"Design doc copy","text":"SQLite design, copied","url":"https://docs.test/design"`)
+	b.Record("brief", "r1", `"title":"Design doc","text":"SQLite design","url":"https://docs.test/design","time":"2026-09-27T08:00:00Z"`)
+	b.Record("brief", "r2", `"title":"Design highlight","text":"A highlight of the SQLite design document","url":"https://docs.test/design","time":"2026-09-26T08:00:00Z"`)
+	b.Record("news", "n1", `"title":"Design doc","text":"SQLite design","url":"https://docs.test/design","time":"2026-09-27T09:00:00Z"`)
+	b.Record("old", "o1", `"title":"Design doc copy","text":"SQLite design, copied","url":"https://docs.test/design"`)
 	r := mustSearch(t, Request{Query: "sqlite"}, b)
 	type shown struct {
 		Title    string
@@ -62,16 +62,16 @@ func TestRankingOrder(t *testing.T) {
 	}
 
 	// A low-priority source ranks at half weight: its newer twin comes second.
-	b.record("brief", "x", `"title":"Omega","text":"Delta epsilon.","time":"2026-09-01T08:00:00Z"`)
-	b.record("news", "x", `"title":"Omega","text":"Delta epsilon.","time":"2026-09-20T08:00:00Z"`)
-	b.record("old", "x", `"title":"Omega","text":"Delta epsilon.","time":"2026-09-10T08:00:00Z"`)
+	b.Record("brief", "x", `"title":"Omega","text":"Delta epsilon.","time":"2026-09-01T08:00:00Z"`)
+	b.Record("news", "x", `"title":"Omega","text":"Delta epsilon.","time":"2026-09-20T08:00:00Z"`)
+	b.Record("old", "x", `"title":"Omega","text":"Delta epsilon.","time":"2026-09-10T08:00:00Z"`)
 	r = mustSearch(t, Request{Query: "omega"}, b)
 	if diff := cmp.Diff([]string{"old:x", "brief:x", "news:x"}, refs(r.Items)); diff != "" {
 		t.Errorf("low priority refs (-want +got):\n%s", diff)
 	}
 	// Several terms: a passage matching all of them gains 20%.
-	b.write("concepts/e.md", "---\nupdated: 2026-08-01\n---\n# Other\n\nZeta eta theta.\n")
-	b.write("concepts/f.md", "---\nupdated: 2026-09-01\n---\n# Other\n\nZeta iota kappa.\n")
+	b.Write("concepts/e.md", "---\nupdated: 2026-08-01\n---\n# Other\n\nZeta eta theta.\n")
+	b.Write("concepts/f.md", "---\nupdated: 2026-09-01\n---\n# Other\n\nZeta iota kappa.\n")
 	r = mustSearch(t, Request{Query: "zeta theta"}, b)
 	if diff := cmp.Diff([]string{"concepts/e.md", "concepts/f.md"}, refs(r.Items)); diff != "" {
 		t.Errorf("coverage refs (-want +got):\n%s", diff)
@@ -110,7 +110,7 @@ func TestPaging(t *testing.T) {
 func TestPageBudget(t *testing.T) {
 	b := newBrain(t, "work", nil)
 	for i := 0; i < 30; i++ {
-		b.record("brief", fmt.Sprintf("r%02d", i), fmt.Sprintf(`"title":"Omega %02d","text":"Omega.","url":"https://docs.test/%02d/%s","time":"2026-09-%02dT08:00:00Z"`,
+		b.Record("brief", fmt.Sprintf("r%02d", i), fmt.Sprintf(`"title":"Omega %02d","text":"Omega.","url":"https://docs.test/%02d/%s","time":"2026-09-%02dT08:00:00Z"`,
 			i, i, strings.Repeat("p", 3000), i%28+1))
 	}
 	var all []reply.Item
@@ -156,8 +156,8 @@ func TestScoreFormula(t *testing.T) {
 		"concepts/two.md":   "# Two\n\nZeta theta.\n",
 		"concepts/index.md": "# Three\n\nZeta.\n",
 	})
-	b.record("brief", "x", `"title":"Four","text":"Zeta."`)
-	b.record("news", "x", `"title":"Four","text":"Zeta."`)
+	b.Record("brief", "x", `"title":"Four","text":"Zeta."`)
+	b.Record("news", "x", `"title":"Four","text":"Zeta."`)
 	ctx := context.Background()
 	parts := openParts(t, b)
 	q, _ := fold.Parse("zeta theta iota")

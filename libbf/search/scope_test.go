@@ -17,11 +17,11 @@ func scopeBrain(t *testing.T) (*testBrain, string) {
 		"concepts/launch.md": "---\nupdated: 2026-09-22\n---\n# Launches\n\nLaunch plan for the " +
 			"[site](repo:github.com/example/new-website).\n",
 	})
-	b.record("brief", "b1", `"title":"Kickoff","text":"Launch plan.","time":"2026-09-28T08:00:00Z"`)
-	file := b.record("brief", "b2", `"title":"Kickoff","text":"Launch plan.","time":"2026-09-10T08:00:00Z",`+
+	b.Record("brief", "b1", `"title":"Kickoff","text":"Launch plan.","time":"2026-09-28T08:00:00Z"`)
+	file := b.Record("brief", "b2", `"title":"Kickoff","text":"Launch plan.","time":"2026-09-10T08:00:00Z",`+
 		`"links":["repo:github.com/example/new-website"]`)
-	b.record("brief", "b3", `"title":"Kickoff","text":"Launch plan."`)
-	b.record("news", "n1", `"title":"Kickoff","text":"Launch plan.","time":"2026-09-27T10:00:00Z"`)
+	b.Record("brief", "b3", `"title":"Kickoff","text":"Launch plan."`)
+	b.Record("news", "n1", `"title":"Kickoff","text":"Launch plan.","time":"2026-09-27T10:00:00Z"`)
 	return b, file
 }
 
@@ -43,7 +43,7 @@ func TestScopes(t *testing.T) {
 		{"memories/brief/7d", []string{"brief:b1"}},
 		{"memories/brief/2026-09", []string{"brief:b1", "brief:b2"}},
 		{"memories/brief/undated", []string{"brief:b3"}},
-		{"memories/brief/" + file, []string{"brief:b2"}},
+		{file, []string{"brief:b2"}},
 		{"memories/old", []string{}},
 		{"today", []string{"brief:b1"}},
 		{"yesterday", []string{"news:n1", "projects/new-website.md"}},
@@ -194,7 +194,7 @@ func TestCoverage(t *testing.T) {
 		}
 	}
 	// A source with records whose sensor is gone is historical.
-	b.record("gone", "g1", `"title":"Launch notes","text":"Launch."`)
+	b.Record("gone", "g1", `"title":"Launch notes","text":"Launch."`)
 	r := mustSearch(t, Request{Query: "launch notes", Scope: "memories/gone"}, b)
 	if got, want := jsonOf(t, r.Sources), `[{"freshness":"unknown","source":"gone","state":"historical"}]`; got != want {
 		t.Errorf("historical: %s, want %s", got, want)
