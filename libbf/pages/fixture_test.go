@@ -39,29 +39,29 @@ func workBrain(t *testing.T) *testBrain {
 		"actions/2026-09-25_launch/outputs/plan.txt": "plan\n",
 		"actions/2026-09-20_kickoff/ACTION.md":       "---\ntitle: Kickoff\nupdated: 2026-09-20\n---\n# Kickoff\n\nWe started.\n",
 	})
-	b.touch("projects/atlas.md", utc(9, 10, 10, 0))
-	b.touch("projects/beacon.md", utc(9, 27, 10, 0))
-	b.touch("projects/calm.md", utc(9, 27, 9, 0))
-	b.touch("projects/future.md", utc(10, 1, 0, 0))
-	b.touch("projects/web/site.md", utc(9, 27, 8, 0))
-	b.touch("concepts/retention.md", utc(9, 20, 0, 0))
-	b.touch("actions/2026-09-25_launch/ACTION.md", utc(9, 25, 16, 30))
-	if err := os.Symlink("plan.txt", filepath.Join(b.root, "actions/2026-09-25_launch/outputs/link.txt")); err != nil {
+	b.Touch("projects/atlas.md", utc(9, 10, 10, 0))
+	b.Touch("projects/beacon.md", utc(9, 27, 10, 0))
+	b.Touch("projects/calm.md", utc(9, 27, 9, 0))
+	b.Touch("projects/future.md", utc(10, 1, 0, 0))
+	b.Touch("projects/web/site.md", utc(9, 27, 8, 0))
+	b.Touch("concepts/retention.md", utc(9, 20, 0, 0))
+	b.Touch("actions/2026-09-25_launch/ACTION.md", utc(9, 25, 16, 30))
+	if err := os.Symlink("plan.txt", filepath.Join(b.Root, "actions/2026-09-25_launch/outputs/link.txt")); err != nil {
 		t.Fatal(err)
 	}
-	b.record("mail", "m1", `"title":"Atlas offline review","time":"2026-09-26T09:00:00.000000Z",`+
+	b.Record("mail", "m1", `"title":"Atlas offline review","time":"2026-09-26T09:00:00.000000Z",`+
 		`"links":["bf://work/projects/atlas.md"],"attributes":{"observed":"2026-09-26T10:00:00.000000Z"}`)
-	b.record("mail", "m2", `"title":"Budget thread","text":"The budget grew.","time":"2026-09-20T08:00:00.000000Z",`+
+	b.Record("mail", "m2", `"title":"Budget thread","text":"The budget grew.","time":"2026-09-20T08:00:00.000000Z",`+
 		`"attributes":{"updated":"2026-09-28T08:00:00.000000Z"}`)
-	b.record("mail", "m3", `"title":"Standup","time":"2026-09-28T07:00:00.000000Z","fields":{"kind":"meeting"}`)
-	b.record("mail", "m4", `"title":"Feed item","links":["bf://work/projects/calm.md"],`+
+	b.Record("mail", "m3", `"title":"Standup","time":"2026-09-28T07:00:00.000000Z","fields":{"kind":"meeting"}`)
+	b.Record("mail", "m4", `"title":"Feed item","links":["bf://work/projects/calm.md"],`+
 		`"attributes":{"observed":"2026-09-28T06:00:00.000000Z"}`)
-	b.record("mail", "m5", `"title":"Launch rehearsal","time":"2026-09-30T08:00:00.000000Z"`)
-	b.record("mail", "m6", `"title":"Loose note"`)
-	b.record("news", "n1", `"title":"Headline","time":"2026-09-28T05:00:00.000000Z"`)
-	b.record("news", "n2", `"title":"Tomorrow's headline","time":"2026-09-29T08:00:00.000000Z"`)
-	b.record("old", "o1", `"title":"Old mail","time":"2026-01-01T08:00:00.000000Z"`)
-	b.record("gone", "g1", `"title":"Gone source","time":"2026-09-01T08:00:00.000000Z"`)
+	b.Record("mail", "m5", `"title":"Launch rehearsal","time":"2026-09-30T08:00:00.000000Z"`)
+	b.Record("mail", "m6", `"title":"Loose note"`)
+	b.Record("news", "n1", `"title":"Headline","time":"2026-09-28T05:00:00.000000Z"`)
+	b.Record("news", "n2", `"title":"Tomorrow's headline","time":"2026-09-29T08:00:00.000000Z"`)
+	b.Record("old", "o1", `"title":"Old mail","time":"2026-01-01T08:00:00.000000Z"`)
+	b.Record("gone", "g1", `"title":"Gone source","time":"2026-09-01T08:00:00.000000Z"`)
 	return b
 }
 
@@ -72,8 +72,8 @@ func homeBrain(t *testing.T) *testBrain {
 		"projects/hearth.md": "---\ntitle: Hearth\ntype: project\nupdated: 2026-09-26\ntags: [website]\n---\n# Hearth\n\n" +
 			"Fix the chimney.\n\n- [ ] Call the roofer\n",
 	})
-	b.touch("projects/hearth.md", utc(9, 1, 10, 0))
-	b.record("mail", "h1", `"title":"Roofer quote","time":"2026-09-28T08:00:00.000000Z","links":["bf://home/projects/hearth.md"]`)
+	b.Touch("projects/hearth.md", utc(9, 1, 10, 0))
+	b.Record("mail", "h1", `"title":"Roofer quote","time":"2026-09-28T08:00:00.000000Z","links":["bf://home/projects/hearth.md"]`)
 	return b
 }
 
@@ -84,8 +84,8 @@ func dstBrain(t *testing.T) *testBrain {
 		"concepts/fall.md": "---\ntitle: Fall back\nupdated: 2026-10-25\n---\n# Fall back\n\nClocks go back.\n",
 		"concepts/next.md": "---\ntitle: Next day\nupdated: 2026-10-26\n---\n# Next day\n\nMonday.\n",
 	})
-	b.record("log", "early", `"title":"Before midnight","time":"2026-10-25T22:30:00.000000Z"`)
-	b.record("log", "late", `"title":"After midnight","time":"2026-10-25T23:30:00.000000Z"`)
-	b.record("log", "dawn", `"title":"First hour","time":"2026-10-24T22:00:00.000000Z"`)
+	b.Record("log", "early", `"title":"Before midnight","time":"2026-10-25T22:30:00.000000Z"`)
+	b.Record("log", "late", `"title":"After midnight","time":"2026-10-25T23:30:00.000000Z"`)
+	b.Record("log", "dawn", `"title":"First hour","time":"2026-10-24T22:00:00.000000Z"`)
 	return b
 }

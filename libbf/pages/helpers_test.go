@@ -3,14 +3,11 @@ package pages
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 	_ "time/tzdata"
 
-	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/record"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/google/go-cmp/cmp"
 )
@@ -59,63 +56,15 @@ routines:
 `
 
 // testBrain is a brain written by a test.
-type testBrain struct {
-	t    *testing.T
-	root string
-	name string
-}
+type testBrain = brainfix.Brain
 
+// newBrain is a brain called name holding files; config "" is baseConfig, whose %s is the name.
 func newBrain(t *testing.T, name, config string, files map[string]string) *testBrain {
 	t.Helper()
-	b := &testBrain{t: t, root: t.TempDir(), name: name}
 	if config == "" {
 		config = baseConfig
 	}
-	b.write("bf.yaml", fmt.Sprintf(config, name))
-	for p, s := range files {
-		b.write(p, s)
-	}
-	return b
-}
-
-func (b *testBrain) write(p, s string) {
-	b.t.Helper()
-	full := filepath.Join(b.root, filepath.FromSlash(p))
-	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-		b.t.Fatal(err)
-	}
-	if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
-// touch sets a file's modification time.
-func (b *testBrain) touch(p string, at time.Time) {
-	b.t.Helper()
-	if err := os.Chtimes(filepath.Join(b.root, filepath.FromSlash(p)), at, at); err != nil {
-		b.t.Fatal(err)
-	}
-}
-
-// record stores a record of source from its JSON fields besides id; it returns the file.
-func (b *testBrain) record(source, id, body string) string {
-	b.t.Helper()
-	name := record.FileName(id)
-	sep := ""
-	if body != "" {
-		sep = ","
-	}
-	b.write("memories/"+source+"/"+name, fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
-	return name
-}
-
-func (b *testBrain) open() *brain.Brain {
-	b.t.Helper()
-	br, err := brain.Open(b.root)
-	if err != nil {
-		b.t.Fatal(err)
-	}
-	return br
+	return brainfix.New(t, brainfix.Spec{Name: name, Config: fmt.Sprintf(config, name), Notes: files})
 }
 
 // read reads a page of brains at the test time and zone.
@@ -123,7 +72,7 @@ func read(t *testing.T, path string, offset int64, brains ...*testBrain) (any, e
 	t.Helper()
 	req := Request{Path: path, Offset: offset, Now: now, Location: paris}
 	for _, b := range brains {
-		req.Brains = append(req.Brains, b.open())
+		req.Brains = append(req.Brains, b.Open())
 	}
 	return Read(context.Background(), req)
 }

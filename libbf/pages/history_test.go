@@ -14,7 +14,7 @@ import (
 // runs records run history for brain b's programs in a temporary state folder.
 func runs(t *testing.T, b *testBrain, kind history.Kind, entries map[string]history.Entry) {
 	t.Helper()
-	dir, err := brain.System().BrainStateDir(b.open().ID)
+	dir, err := brain.System().BrainStateDir(b.Open().ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,8 +31,8 @@ func ago(h float64) time.Time { return now.Add(-time.Duration(h * float64(time.H
 func TestMemoriesHistory(t *testing.T) {
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	b := newBrain(t, "work", "", nil)
-	b.record("mail", "m1", `"title":"Hello","time":"2026-09-27T08:00:00Z"`)
-	b.record("gone", "g1", `"title":"Old","time":"2026-09-01T08:00:00Z"`)
+	b.Record("mail", "m1", `"title":"Hello","time":"2026-09-27T08:00:00Z"`)
+	b.Record("gone", "g1", `"title":"Old","time":"2026-09-01T08:00:00Z"`)
 	runs(t, b, history.Sensors, map[string]history.Entry{
 		// mail (refresh 3600) last brought up to date 3 hours ago: overdue; its next attempt failed.
 		"mail": history.Entry{}.Succeed(history.Outcome{Started: ago(3), Start: ago(27), End: ago(3)}).

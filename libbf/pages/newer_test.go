@@ -83,7 +83,7 @@ func randomBrains(t *testing.T, seed uint64) []*testBrain {
 		}
 		b := newBrain(t, name, "version: 8\nname: %s\n", files)
 		for _, n := range notes {
-			b.touch(n, instant())
+			b.Touch(n, instant())
 		}
 		// Some records only one brain holds: a bare SOURCE:ID then names another brain's.
 		own := records[:6]
@@ -113,7 +113,7 @@ func randomBrains(t *testing.T, seed uint64) []*testBrain {
 			if rng.IntN(4) == 0 {
 				fields = append(fields, fmt.Sprintf(`"aliases":[%q]`, names[rng.IntN(4)]))
 			}
-			b.record("mail", id, strings.Join(fields, ","))
+			b.Record("mail", id, strings.Join(fields, ","))
 		}
 		brains = append(brains, b)
 	}
@@ -173,7 +173,7 @@ func TestNewerWaysAgree(t *testing.T) {
 		brains := randomBrains(t, seed)
 		var dbs []*sql.DB
 		for _, b := range brains {
-			c, err := cache.Open(context.Background(), b.open())
+			c, err := cache.Open(context.Background(), b.Open())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -72,7 +72,7 @@ func longBrain(t *testing.T, n int) *testBrain {
 	}
 	b := newBrain(t, "long", "version: 8\nname: %s\n", files)
 	for p := range files {
-		b.touch(p, utc(9, 27, 0, 0))
+		b.Touch(p, utc(9, 27, 0, 0))
 	}
 	return b
 }
@@ -135,7 +135,7 @@ func TestHomeProjectsBudget(t *testing.T) {
 func TestPeriodPaging(t *testing.T) {
 	b := newBrain(t, "feed", "version: 8\nname: %s\n", nil)
 	for i := 0; i < 60; i++ {
-		b.record("feed", fmt.Sprintf("f%02d", i), fmt.Sprintf(`"title":"F%02d","time":"2026-09-28T%02d:%02d:00.000000Z"`, i, i/10, i%60))
+		b.Record("feed", fmt.Sprintf("f%02d", i), fmt.Sprintf(`"title":"F%02d","time":"2026-09-28T%02d:%02d:00.000000Z"`, i, i/10, i%60))
 	}
 	v, err := read(t, "today", 0, b)
 	if err != nil {
@@ -188,7 +188,7 @@ func TestReadErrors(t *testing.T) {
 	}
 
 	// With a brain skipped, a missing page may exist there.
-	req := Request{Path: "memories/nosuch", Brains: []*brain.Brain{w.open()}, Now: now, Location: paris,
+	req := Request{Path: "memories/nosuch", Brains: []*brain.Brain{w.Open()}, Now: now, Location: paris,
 		Problems: []brain.Problem{{Brain: "lost", Error: "brain folder is missing"}}}
 	_, err := Read(context.Background(), req)
 	if err == nil || err.Error() != "not found in the readable evidence; run bf status before concluding it is absent" {
@@ -199,7 +199,7 @@ func TestReadErrors(t *testing.T) {
 func TestOneBrainOfSeveral(t *testing.T) {
 	w, h := workBrain(t), homeBrain(t)
 	ctx := context.Background()
-	req := Request{Path: "projects", Brain: "home", Brains: []*brain.Brain{w.open(), h.open()}, Now: now, Location: paris}
+	req := Request{Path: "projects", Brain: "home", Brains: []*brain.Brain{w.Open(), h.Open()}, Now: now, Location: paris}
 	v, err := Read(ctx, req)
 	if err != nil {
 		t.Fatal(err)

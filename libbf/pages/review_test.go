@@ -63,7 +63,7 @@ func TestReviewReasons(t *testing.T) {
 // withCache opens a brain's cache for a test.
 func withCache(t *testing.T, b *testBrain, f func(db *sql.DB)) {
 	t.Helper()
-	c, err := cache.Open(context.Background(), b.open())
+	c, err := cache.Open(context.Background(), b.Open())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,14 +73,14 @@ func withCache(t *testing.T, b *testBrain, f func(db *sql.DB)) {
 
 // one is the evidence of one brain, printed in the local shape.
 func one(b *testBrain, db *sql.DB) Evidence {
-	return Evidence{Brains: []Snapshot{{Name: b.name, DB: db}}, Local: true}
+	return Evidence{Brains: []Snapshot{{Name: b.Name, DB: db}}, Local: true}
 }
 
 func TestReviewOneNote(t *testing.T) {
 	w := workBrain(t)
 	ctx := context.Background()
 	withCache(t, w, func(db *sql.DB) {
-		got, err := Review(ctx, one(w, db), w.name, "projects/atlas.md", now, paris)
+		got, err := Review(ctx, one(w, db), w.Name, "projects/atlas.md", now, paris)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,16 +93,16 @@ func TestReviewOneNote(t *testing.T) {
 		}
 		for _, r := range []string{"concepts/archive.md", "projects/old.md", "projects/index.md", "projects/nothing.md",
 			"actions/2026-09-25_launch/ACTION.md"} {
-			if s, err := Review(ctx, one(w, db), w.name, r, now, paris); err != nil || s != nil {
+			if s, err := Review(ctx, one(w, db), w.Name, r, now, paris); err != nil || s != nil {
 				t.Errorf("Review(%s) = %+v, %v; want no reminders", r, s, err)
 			}
 		}
 	})
 
 	// Editing the note clears newer_evidence until newer evidence arrives.
-	w.touch("projects/atlas.md", utc(9, 27, 0, 0))
+	w.Touch("projects/atlas.md", utc(9, 27, 0, 0))
 	withCache(t, w, func(db *sql.DB) {
-		got, err := Review(ctx, one(w, db), w.name, "projects/atlas.md", now, paris)
+		got, err := Review(ctx, one(w, db), w.Name, "projects/atlas.md", now, paris)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func TestReviewUnknownModified(t *testing.T) {
 		// A note whose file has no fingerprint: its modification time cannot be stated.
 		r := &row{id: 1 << 40, ref: "projects/ghost.md", path: "projects/ghost.md", kind: "note", weight: 2, typ: "project",
 			staleAfter: "2026-09-30T00:00:00.000000Z"}
-		sc := &scope{brains: []snapshot{{name: w.name, q: db, days: days}}, local: true}
+		sc := &scope{brains: []snapshot{{name: w.Name, q: db, days: days}}, local: true}
 		if err := review(ctx, sc, 0, []*row{r}, now, paris); err != nil {
 			t.Fatal(err)
 		}
@@ -143,16 +143,16 @@ func TestReviewNewerCap(t *testing.T) {
 		// A name two items claim links to neither.
 		"concepts/b.md": "---\ntitle: B\naliases: [org:dup]\n---\n# B\n\nB.\n",
 	})
-	b.touch("projects/hub.md", utc(9, 1, 0, 0))
+	b.Touch("projects/hub.md", utc(9, 1, 0, 0))
 	for i := 1; i <= 7; i++ {
-		b.record("log", fmt.Sprintf("r%d", i), fmt.Sprintf(`"title":"R%d","time":"2026-09-%02dT08:00:00.000000Z",`+
+		b.Record("log", fmt.Sprintf("r%d", i), fmt.Sprintf(`"title":"R%d","time":"2026-09-%02dT08:00:00.000000Z",`+
 			`"links":["bf://cap/projects/hub.md#the-hub"]`, i, 10+i))
 	}
 	// Before the edit: not newer. After now: not yet.
-	b.record("log", "old", `"title":"Old","time":"2026-08-01T08:00:00.000000Z","links":["bf://cap/projects/hub.md"]`)
-	b.record("log", "later", `"title":"Later","time":"2026-10-01T08:00:00.000000Z","links":["bf://cap/projects/hub.md"]`)
-	b.record("log", "entity", `"title":"Entity","time":"2026-09-25T08:00:00.000000Z","links":["org:hub"]`)
-	b.record("log", "dup", `"title":"Dup","time":"2026-09-26T08:00:00.000000Z","links":["org:dup"]`)
+	b.Record("log", "old", `"title":"Old","time":"2026-08-01T08:00:00.000000Z","links":["bf://cap/projects/hub.md"]`)
+	b.Record("log", "later", `"title":"Later","time":"2026-10-01T08:00:00.000000Z","links":["bf://cap/projects/hub.md"]`)
+	b.Record("log", "entity", `"title":"Entity","time":"2026-09-25T08:00:00.000000Z","links":["org:hub"]`)
+	b.Record("log", "dup", `"title":"Dup","time":"2026-09-26T08:00:00.000000Z","links":["org:dup"]`)
 	v, err := read(t, "projects", 0, b)
 	if err != nil {
 		t.Fatal(err)
@@ -175,23 +175,23 @@ func TestReviewAcrossBrains(t *testing.T) {
 		"projects/hub.md": "---\ntitle: Hub\ntype: project\naliases: [org:hub, org:dup]\n---\n# Hub\n\n" +
 			"Reads [b1](bf://beta/mail:b1), [b2](mail:b2) and [a1](mail:a1).\n",
 	})
-	alpha.touch("projects/hub.md", utc(9, 1, 0, 0))
-	alpha.record("mail", "a1", `"title":"A1","time":"2026-09-10T08:00:00.000000Z"`)
+	alpha.Touch("projects/hub.md", utc(9, 1, 0, 0))
+	alpha.Record("mail", "a1", `"title":"A1","time":"2026-09-10T08:00:00.000000Z"`)
 	beta := newBrain(t, "beta", "version: 8\nname: %s\n", map[string]string{
 		// A name items of two brains claim links to neither.
 		"concepts/dup.md": "---\ntitle: Dup\naliases: [org:dup]\n---\n# Dup\n\nDup.\n",
 	})
 	// Linked from the hub by address, and linking back: counted once.
-	beta.record("mail", "b1", `"title":"B1","time":"2026-09-11T08:00:00.000000Z","links":["bf://alpha/projects/hub.md"]`)
+	beta.Record("mail", "b1", `"title":"B1","time":"2026-09-11T08:00:00.000000Z","links":["bf://alpha/projects/hub.md"]`)
 	// A bare SOURCE:ID that alpha does not hold names beta's record.
-	beta.record("mail", "b2", `"title":"B2","time":"2026-09-12T08:00:00.000000Z"`)
+	beta.Record("mail", "b2", `"title":"B2","time":"2026-09-12T08:00:00.000000Z"`)
 	// alpha holds its own mail:a1: the hub's bare link names that one only.
-	beta.record("mail", "a1", `"title":"Beta A1","time":"2026-09-13T08:00:00.000000Z"`)
-	beta.record("log", "x", `"title":"X","time":"2026-09-14T08:00:00.000000Z","links":["org:hub"]`)
-	beta.record("log", "y", `"title":"Y","time":"2026-09-15T08:00:00.000000Z","links":["org:dup"]`)
-	beta.record("log", "z", `"title":"Z","time":"2026-09-16T08:00:00.000000Z","links":["bf://alpha/projects/hub.md#hub"]`)
+	beta.Record("mail", "a1", `"title":"Beta A1","time":"2026-09-13T08:00:00.000000Z"`)
+	beta.Record("log", "x", `"title":"X","time":"2026-09-14T08:00:00.000000Z","links":["org:hub"]`)
+	beta.Record("log", "y", `"title":"Y","time":"2026-09-15T08:00:00.000000Z","links":["org:dup"]`)
+	beta.Record("log", "z", `"title":"Z","time":"2026-09-16T08:00:00.000000Z","links":["bf://alpha/projects/hub.md#hub"]`)
 	// A note path names a note of the linking item's own brain.
-	beta.record("log", "w", `"title":"W","time":"2026-09-17T08:00:00.000000Z","links":["projects/hub.md"]`)
+	beta.Record("log", "w", `"title":"W","time":"2026-09-17T08:00:00.000000Z","links":["projects/hub.md"]`)
 
 	wantNewer := []string{"bf://beta/log:z", "bf://beta/log:x", "bf://beta/mail:b2", "bf://beta/mail:b1", "bf://alpha/mail:a1"}
 	v, err := read(t, "projects", 0, alpha, beta)

@@ -181,3 +181,11 @@ func Script(t testing.TB, root, rel, body string) {
 	t.Helper()
 	WriteFile(t, root, rel, []byte("#!/bin/sh\n"+body+"\n"), 0o755)
 }
+
+// Touch sets the modification time of a file of the brain.
+func (b *Brain) Touch(rel string, at time.Time) {
+	b.T.Helper()
+	if err := os.Chtimes(filepath.Join(b.Root, filepath.FromSlash(rel)), at, at); err != nil {
+		b.T.Fatal(err)
+	}
+}
