@@ -4,8 +4,12 @@ package e2e
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -44,6 +48,8 @@ func TestMain(m *testing.M) {
 	args = append(args, examplePrograms...)
 	// The scripted harness that stands in for a model in the assistant scenarios.
 	args = append(args, "./e2e/fakeharness")
+	// The embeddings provider of the dense scenarios, as a command and behind embedserver.
+	args = append(args, "./e2e/fakeembed")
 	build := exec.Command("go", args...)
 	build.Dir = root
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
@@ -75,8 +81,9 @@ func TestScripts(t *testing.T) {
 			return os.MkdirAll(home, 0o700)
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"status": cmdStatus,
-			"fill":   cmdFill,
+			"status":      cmdStatus,
+			"fill":        cmdFill,
+			"embedserver": cmdEmbedServer,
 		},
 	})
 }
@@ -120,4 +127,67 @@ func cmdFill(ts *testscript.TestScript, neg bool, args []string) {
 		ts.Fatalf("fill: bad text %q: %v", args[2], err)
 	}
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), bytes.Repeat([]byte(text), n), 0o644))
+}
+
+// cmdEmbedServer serves an OpenAI-compatible /v1/embeddings endpoint on 127.0.0.1 for the
+// rest of the script, answering with fakeembed's vectors, and appends an embeddings
+// provider naming it to the bf.yaml given: `embedserver b/bf.yaml [LOG]` (LOG, when given,
+// gets one line per text embedded).
+func cmdEmbedServer(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 1 || len(args) > 2 {
+		ts.Fatalf("usage: embedserver BF_YAML [LOG]")
+	}
+	var fakeArgs []string
+	if len(args) == 2 {
+		fakeArgs = []string{"-log", ts.MkAbs(args[1])}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	ts.Check(err)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if r.Method != http.MethodPost || r.URL.Path != "/v1/embeddings" || json.NewDecoder(r.Body).Decode(&req) != nil {
+			http.Error(w, "expected POST /v1/embeddings with model and input", http.StatusBadRequest)
+			return
+		}
+		var in bytes.Buffer
+		for _, t := range req.Input {
+			b, _ := json.Marshal(map[string]string{"text": t})
+			in.Write(append(b, '\n'))
+		}
+		cmd := exec.Command(filepath.Join(binDir, "fakeembed"), fakeArgs...)
+		cmd.Stdin = &in
+		out, err := cmd.Output()
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+			return
+		}
+		type datum struct {
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		reply := struct {
+			Data  []datum `json:"data"`
+			Model string  `json:"model"`
+		}{Model: req.Model}
+		for i, line := range bytes.Split(bytes.TrimSpace(out), []byte("\n")) {
+			var v struct {
+				Embedding []float32 `json:"embedding"`
+			}
+			if json.Unmarshal(line, &v) == nil {
+				reply.Data = append(reply.Data, datum{i, v.Embedding})
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(reply)
+	})}
+	go srv.Serve(ln)
+	ts.Defer(func() { srv.Close() })
+	f, err := os.OpenFile(ts.MkAbs(args[0]), os.O_APPEND|os.O_WRONLY, 0)
+	ts.Check(err)
+	_, err = fmt.Fprintf(f, "embeddings:\n  url: http://%s/v1/embeddings\n  model: fake-embed\n", ln.Addr())
+	ts.Check(err)
+	ts.Check(f.Close())
 }

@@ -109,7 +109,7 @@ func replay(run map[string][]denseDoc, byText map[string]string) fuse.DenseFunc 
 // fusedRuns measures fused search: without dense through the CLI (bf search --fused, one
 // process per query, timed like word search), and with the recorded dense run replayed
 // in process; plus the recorded run alone for reference.
-func fusedRuns(bf, brainDir string, queries map[string]string, order []string, qrels map[string]map[string]int, limit int, denseFile string) ([]Run, error) {
+func fusedRuns(bf, brainDir string, queries map[string]string, order []string, qrels map[string]map[string]int, limit int, denseFile string, builtin named) ([]Run, error) {
 	var runs []Run
 	score := func(r *Run, qid string, found []string) {
 		r.NDCG10 += ndcgAt(10, found, qrels[qid])
@@ -135,6 +135,33 @@ func fusedRuns(bf, brainDir string, queries map[string]string, order []string, q
 	cli.Latency = measure.Summarize(walls)
 	finish(&cli)
 
+	b, err := brain.Open(brainDir)
+	if err != nil {
+		return nil, err
+	}
+	byText := map[string]string{}
+	for _, qid := range order {
+		byText[queries[qid]] = qid
+	}
+	replayed := func(r *Run, run map[string][]denseDoc) {
+		for _, qid := range order {
+			res, err := fuse.Run(context.Background(), fuse.Request{
+				Search: bfsearch.Request{Query: queries[qid], Limit: limit, Brains: []*brain.Brain{b}},
+				Dense:  replay(run, byText),
+			})
+			if err != nil {
+				logf("query %s: %v", qid, err)
+				continue
+			}
+			score(r, qid, recordIDs(res.Items))
+		}
+		finish(r)
+	}
+	if builtin.lists != nil {
+		logf("running %d judged queries fused with the corpus-trained list %s", len(order), builtin.name)
+		replayed(&Run{Name: "fused + built-in corpus vectors", How: "in process; the best corpus-trained list below (" + builtin.name + ") as the dense strategy"}, builtin.lists)
+	}
+
 	run, err := readDense(denseFile)
 	if os.IsNotExist(err) {
 		logf("%s not found; the replayed dense rows are skipped", denseFile)
@@ -151,29 +178,8 @@ func fusedRuns(bf, brainDir string, queries map[string]string, order []string, q
 		score(&alone, qid, found)
 	}
 	finish(&alone)
-
-	b, err := brain.Open(brainDir)
-	if err != nil {
-		return nil, err
-	}
-	byText := map[string]string{}
-	for _, qid := range order {
-		byText[queries[qid]] = qid
-	}
 	logf("running %d judged queries fused with the replayed dense run", len(order))
-	fused := Run{Name: "fused + recorded MiniLM run", How: "in process, the recorded run replayed as the dense strategy"}
-	for _, qid := range order {
-		res, err := fuse.Run(context.Background(), fuse.Request{
-			Search: bfsearch.Request{Query: queries[qid], Limit: limit, Brains: []*brain.Brain{b}},
-			Dense:  replay(run, byText),
-		})
-		if err != nil {
-			logf("query %s: %v", qid, err)
-			continue
-		}
-		score(&fused, qid, recordIDs(res.Items))
-	}
-	finish(&fused)
+	replayed(&Run{Name: "fused + recorded MiniLM run", How: "in process, the recorded run replayed as the dense strategy"}, run)
 	return runs, nil
 }
 

@@ -39,6 +39,7 @@ const source = "scifact"
 type options struct {
 	bin, data, cache, out, readme, dense, identity string
 	limit                                          int
+	builtinOnly                                    bool
 }
 
 func main() {
@@ -49,6 +50,7 @@ func main() {
 	flag.StringVar(&o.out, "out", filepath.Join("bench", "results"), "folder for ir.json and ir.md")
 	flag.IntVar(&o.limit, "limit", 10, "results scored per query")
 	flag.StringVar(&o.dense, "dense", defaultDense(), "the recorded dense run replayed as fused search's dense strategy")
+	flag.BoolVar(&o.builtinOnly, "builtin-only", false, "build the brain and run only the corpus-trained vector experiment")
 	flag.StringVar(&o.readme, "readme", "", "also replace the table between <!-- bench:ir --> markers in this README")
 	flag.StringVar(&o.identity, "identity", "", "instead of scoring, write every judged query's reply at -limit to this file (compare two builds with cmp)")
 	flag.Parse()
@@ -89,7 +91,10 @@ type Result struct {
 	References map[string]any  `json:"references"`
 	Target     float64         `json:"target_ndcg_at_10"`
 	// Fused are the fused runs, compared with the word search above.
-	Fused    []Run        `json:"fused"`
+	Fused []Run `json:"fused"`
+	// Builtin are the vectors learned from the corpus itself, each as a dense list fused
+	// with the word ranking by bf's rule (see builtin.go).
+	Builtin  []Variant    `json:"builtin_vectors"`
 	PerQuery []QueryScore `json:"per_query"`
 }
 
@@ -151,6 +156,15 @@ func run(o options) error {
 	if o.identity != "" {
 		return writeIdentity(o.identity, bf, brain, queries, order, o.limit)
 	}
+	variants, lists, err := builtinExperiment(corpus, brain, queries, order, qrels)
+	if err != nil {
+		return err
+	}
+	res.Builtin = variants
+	if o.builtinOnly {
+		fmt.Print(builtinMarkdown(variants))
+		return nil
+	}
 
 	logf("running %d judged queries", len(order))
 	var walls []time.Duration
@@ -177,7 +191,7 @@ func run(o options) error {
 	res.NDCG10 /= float64(len(order))
 	res.Recall10 /= float64(len(order))
 	res.Latency = measure.Summarize(walls)
-	if res.Fused, err = fusedRuns(bf, brain, queries, order, qrels, o.limit, o.dense); err != nil {
+	if res.Fused, err = fusedRuns(bf, brain, queries, order, qrels, o.limit, o.dense, best(variants, lists)); err != nil {
 		return err
 	}
 
@@ -215,6 +229,7 @@ func markdown(r *Result) string {
 		fmt.Fprintf(&b, "\n%d queries failed and scored 0.\n", r.Failed)
 	}
 	b.WriteString(fusedMarkdown(r))
+	b.WriteString(builtinMarkdown(r.Builtin))
 	return b.String()
 }
 

@@ -11,10 +11,12 @@ import (
 
 	"golang.org/x/text/cases"
 
+	"github.com/bfgo/bf/libbf/fuse"
 	"github.com/bfgo/bf/libbf/read"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
+	"github.com/bfgo/bf/libbf/vector"
 )
 
 // Messages of case errors.
@@ -54,10 +56,17 @@ func searchAnswer(ctx context.Context, req Request, c Case) (*answer, error) {
 	var last *search.Reply
 	var offset int64
 	for {
-		r, err := search.Run(ctx, search.Request{
+		sr := search.Request{
 			Query: c.Query, Scope: c.Scope, Limit: Depth - len(found), Offset: offset,
 			Brains: req.Brains, Problems: req.Problems, Now: req.Now, Location: req.Location,
-		})
+		}
+		var r *search.Reply
+		var err error
+		if c.Mode == ModeFused {
+			r, err = fuse.Run(ctx, fuse.Request{Search: sr, Dense: vector.Dense})
+		} else {
+			r, err = search.Run(ctx, sr)
+		}
 		if err != nil {
 			return nil, err
 		}

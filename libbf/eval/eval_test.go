@@ -276,6 +276,8 @@ func TestSuiteFormatErrors(t *testing.T) {
 		{"neither", head + "  - {name: a, query: ' ', empty: true}\n", "invalid evals/s.yaml: cases.0: case a: use either query or read"},
 		{"read scope", head + "  - {name: a, read: tasks, scope: projects, empty: true}\n", "invalid evals/s.yaml: cases.0: case a: scope and limit apply to query cases"},
 		{"read limit", head + "  - {name: a, read: tasks, limit: 3, empty: true}\n", "invalid evals/s.yaml: cases.0: case a: scope and limit apply to query cases"},
+		{"mode", head + "  - {name: a, query: x, mode: dense, empty: true}\n", "invalid evals/s.yaml: cases.0.mode: expected words or fused"},
+		{"read mode", head + "  - {name: a, read: tasks, mode: fused, empty: true}\n", "invalid evals/s.yaml: cases.0: case a: mode applies to query cases"},
 		{"query", head + "  - {name: a, query: '!!!', empty: true}\n", "invalid evals/s.yaml: cases.0: case a: " + searchReason(t, "!!!")},
 	}
 	for _, c := range cases {
@@ -512,6 +514,29 @@ func TestExampleBrainSuiteRuns(t *testing.T) {
 		if !c.Passed {
 			t.Logf("failed: %s", printed(t, c))
 		}
+	}
+	// The fused cases pass only in fused mode: run as word searches, each fails.
+	s, err := loadSuite(b.Root, "evals/retrieval.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fused := 0
+	for _, c := range s.Cases {
+		if c.Mode != ModeFused {
+			continue
+		}
+		fused++
+		req := Request{Brains: []*brain.Brain{b}, Now: time.Now(), Location: time.UTC}
+		if res, _, _ := runCase(context.Background(), req, s.Path, c); !res.Passed {
+			t.Errorf("%s fails fused: %s", c.Name, printed(t, res))
+		}
+		c.Mode = ModeWords
+		if res, _, _ := runCase(context.Background(), req, s.Path, c); res.Passed {
+			t.Errorf("%s passes as a word search; it should need fused search", c.Name)
+		}
+	}
+	if fused < 2 {
+		t.Errorf("examples/brain has %d fused cases, want at least 2", fused)
 	}
 	if r.MRR == nil || *r.MRR < 0.5 {
 		t.Errorf("mrr %v", r.MRR)

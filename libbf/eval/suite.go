@@ -34,6 +34,12 @@ const (
 	maxDepth = 64
 )
 
+// Search modes of a case.
+const (
+	ModeWords = "words"
+	ModeFused = "fused"
+)
+
 // Case is one retrieval case as a suite states it.
 type Case struct {
 	Name string
@@ -42,6 +48,9 @@ type Case struct {
 	Scope string
 	// Limit is how many leading results the case checks (default 10).
 	Limit int
+	// Mode is a search case's mode: ModeWords (the word ranking, as bf search) or
+	// ModeFused (as bf search --fused).
+	Mode string
 	// Read is a read case's ref ("" reads home).
 	Read   *string
 	Expect []string
@@ -84,6 +93,7 @@ type caseFile struct {
 	Query  *string  `json:"query"`
 	Scope  *string  `json:"scope"`
 	Limit  *int     `json:"limit"`
+	Mode   *string  `json:"mode"`
 	Read   *string  `json:"read"`
 	Expect []string `json:"expect"`
 	Forbid []string `json:"forbid"`
@@ -346,6 +356,12 @@ func checkCase(cf *caseFile, p string, fail func(field, format string, args ...a
 			}
 		}
 	}
+	if cf.Mode != nil {
+		if *cf.Mode != ModeWords && *cf.Mode != ModeFused {
+			return Case{}, fail(p+".mode", "expected %s or %s", ModeWords, ModeFused)
+		}
+		c.Mode = *cf.Mode
+	}
 	if cf.Limit != nil {
 		if *cf.Limit < 1 || *cf.Limit > search.MaxLimit {
 			return Case{}, fail(p+".limit", "expected an integer from 1 to %d", search.MaxLimit)
@@ -360,6 +376,8 @@ func checkCase(cf *caseFile, p string, fail func(field, format string, args ...a
 		return Case{}, fail(p, "case %s: use either query or read", c.Name)
 	case c.Read != nil && (c.Scope != "" || cf.Limit != nil):
 		return Case{}, fail(p, "case %s: scope and limit apply to query cases", c.Name)
+	case c.Read != nil && cf.Mode != nil:
+		return Case{}, fail(p, "case %s: mode applies to query cases", c.Name)
 	}
 	// Last, bf search's own checks: a query it would refuse fails while loading.
 	if c.Read == nil {

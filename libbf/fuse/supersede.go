@@ -3,6 +3,7 @@ package fuse
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 
 	"github.com/bfgo/bf/libbf/reply"
@@ -22,6 +23,14 @@ const successorSQL = `SELECT e.item, i.ref FROM edges e JOIN items i ON i.id = e
 	WHERE e.relation = '` + RelSupersedes + `' AND e.item != ?1 AND e.item NOT IN (` + unconfirmed + `)
 	AND (e.target = ?2 OR e.target IN (SELECT name FROM names WHERE item = ?1))
 	ORDER BY i.ref, e.item LIMIT 1`
+
+// supersededSQL keeps, of candidate items given as a JSON array of [id, ref] pairs, those
+// some confirmed item supersedes (by ref or a name): one statement for the whole list, so
+// the chains are followed only from the few items that have a successor.
+const supersededSQL = `WITH c(id, ref) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))
+	SELECT c.id FROM c WHERE EXISTS (SELECT 1 FROM edges e
+		WHERE e.target IN (SELECT c.ref UNION ALL SELECT name FROM names WHERE item = c.id)
+		AND e.relation = '` + RelSupersedes + `' AND e.item != c.id AND e.item NOT IN (` + unconfirmed + `))`
 
 // supersede follows superseded chains in a brain's fused order. A superseded item is
 // marked with its last returnable successor; without All the successor takes the
@@ -55,6 +64,23 @@ func (r *run) supersede(ctx context.Context, i int, all []*fused, known map[int6
 		}
 		return last, nil
 	}
+	pairs := make([][2]any, len(all))
+	for n, f := range all {
+		pairs[n] = [2]any{f.id, refs[f.id]}
+	}
+	list, _ := json.Marshal(pairs)
+	has := map[int64]bool{}
+	err := each(ctx, db, supersededSQL, func(rows *sql.Rows) error {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return err
+		}
+		has[id] = true
+		return nil
+	}, string(list))
+	if err != nil {
+		return nil, cacheError(err)
+	}
 	var out []int64
 	placed := map[int64]bool{}
 	place := func(id int64) {
@@ -64,6 +90,10 @@ func (r *run) supersede(ctx context.Context, i int, all []*fused, known map[int6
 		}
 	}
 	for _, f := range all {
+		if !has[f.id] {
+			place(f.id)
+			continue
+		}
 		succ, err := end(f.id)
 		if err != nil {
 			return nil, err

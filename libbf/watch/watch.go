@@ -22,6 +22,7 @@ import (
 	"github.com/bfgo/bf/libbf/lock"
 	"github.com/bfgo/bf/libbf/messaging"
 	"github.com/bfgo/bf/libbf/queue"
+	"github.com/bfgo/bf/libbf/vector"
 )
 
 // ErrOwned is a JSON watcher started while another watcher collects for the brain.
@@ -236,6 +237,13 @@ func (w *watcher) cycle(ctx context.Context) {
 			w.mu.Unlock()
 		}
 		w.superviseStreams(ctx, b, ao)
+	}
+	// Then the chunks waiting for vectors, when bf.yaml declares a provider: text is
+	// searchable at once and the dense strategy catches up here.
+	if b.Config.Embeddings != nil && ctx.Err() == nil {
+		if _, err := vector.Embed(ctx, b); err != nil && ctx.Err() == nil {
+			errs = append(errs, "embeddings: "+err.Error())
+		}
 	}
 	w.mu.Lock()
 	w.errors = errs

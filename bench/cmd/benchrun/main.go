@@ -118,6 +118,7 @@ type Refresh struct {
 type QueryResult struct {
 	gen.Query
 	BF     measure.Summary  `json:"bf"`
+	Fused  *measure.Summary `json:"bf_fused,omitempty"`
 	RG     *measure.Summary `json:"rg,omitempty"`
 	SQLite *measure.Summary `json:"sqlite3,omitempty"`
 	Items  int              `json:"items"`
@@ -129,13 +130,17 @@ type KindSummary struct {
 	Kind   string  `json:"kind"`
 	N      int     `json:"queries"`
 	BF     float64 `json:"bf_median_ms"`
+	Fused  float64 `json:"bf_fused_median_ms,omitempty"`
 	RG     float64 `json:"rg_median_ms,omitempty"`
 	SQLite float64 `json:"sqlite3_median_ms,omitempty"`
 }
 
 type SearchResult struct {
-	Reps    int              `json:"reps"`
-	All     measure.Summary  `json:"bf"`
+	Reps int             `json:"reps"`
+	All  measure.Summary `json:"bf"`
+	// Fused is bf search --fused over the same queries, run alternately with the word
+	// search above.
+	Fused   *measure.Summary `json:"bf_fused,omitempty"`
 	RG      *measure.Summary `json:"rg,omitempty"`
 	SQLite  *measure.Summary `json:"sqlite3,omitempty"`
 	MaxRSS  int64            `json:"bf_max_rss_bytes"`
@@ -462,7 +467,7 @@ func searchArgs(q gen.Query) []string {
 func (b *bench) searches() error {
 	qs := gen.Queries(b.plan)
 	dbPath := filepath.Join(b.work, ".bf", "index.sqlite")
-	type acc struct{ bf, rg, sq []time.Duration }
+	type acc struct{ bf, fused, rg, sq []time.Duration }
 	accs := make([]acc, len(qs))
 	res := make([]QueryResult, len(qs))
 	var maxRSS int64
@@ -486,6 +491,17 @@ func (b *bench) searches() error {
 			} else {
 				accs[i].bf = append(accs[i].bf, s.Wall)
 				maxRSS = max(maxRSS, s.MaxRSS)
+			}
+			// The same query fused, right after, so both modes see the same machine.
+			fs, err := b.bfRun("search", append([]string{"--fused"}, searchArgs(q)...)...)
+			if err != nil {
+				return err
+			}
+			if fs.Exit != 0 && rep == 0 {
+				b.problem("bf search --fused %q exited %d: %s", q.Text, fs.Exit, strings.TrimSpace(string(fs.Stderr)))
+			}
+			if rep > 0 {
+				accs[i].fused = append(accs[i].fused, fs.Wall)
 			}
 			if b.rg != "" {
 				s, err := measure.Run(b.work, b.rg, rgArgs(q, b.work)...)
@@ -517,13 +533,18 @@ func (b *bench) searches() error {
 			logf("  pass %d/%d done", rep, b.o.searchReps)
 		}
 	}
-	var all, allRG, allSQ []time.Duration
+	var all, allFused, allRG, allSQ []time.Duration
 	byKind := map[string]*acc{}
 	var kinds []string
 	for i := range qs {
 		a := accs[i]
 		res[i].BF = measure.Summarize(a.bf)
 		all = append(all, a.bf...)
+		if len(a.fused) > 0 {
+			s := measure.Summarize(a.fused)
+			res[i].Fused = &s
+			allFused = append(allFused, a.fused...)
+		}
 		if len(a.rg) > 0 {
 			s := measure.Summarize(a.rg)
 			res[i].RG = &s
@@ -540,12 +561,17 @@ func (b *bench) searches() error {
 			kinds = append(kinds, k)
 		}
 		byKind[k].bf = append(byKind[k].bf, a.bf...)
+		byKind[k].fused = append(byKind[k].fused, a.fused...)
 		byKind[k].rg = append(byKind[k].rg, a.rg...)
 		byKind[k].sq = append(byKind[k].sq, a.sq...)
 	}
 	sr := &b.res.Search
 	sr.Reps, sr.Queries, sr.MaxRSS = b.o.searchReps, res, maxRSS
 	sr.All = measure.Summarize(all)
+	if len(allFused) > 0 {
+		s := measure.Summarize(allFused)
+		sr.Fused = &s
+	}
 	if len(allRG) > 0 {
 		s := measure.Summarize(allRG)
 		sr.RG = &s
@@ -557,6 +583,9 @@ func (b *bench) searches() error {
 	for _, k := range kinds {
 		a := byKind[k]
 		ks := KindSummary{Kind: k, N: len(a.bf) / b.o.searchReps, BF: measure.Summarize(a.bf).Median}
+		if len(a.fused) > 0 {
+			ks.Fused = measure.Summarize(a.fused).Median
+		}
 		if len(a.rg) > 0 {
 			ks.RG = measure.Summarize(a.rg).Median
 		}

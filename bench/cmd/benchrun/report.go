@@ -80,6 +80,11 @@ func targets(r *Result) []Target {
 	} else {
 		ts = append(ts, Target{Name: "warm search, speed-up over rg", Goal: "≥ 10×", Value: "n/a (install ripgrep)", Margin: "not measured"})
 	}
+	if r.Search.Fused != nil {
+		fused := r.Search.Fused.Median
+		below("fused search, median", "< 2× warm search", fused/warm, 2,
+			func(v float64) string { return fmt.Sprintf("%.2f× (%s)", v, measure.Millis(fused)) })
+	}
 	below("first search after editing one note", "< 2× the same search warm", r.Refresh.AfterEditRatio, 2,
 		func(v float64) string {
 			return fmt.Sprintf("%.2f× (%s)", v, measure.Millis(r.Refresh.AfterEdit.Median))
@@ -155,6 +160,10 @@ func markdown(r *Result) string {
 		ratio(warm, median(s.RG)), ratio(warm, median(s.SQLite)), speedup(median(s.RG), warm))
 	row("warm search, p95", measure.Millis(s.All.P95), measure.Millis(p95(s.RG)), measure.Millis(p95(s.SQLite)),
 		ratio(s.All.P95, p95(s.RG)), ratio(s.All.P95, p95(s.SQLite)), fmt.Sprintf("bf peak RSS %s", measure.Bytes(s.MaxRSS)))
+	if s.Fused != nil {
+		row(fmt.Sprintf("fused search, median (same queries × %d)", s.Reps), measure.Millis(s.Fused.Median), "", "", "", "",
+			fmt.Sprintf("`bf search --fused`, run right after each word search: %s the warm median; p95 %s", ratio(s.Fused.Median, warm), measure.Millis(s.Fused.P95)))
+	}
 	for _, rd := range r.Reads {
 		name := "read " + rd.Name
 		if rd.Backlinks > 0 {
@@ -188,7 +197,7 @@ func markdown(r *Result) string {
 // kindTable is the warm search medians per query kind, beside rg and sqlite3.
 func kindTable(s SearchResult) string {
 	var b strings.Builder
-	b.WriteString("| query kind | queries | bf median | rg median | sqlite3 median | rg ÷ bf | bf ÷ sqlite3 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	b.WriteString("| query kind | queries | bf median | bf --fused median | rg median | sqlite3 median | rg ÷ bf | bf ÷ sqlite3 |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, k := range s.PerKind {
 		rg, sq := "n/a", "n/a"
 		if k.RG > 0 {
@@ -197,7 +206,11 @@ func kindTable(s SearchResult) string {
 		if k.SQLite > 0 {
 			sq = measure.Millis(k.SQLite)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", k.Kind, k.N, measure.Millis(k.BF), rg, sq,
+		fu := "n/a"
+		if k.Fused > 0 {
+			fu = measure.Millis(k.Fused)
+		}
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s |\n", k.Kind, k.N, measure.Millis(k.BF), fu, rg, sq,
 			ratio(k.RG, k.BF), ratio(k.BF, k.SQLite))
 	}
 
