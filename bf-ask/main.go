@@ -63,7 +63,7 @@ func main() {
 			res, err := ask.Ask(ctx, req)
 			if err != nil {
 				var le *ask.LimitError
-				if errors.As(err, &le) || errors.Is(err, ask.ErrNoModel) {
+				if errors.As(err, &le) || errors.Is(err, ask.ErrNoModel) || errors.Is(err, ask.ErrUntrusted) {
 					return err
 				}
 				return cli.Classify(err)

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 
@@ -117,10 +118,15 @@ Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.
 			// Then the chunks waiting for vectors, when bf.yaml declares a provider.
 			embedFailed := false
 			if !dryRun {
-				if _, err := vector.Embed(ctx, b); err != nil {
-					if ctx.Err() != nil {
-						return ctx.Err()
-					}
+				_, err := vector.Embed(ctx, b)
+				switch {
+				case err == nil:
+				case ctx.Err() != nil:
+					return ctx.Err()
+				case errors.Is(err, vector.ErrUntrusted):
+					// The reply already says the brain was skipped as not trusted: its vectors
+					// wait, as its collectors do.
+				default:
 					fmt.Fprintln(env.Stderr, "bf: embeddings: "+cli.Escape(err.Error()))
 					embedFailed = true
 				}

@@ -60,7 +60,7 @@ Add the brain at PATH (default: the current folder) to this machine's registry,
 so bf NAME selection and searches from outside the folder find it.
 Prints {"brain":…,"config":…,"path":…} and any entries it replaced.`,
 		Flags: func(fs *flag.FlagSet) {
-			fs.BoolVar(&collect, "collect", false, "also trust this brain's programs (sensors, routines, assistants, channels) to run on this machine")
+			fs.BoolVar(&collect, "collect", false, "also trust this brain's programs (sensors, routines, assistants, channels) and its embeddings and ask providers to run on this machine")
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) > 1 {

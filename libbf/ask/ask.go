@@ -40,6 +40,11 @@ const (
 // ErrNoModel refuses a question when the brain declares no model.
 var ErrNoModel = errors.New("no model is configured for bf ask; declare ask: in bf.yaml with a command or an OpenAI-compatible chat URL")
 
+// ErrUntrusted refuses the model of a brain that is not trusted here: its command is a
+// program the brain's author chose and its address would receive the question and the
+// brain's text, so, like a sensor, it acts only for a brain trusted to collect.
+var ErrUntrusted = errors.New("this brain's ask model acts only once the brain is trusted here; trust it with bf register --collect")
+
 // ErrNothing says retrieval found nothing to send, so no model was called.
 var ErrNothing = errors.New("nothing in the brain matches the question within the scope; no model was called")
 
@@ -52,6 +57,8 @@ type Request struct {
 	StateDir string
 	// Now is the time of the question; zero means time.Now().
 	Now time.Time
+	// Env is the machine whose trust lets the brain's model act; nil: the process's.
+	Env *brain.Env
 }
 
 // Reply is a grounded answer.
@@ -100,6 +107,11 @@ func Ask(ctx context.Context, req Request) (*Reply, error) {
 	b := req.Brain
 	if b.Config == nil || b.Config.Ask == nil {
 		return nil, ErrNoModel
+	}
+	if ok, err := brain.EnvOrSystem(req.Env).Trusted(b.Root); err != nil {
+		return nil, err
+	} else if !ok {
+		return nil, ErrUntrusted
 	}
 	now := req.Now
 	if now.IsZero() {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -66,7 +67,19 @@ type: concept
 Rollback of salaries is confidential.
 `
 
+// newBrain is the test brain with askYAML, trusted on the machine the process sees.
 func newBrain(t *testing.T, askYAML string) *brain.Brain {
+	t.Helper()
+	fb := untrustedBrain(t, askYAML)
+	t.Setenv("XDG_STATE_HOME", fb.Env.Getenv("XDG_STATE_HOME"))
+	if err := brain.System().Trust(fb.Root); err != nil {
+		t.Fatal(err)
+	}
+	return fb.Open()
+}
+
+// untrustedBrain is the test brain with askYAML, trusted nowhere.
+func untrustedBrain(t *testing.T, askYAML string) *brainfix.Brain {
 	t.Helper()
 	files := map[string]string{}
 	parts := strings.Split(notes, "-- ")
@@ -74,7 +87,7 @@ func newBrain(t *testing.T, askYAML string) *brain.Brain {
 		name, body, _ := strings.Cut(p, " --\n")
 		files[name] = body
 	}
-	return brainfix.New(t, brainfix.Spec{Config: "version: 8\nname: acme\n" + askYAML, Notes: files}).Open()
+	return brainfix.New(t, brainfix.Spec{Config: "version: 8\nname: acme\n" + askYAML, Notes: files})
 }
 
 func fakeModel(t *testing.T, mode string) (yaml, sent string) {
@@ -145,6 +158,23 @@ func TestAskRefusesWithoutModel(t *testing.T) {
 	b := newBrain(t, "")
 	if _, err := ask(t, b, "rollback", ""); !errors.Is(err, ErrNoModel) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A brain trusted nowhere never runs its model: nothing is sent, the allowance is kept.
+func TestAskRefusesUntrusted(t *testing.T) {
+	yaml, sent := fakeModel(t, "good")
+	b := untrustedBrain(t, yaml).Open()
+	state := t.TempDir()
+	_, err := Ask(context.Background(), Request{Question: "rollback", Brain: b, StateDir: state})
+	if !errors.Is(err, ErrUntrusted) {
+		t.Fatalf("got %v, want ErrUntrusted", err)
+	}
+	if _, err := os.Stat(sent); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the model was run: %v", err)
+	}
+	if entries, _ := os.ReadDir(state); len(entries) != 0 {
+		t.Errorf("the allowance was spent: %v", entries)
 	}
 }
 

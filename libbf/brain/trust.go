@@ -10,8 +10,9 @@ import (
 	"github.com/bfgo/bf/libbf/durable"
 )
 
-// Collection trust lets a brain's programs (sensors, routines, assistants, channels) run
-// on this machine. bf register --collect grants it; nothing grants it implicitly.
+// Collection trust lets a brain's programs (sensors, routines, assistants, channels) and its
+// embeddings and ask providers run on this machine. bf register --collect grants it;
+// nothing grants it implicitly.
 //
 // It is recorded outside the brain and outside the registry, in the brain's state folder:
 //

@@ -27,6 +27,11 @@ func Embed(ctx context.Context, b *brain.Brain) (Report, error) {
 	if b.Config == nil || b.Config.Embeddings == nil {
 		return r, nil
 	}
+	if ok, err := trusted(b); err != nil {
+		return r, err
+	} else if !ok {
+		return r, ErrUntrusted
+	}
 	p := New(b.Config.Embeddings, b.Root)
 	c, err := cache.Open(ctx, b)
 	if err != nil {
@@ -79,6 +84,11 @@ const missingSQL = `SELECT count(*), (SELECT count(*) FROM chunks) FROM chunks c
 func Dense(ctx context.Context, db *sql.Tx, b *brain.Brain, query string, depth int) ([]fuse.Scored, string, error) {
 	if b.Config == nil || b.Config.Embeddings == nil {
 		return nil, fuse.NoProvider, nil
+	}
+	if ok, err := trusted(b); err != nil {
+		return nil, "", err
+	} else if !ok {
+		return nil, ErrUntrusted.Error() + "; searched with lexical, graph and recency", nil
 	}
 	p := New(b.Config.Embeddings, b.Root)
 	var missing, total int

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/fnv"
 	"net/http"
@@ -90,7 +91,19 @@ var notes = map[string]string{
 	"concepts/cutover.md": "---\ntype: concept\nupdated: 2026-09-01\n---\n# Cutover runbook\n\nFreeze writes, copy balances, compare totals.\n",
 }
 
+// writeBrain is the test brain declaring embeddings, trusted on a machine of its own.
 func writeBrain(t *testing.T, embeddings string) *brain.Brain {
+	t.Helper()
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	b := untrustedBrain(t, embeddings)
+	if err := brain.System().Trust(b.Root); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// untrustedBrain is the test brain declaring embeddings, trusted nowhere.
+func untrustedBrain(t *testing.T, embeddings string) *brain.Brain {
 	t.Helper()
 	root := t.TempDir()
 	files := map[string]string{"bf.yaml": "version: 8\nname: acme\n" + embeddings}
@@ -242,4 +255,25 @@ func refsOf(out *search.Reply) []string {
 		r = append(r, it.Ref)
 	}
 	return r
+}
+
+// A brain trusted nowhere never calls its provider: bf build --embed is refused and fused
+// search runs without the dense strategy, saying why.
+func TestUntrustedProvider(t *testing.T) {
+	t.Setenv("BF_TEST_EMBED_KEY", "sk-test-key")
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	var texts int
+	s := fakeServer(t, &texts)
+	b := untrustedBrain(t, "embeddings:\n  url: "+s.URL+"/v1/embeddings\n  model: fake-model\n  key_env: BF_TEST_EMBED_KEY\n")
+	if _, err := Embed(context.Background(), b); !errors.Is(err, ErrUntrusted) {
+		t.Fatalf("Embed: got %v, want ErrUntrusted", err)
+	}
+	out := fused(t, b, "nightly snapshot")
+	want := ErrUntrusted.Error() + "; searched with lexical, graph and recency"
+	if got := out.Fused.Unavailable[fuse.Dense]; got != want {
+		t.Errorf("unavailable: %q, want %q", got, want)
+	}
+	if texts != 0 {
+		t.Errorf("the provider received %d texts", texts)
+	}
 }
