@@ -240,7 +240,7 @@ func (w *watcher) cycle(ctx context.Context) {
 	w.errors = errs
 	w.mu.Unlock()
 	if w.opt.Notify != nil {
-		w.opt.Notify.cycle(errs, w.last != nil && w.last.Did(), w.opt.Warn)
+		w.opt.Notify.cycle(b.Root, errs, w.last != nil && w.last.Did(), w.opt.Warn)
 	}
 }
 
