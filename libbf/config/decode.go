@@ -676,7 +676,7 @@ func (d *decoder) inputs(a *Assistant, r map[string]any, p string) error {
 			return err
 		}
 		if d.c.Channels[in.Channel].Send == nil {
-			return d.fail(ip+".channel", "channel declares no send, which answers its messages")
+			return d.fail(ip+".channel", "channel declares no send, which answers its messages; add send: to it")
 		}
 		for _, prev := range a.Inputs[:i] {
 			if prev.Channel == in.Channel {
@@ -707,7 +707,7 @@ func (d *decoder) channelRef(name, op, path string) error {
 		return d.fail(path, "expected a declared channel")
 	}
 	if ch.Capability(op) == nil {
-		return d.fail(path, "channel declares no %s", op)
+		return d.fail(path, "channel %s declares no %s; add %s: to it, or name a channel that has one", name, op, op)
 	}
 	return nil
 }
