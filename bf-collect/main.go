@@ -17,6 +17,7 @@ import (
 	"github.com/bfgo/bf/libbf/queue"
 	"github.com/bfgo/bf/libbf/status"
 	"github.com/bfgo/bf/libbf/vector"
+	"github.com/bfgo/bf/libbf/watch"
 )
 
 func main() {
@@ -24,6 +25,7 @@ func main() {
 		brainFlag                 *cli.Optional
 		since, until              string
 		dryRun, allowRemoval, chk bool
+		watching                  bool
 		sensors, routines         cli.List
 	)
 	collectCmd := &cli.Command{
@@ -142,7 +144,7 @@ Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.
 	}
 	statusCmd := &cli.Command{
 		Name: "status",
-		Usage: `usage: bf status [--check] [--brain NAME|PATH]
+		Usage: `usage: bf status [--check | --watch] [--brain NAME|PATH]
 
 Report each brain's search cache, sources and routines: records, freshness (fresh,
 overdue, never, manual, unknown), collected window, last run and error with its log, and
@@ -150,18 +152,43 @@ the programs that need attention. Runs nothing and contacts no provider. Without
 --brain: every registered brain, or the enclosing one.
 --check exits 1 unless everything is healthy: no scheduled program failed, is overdue or
 never succeeded, every cache is ready, and messaging (channels and the queue) holds no
-failed or uncertain work and no queue problem.`,
+failed or uncertain work and no queue problem.
+--watch shows one brain's programs on a terminal dashboard, reread every poll interval;
+it only observes (it runs nothing, even when no watcher collects): q quits.`,
 		Flags: func(fs *flag.FlagSet) {
 			brainFlag = cli.BrainFlag(fs)
 			fs.BoolVar(&chk, "check", false, "exit 1 unless every brain is healthy")
+			fs.BoolVar(&watching, "watch", false, "observe one brain's programs on a terminal dashboard")
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if len(args) > 0 {
 				return cli.Usagef("bf status takes no arguments (see bf status --help)")
 			}
+			if watching && chk {
+				return cli.Usagef("invalid input: --watch observes on a terminal and --check answers once; pass one of them")
+			}
 			sel, err := cli.Select(brain.Retrieval, brainFlag)
 			if err != nil {
 				return err
+			}
+			if watching {
+				in, out, ok := watch.Terminal(env.Stdin, env.Stdout)
+				switch {
+				case !ok:
+					return cli.Usagef("bf status --watch shows a dashboard on a terminal; run bf status, or bf watch --json")
+				case len(sel.Brains) != 1:
+					return cli.Usagef("invalid input: --watch observes one brain; pass --brain NAME|PATH")
+				}
+				b := sel.Brains[0]
+				// Observation only: the watcher rereads bf.yaml, the history and the queue, and
+				// never runs a program.
+				err := watch.Interactive(ctx, in, out, watch.Options{Observe: true}, func(ctx context.Context, o watch.Options) error {
+					return watch.Run(ctx, b, o)
+				})
+				if err != nil {
+					return cli.Classify(err)
+				}
+				return ctx.Err()
 			}
 			res, err := status.Status(ctx, sel.Brains, status.Options{Problems: sel.Problems, Messaging: messaging.Block})
 			if err != nil {

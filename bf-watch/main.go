@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/bfgo/bf/libbf/assist"
@@ -229,16 +228,21 @@ cycles. Ctrl-C or SIGTERM stops it cleanly, within 60 seconds. Needs collection 
 			}
 			if asJSON {
 				opt.Lines = func(l watch.Line) { cli.WriteJSON(env.Stdout, l) }
+				err = watch.Run(ctx, b, opt)
 			} else {
-				if !isTerminal(env.Stdout) {
+				in, out, ok := watch.Terminal(env.Stdin, env.Stdout)
+				if !ok {
 					return cli.Usagef("bf watch shows a dashboard on a terminal; use bf watch --json or bf status")
 				}
-				opt.Lines = dashboard(env.Stdout)
-			}
-			err = watch.Run(ctx, b, opt)
-			if errors.Is(err, watch.ErrOwned) && !asJSON {
-				opt.Observe, opt.Notify = true, nil
-				err = watch.Run(ctx, b, opt)
+				// A second, interactive watcher observes the one that collects.
+				err = watch.Interactive(ctx, in, out, opt, func(ctx context.Context, o watch.Options) error {
+					err := watch.Run(ctx, b, o)
+					if errors.Is(err, watch.ErrOwned) {
+						o.Observe, o.Notify = true, nil
+						err = watch.Run(ctx, b, o)
+					}
+					return err
+				})
 			}
 			if err != nil {
 				return cli.Classify(err)
@@ -303,41 +307,4 @@ func output[T any](env *cli.Env, res *T, err error) error {
 		}
 	}
 	return cli.Classify(err)
-}
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// dashboard redraws a compact table of the programs on the terminal for each line.
-func dashboard(w io.Writer) func(watch.Line) {
-	return func(l watch.Line) {
-		var b strings.Builder
-		b.WriteString("\033[H\033[2J")
-		state := "idle"
-		if l.Running {
-			state = "running"
-		}
-		if l.Observe {
-			state = "observing (another watcher collects)"
-		}
-		fmt.Fprintf(&b, "bf watch %s — %s, %d cycles — Ctrl-C to stop\n\n", l.Brain, state, l.Cycles)
-		fmt.Fprintf(&b, "%-10s %-24s %-9s %-27s %s\n", "KIND", "NAME", "STATUS", "NEXT DUE", "ERROR")
-		for _, p := range l.Programs {
-			errText := p.Error
-			if len(errText) > 60 {
-				errText = errText[:57] + "..."
-			}
-			fmt.Fprintf(&b, "%-10s %-24s %-9s %-27s %s\n", p.Kind, p.Name, p.Status, p.NextDue, cli.Escape(errText))
-		}
-		if l.Message != "" {
-			fmt.Fprintf(&b, "\n%s\n", cli.Escape(l.Message))
-		}
-		io.WriteString(w, b.String())
-	}
 }

@@ -238,8 +238,9 @@ func (o Options) admit(b *brain.Brain, q *queue.Queue, name string, a *config.As
 	return nil
 }
 
-// gated reports whether a schedule run of [start, end) should start the harness: every
-// declared when condition that bf can judge offline, then the gate program, must allow it.
+// gated reports whether a schedule run of [start, end) should start the harness: one of
+// the declared when conditions must hold (each judged offline, from the brain's history and
+// cache), then the gate program must allow it.
 func (o Options) gated(ctx context.Context, b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, start, end time.Time) (bool, error) {
 	if w := a.When; w != nil {
 		h, _ := history.Load(o.env(), b)
@@ -252,8 +253,16 @@ func (o Options) gated(ctx context.Context, b *brain.Brain, q *queue.Queue, name
 		if w.Attention && len(history.Attention(b.Config, h, end)) > 0 {
 			hold = true
 		}
-		if w.Review || w.Actions {
-			hold = true // judged by the harness itself; see docs/assistants.md
+		var err error
+		if !hold && w.Review {
+			if hold, err = Review(ctx, b, end); err != nil {
+				return false, fmt.Errorf("assistant %s: when review: %w", name, err)
+			}
+		}
+		if !hold && w.Actions {
+			if hold, err = OpenAction(ctx, b, end); err != nil {
+				return false, fmt.Errorf("assistant %s: when actions: %w", name, err)
+			}
 		}
 		if !hold {
 			return false, nil

@@ -50,6 +50,8 @@ type Result struct {
 	Error      string   `json:"error,omitempty"`
 	Job        string   `json:"job"`
 	Kind       string   `json:"kind"`
+	// Proposal is the draft ACTION.md a proposing assistant's answer became.
+	Proposal string `json:"proposal,omitempty"`
 	// Record is the brain-relative folder of the run record, when one was stored.
 	Record string      `json:"record,omitempty"`
 	State  queue.State `json:"state"`
@@ -157,6 +159,13 @@ func (o Options) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state
 	if !ans.Wake.IsZero() {
 		marks = append(marks, queue.Mark{Name: WakeMark(name, ans.Slot), Progress: queue.Progress{Position: ans.Wake}})
 		res.Wake = timestamp.Canonical(ans.Wake)
+	}
+	if !silent && snap.Propose {
+		rel := ProposalPath(name, started)
+		if err := propose(b.Root, rel, ans.Say); err != nil {
+			return o.fail(run, res, &snap, in.Kind, fmt.Sprintf("assistant %s: the harness %v; see %s", name, err, proc.LogPath(name)))
+		}
+		res.Proposal = rel
 	}
 	if !silent {
 		rec := runRecord(name, id, in, cmd[0], started, out.Elapsed, ans.Say)

@@ -105,7 +105,7 @@ func contains(list []string, s string) bool {
 
 // pruneActions keeps the newest keep untouched actions of routine name: folders
 // actions/YYYY-MM-DD_NAME holding only the ACTION.md the routine wrote, unchanged since
-// (writeAction gives the file and its folder one modification time; an edit moves one of
+// (WriteAction gives the file and its folder one modification time; an edit moves one of
 // them). Older untouched ones are removed; touched ones are never removed.
 func pruneActions(root, name string, keep int) error {
 	if keep <= 0 {

@@ -69,7 +69,8 @@ func (r *runner) routineWith(ctx context.Context, name string, w history.Window,
 	out := &routineResult{status: StatusRan}
 	if rt.Output == config.OutputAction && len(bytes.TrimSpace(res.Stdout)) > 0 {
 		day := timestamp.Day(started.In(r.loc))
-		rel, written, err := writeAction(r.b.Root, day, name, res.Stdout)
+		rel := ActionPath(day, name)
+		written, err := WriteAction(r.b.Root, rel, res.Stdout)
 		if err != nil {
 			return fail(fmt.Errorf("routine %s: %w; see %s", name, err, log))
 		}
@@ -97,52 +98,52 @@ func ActionPath(day, routine string) string {
 	return "actions/" + day + "_" + routine + "/ACTION.md"
 }
 
-// writeAction checks data as an ACTION.md and writes it into a new folder for day and
-// routine. It returns the brain-relative file and whether it was written: false when the
-// folder already existed, which is left exactly as it was.
-func writeAction(root, day, routine string, data []byte) (string, bool, error) {
-	rel := ActionPath(day, routine)
-	if err := checkAction(rel, data); err != nil {
-		return "", false, err
+// WriteAction checks data as an ACTION.md (CheckAction) and writes it as rel, an
+// actions/FOLDER/ACTION.md of brain root, into a new folder. It reports whether it wrote:
+// false when the folder already existed, which is left exactly as it was.
+func WriteAction(root, rel string, data []byte) (bool, error) {
+	if _, err := CheckAction(rel, data); err != nil {
+		return false, err
 	}
 	actions := filepath.Join(root, "actions")
 	if err := os.Mkdir(actions, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
-		return "", false, fmt.Errorf("cannot create the actions folder: %w", err)
+		return false, fmt.Errorf("cannot create the actions folder: %w", err)
 	}
 	// The folder must be the brain's own: a symbolic link could lead outside the brain.
 	if st, err := os.Lstat(actions); err != nil || !st.IsDir() {
-		return "", false, errors.New("actions is not a folder inside the brain (a symbolic link or a file); nothing was written")
+		return false, errors.New("actions is not a folder inside the brain (a symbolic link or a file); nothing was written")
 	}
 	folder := filepath.Join(root, filepath.FromSlash(filepath.Dir(rel)))
 	if err := os.Mkdir(folder, 0o755); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return rel, false, nil
+			return false, nil
 		}
-		return "", false, fmt.Errorf("cannot create %s: %w", filepath.ToSlash(filepath.Dir(rel)), err)
+		return false, fmt.Errorf("cannot create %s: %w", filepath.ToSlash(filepath.Dir(rel)), err)
 	}
 	if err := durable.WriteFile(filepath.Join(folder, "ACTION.md"), data, 0o644); err != nil {
 		// Leave no empty folder: it would make the next run of the day skip.
 		os.RemoveAll(folder)
-		return "", false, fmt.Errorf("cannot write %s: %w; nothing was written", rel, err)
+		return false, fmt.Errorf("cannot write %s: %w; nothing was written", rel, err)
 	}
-	return rel, true, nil
+	return true, nil
 }
 
-// checkAction applies the checks of an ACTION.md: a note that search can index and that
-// breaks no rule of its kind. The error names the problem and its line, never its text.
-func checkAction(rel string, data []byte) error {
+// CheckAction applies the checks of an ACTION.md at rel: a note that search can index and
+// that breaks no rule of its kind. It returns the parsed note. The error names the problem
+// and its line, never its text.
+func CheckAction(rel string, data []byte) (*note.Note, error) {
 	n, err := note.Parse(rel, data, note.KindOf(rel))
 	if err != nil {
-		return fmt.Errorf("printed an action that is not a valid note: %w; nothing was written", err)
+		return nil, fmt.Errorf("printed an action that is not a valid note: %w; nothing was written", err)
 	}
 	problems := append(append([]note.Problem(nil), n.Problems...), n.Check()...)
 	if len(problems) == 0 {
-		return nil
+		return n, nil
 	}
 	p := problems[0]
 	where := ""
 	if p.Line > 0 {
 		where = fmt.Sprintf(" (line %d)", p.Line)
 	}
-	return fmt.Errorf("printed an action that is not a valid note: %s%s; nothing was written", p.Error(), where)
+	return nil, fmt.Errorf("printed an action that is not a valid note: %s%s; nothing was written", p.Error(), where)
 }

@@ -244,7 +244,7 @@ func (d *decoder) inputs(a *Assistant, r map[string]any, p string) error {
 			return err
 		}
 		if d.c.Channels[in.Channel].Send == nil {
-			return d.fail(ip+".channel", "channel declares no send, which answers its messages")
+			return d.fail(ip+".channel", "channel declares no send, which answers its messages; add send: to it")
 		}
 		for _, prev := range a.Inputs[:i] {
 			if prev.Channel == in.Channel {

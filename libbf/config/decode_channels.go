@@ -17,7 +17,7 @@ func (d *decoder) channelRef(name, op, path string) error {
 		return d.fail(path, "expected a declared channel")
 	}
 	if ch.Capability(op) == nil {
-		return d.fail(path, "channel declares no %s", op)
+		return d.fail(path, "channel %s declares no %s; add %s: to it, or name a channel that has one", name, op, op)
 	}
 	return nil
 }

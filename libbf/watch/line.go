@@ -48,6 +48,12 @@ type Program struct {
 	Success  string `json:"success"`
 	// Unresolved counts an assistant's failed and uncertain jobs.
 	Unresolved int `json:"unresolved,omitempty"`
+	// Records counts a sensor's stored records, and Added, Updated and Removed what its
+	// last successful run changed; null when unknown (routines, assistants, never run).
+	Records *int `json:"records"`
+	Added   *int `json:"added"`
+	Updated *int `json:"updated"`
+	Removed *int `json:"removed"`
 }
 
 func instant(t time.Time) string {
@@ -82,8 +88,12 @@ func (w *watcher) line() Line {
 	for _, name := range sortedKeys(b.Config.Sensors) {
 		s := b.Config.Sensors[name]
 		e := h.Sensor(name)
-		out.Programs = append(out.Programs, program("sensor", name, history.SensorProgram(s), e, s.Refresh, now,
-			sel || contains(w.opt.Sensors, name)))
+		p := program("sensor", name, history.SensorProgram(s), e, s.Refresh, now, sel || contains(w.opt.Sensors, name))
+		if !e.Success.IsZero() {
+			c := e.Counts
+			p.Records, p.Added, p.Updated, p.Removed = &c.Records, &c.Added, &c.Updated, &c.Removed
+		}
+		out.Programs = append(out.Programs, p)
 	}
 	for _, name := range sortedKeys(b.Config.Routines) {
 		r := b.Config.Routines[name]

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bfgo/bf/libbf/proc"
 )
 
 // Notification modes (watch.notifications in bf.yaml, --notify).
@@ -17,9 +19,17 @@ const (
 	NotifyAll     = "all"
 )
 
+// NotifyTimeout bounds one desktop notification command.
+const NotifyTimeout = 5 * time.Second
+
+// notifyProgram is the name the notification command runs under (its log is
+// logs/watch-notify.log).
+const notifyProgram = "watch-notify"
+
 // Notifier sends desktop notifications with the system's own command (osascript on macOS;
-// notify-send, else gdbus, elsewhere), literal argv and a 5 s timeout. It says only
-// generic sentences, never names or paths. Without a desktop it warns once.
+// notify-send, else gdbus, elsewhere), run through package proc with literal argv and a 5 s
+// timeout. It says only generic sentences, never names or paths. Without a desktop (no
+// command, or one that fails) it warns once and goes on.
 type Notifier struct {
 	Mode     string
 	Cooldown time.Duration
@@ -29,25 +39,31 @@ type Notifier struct {
 	last     time.Time
 	warned   bool
 	lookPath func(string) (string, error)
-	run      func(argv []string) error
+	run      func(root string, argv []string) error
+	now      func() time.Time
 }
 
 // NewNotifier returns a notifier for mode with cooldown between notifications.
 func NewNotifier(mode string, cooldown time.Duration) *Notifier {
-	return &Notifier{Mode: mode, Cooldown: cooldown, lookPath: exec.LookPath, run: func(argv []string) error {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		return exec.CommandContext(ctx, argv[0], argv[1:]...).Run()
-	}}
+	return &Notifier{Mode: mode, Cooldown: cooldown, lookPath: exec.LookPath, run: runNotify, now: time.Now}
 }
 
-// cycle decides after each cycle whether to notify: failure mode on a new or changed
-// failure set and on recovery, success mode on a cycle that did work and on recovery.
-func (n *Notifier) cycle(errs []string, did bool, warn func(string)) {
+// runNotify runs argv from brain root through package proc.
+func runNotify(root string, argv []string) error {
+	_, err := proc.Run(context.Background(), proc.Spec{Name: notifyProgram, Root: root, Command: argv,
+		Timeout: NotifyTimeout, MaxBytes: 64 << 10})
+	return err
+}
+
+// cycle decides after each cycle of the brain at root whether to notify: failure mode on a
+// new or changed failure set and on recovery, success mode on a cycle that did work and on
+// recovery; identical failures and idle cycles stay quiet, and cooldown spaces the
+// attempts. It returns the text it sent, or "".
+func (n *Notifier) cycle(root string, errs []string, did bool, warn func(string)) string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.Mode == NotifyOff || n.Mode == "" {
-		return
+		return ""
 	}
 	set := strings.Join(errs, "\n")
 	var text string
@@ -60,31 +76,36 @@ func (n *Notifier) cycle(errs []string, did bool, warn func(string)) {
 		text = "Brain collection completed"
 	}
 	n.failing = set
-	if text == "" || time.Since(n.last) < n.Cooldown {
-		return
+	now := n.now()
+	if text == "" || !n.last.IsZero() && now.Sub(n.last) < n.Cooldown {
+		return ""
 	}
-	n.last = time.Now()
+	n.last = now
 	argv := n.command(text)
-	if argv == nil || n.run(argv) != nil {
+	if argv == nil || n.run(root, argv) != nil {
 		if !n.warned && warn != nil {
 			warn("desktop notifications are unavailable here; bf watch goes on without them")
 		}
 		n.warned = true
+		return ""
 	}
+	return text
 }
 
+// command is the argv that shows text on this machine's desktop, or nil. Its program is
+// named bare: package proc finds it on PATH.
 func (n *Notifier) command(text string) []string {
 	if runtime.GOOS == "darwin" {
-		if p, err := n.lookPath("osascript"); err == nil {
-			return []string{p, "-e", `display notification "` + text + `" with title "bf"`}
+		if _, err := n.lookPath("osascript"); err == nil {
+			return []string{"osascript", "-e", `display notification "` + text + `" with title "bf"`}
 		}
 		return nil
 	}
-	if p, err := n.lookPath("notify-send"); err == nil {
-		return []string{p, "bf", text}
+	if _, err := n.lookPath("notify-send"); err == nil {
+		return []string{"notify-send", "bf", text}
 	}
-	if p, err := n.lookPath("gdbus"); err == nil {
-		return []string{p, "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+	if _, err := n.lookPath("gdbus"); err == nil {
+		return []string{"gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
 			"/org/freedesktop/Notifications", "--method", "org.freedesktop.Notifications.Notify",
 			"bf", "0", "", "bf", text, "[]", "{}", "5000"}
 	}

@@ -53,6 +53,10 @@ type Options struct {
 	Warn  func(string)
 	// Notify sends desktop notifications; nil: none.
 	Notify *Notifier
+	// Paused, when set and true, holds new cycles (an observer still rereads).
+	Paused func() bool
+	// Check starts a cycle (an observer: a reread) at once when it receives.
+	Check <-chan struct{}
 }
 
 func (o Options) now() time.Time {
@@ -125,12 +129,16 @@ func (w *watcher) loop(ctx context.Context) error {
 	ticker := time.NewTicker(poll)
 	defer ticker.Stop()
 	for {
-		if !w.opt.Observe {
-			w.cycle(ctx)
-		} else {
+		switch {
+		case w.opt.Observe:
 			w.reload()
+			w.cycles++
+		case w.opt.Paused != nil && w.opt.Paused():
+			w.reload()
+		default:
+			w.cycle(ctx)
+			w.cycles++
 		}
-		w.cycles++
 		w.emit()
 		if ctx.Err() != nil {
 			return nil
@@ -150,6 +158,9 @@ func (w *watcher) loop(ctx context.Context) error {
 				timer.Stop()
 				return nil
 			case <-w.wake:
+				timer.Stop()
+				break idle
+			case <-w.opt.Check:
 				timer.Stop()
 				break idle
 			case <-timer.C:
@@ -249,7 +260,7 @@ func (w *watcher) cycle(ctx context.Context) {
 	w.errors = errs
 	w.mu.Unlock()
 	if w.opt.Notify != nil {
-		w.opt.Notify.cycle(errs, w.last != nil && w.last.Did(), w.opt.Warn)
+		w.opt.Notify.cycle(b.Root, errs, w.last != nil && w.last.Did(), w.opt.Warn)
 	}
 }
 
