@@ -52,7 +52,7 @@ func TestKilledBuildProcess(t *testing.T) {
 	f.writeRecord("mail", "bulk-heavy", `"title":"Bulk","text":"`+strings.Repeat("bulk ", 14000)+`"`)
 
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), crashEnv+"="+f.root)
+	cmd.Env = append(os.Environ(), crashEnv+"="+f.Root)
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

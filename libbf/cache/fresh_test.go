@@ -582,8 +582,8 @@ func TestReadOnlyBrain(t *testing.T) {
 		t.Skip("root ignores folder permissions")
 	}
 	f := smallBrain(t)
-	os.Chmod(f.root, 0o555)
-	defer os.Chmod(f.root, 0o755)
+	os.Chmod(f.Root, 0o555)
+	defer os.Chmod(f.Root, 0o755)
 	_, err := Open(context.Background(), f.brain())
 	if err == nil || !strings.Contains(err.Error(), ".bf") {
 		t.Errorf("Open = %v, want an error naming .bf", err)
@@ -593,12 +593,12 @@ func TestReadOnlyBrain(t *testing.T) {
 func TestPrepareVanishedAndUnreadable(t *testing.T) {
 	f := newFixture(t, map[string]string{"concepts/a.md": "# A\n"})
 	ix := newIndexer(f.brain())
-	gone := prepare(ix, f.root, input{path: "concepts/gone.md", fp: fingerprint{1, 2, 3, 4}})
+	gone := prepare(ix, f.Root, input{path: "concepts/gone.md", fp: fingerprint{1, 2, 3, 4}})
 	if !gone.vanished || gone.err != "" {
 		t.Errorf("vanished file: %+v", gone)
 	}
 	os.Mkdir(f.path("concepts/dir.md"), 0o755)
-	odd := prepare(ix, f.root, input{path: "concepts/dir.md", fp: fingerprint{1, 2, 3, 4}})
+	odd := prepare(ix, f.Root, input{path: "concepts/dir.md", fp: fingerprint{1, 2, 3, 4}})
 	if odd.err != "cannot read file: not a regular file" || odd.in.fp != unknown {
 		t.Errorf("special file: %+v", odd)
 	}
@@ -685,7 +685,7 @@ func TestInexactScopeKeepsNoDigest(t *testing.T) {
 	}
 	defer w.close()
 	gone := input{path: "concepts/gone.md", fp: fingerprint{1, 2, 3, 4}}
-	if err := w.apply(ctx, newIndexer(f.brain()), f.root, []input{gone}, true, nil); err != nil {
+	if err := w.apply(ctx, newIndexer(f.brain()), f.Root, []input{gone}, true, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range []string{"concepts/", "projects/"} {

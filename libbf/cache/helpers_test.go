@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/record"
 )
 
@@ -28,37 +29,22 @@ fields:
 `
 
 // fixture is a brain written by a test.
-type fixture struct {
-	t    *testing.T
-	root string
-}
+type fixture struct{ *brainfix.Brain }
 
+// newFixture is a brain with testConfig holding files.
 func newFixture(t *testing.T, files map[string]string) *fixture {
 	t.Helper()
-	f := &fixture{t: t, root: t.TempDir()}
-	f.write("bf.yaml", testConfig)
-	for p, s := range files {
-		f.write(p, s)
-	}
-	return f
+	return &fixture{brainfix.New(t, brainfix.Spec{Config: testConfig, Notes: files})}
 }
 
-func (f *fixture) path(p string) string { return filepath.Join(f.root, filepath.FromSlash(p)) }
+func (f *fixture) path(p string) string { return filepath.Join(f.Root, filepath.FromSlash(p)) }
 
-func (f *fixture) write(p, s string) {
-	f.t.Helper()
-	if err := os.MkdirAll(filepath.Dir(f.path(p)), 0o755); err != nil {
-		f.t.Fatal(err)
-	}
-	if err := os.WriteFile(f.path(p), []byte(s), 0o644); err != nil {
-		f.t.Fatal(err)
-	}
-}
+func (f *fixture) write(p, s string) { f.T.Helper(); f.Write(p, s) }
 
 func (f *fixture) remove(p string) {
-	f.t.Helper()
+	f.T.Helper()
 	if err := os.RemoveAll(f.path(p)); err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 }
 
@@ -67,42 +53,29 @@ func recordPath(source, id string) string {
 	return "memories/" + source + "/" + record.FileName(id)
 }
 
-// writeRecord stores a record file from its JSON fields (id is added).
+// writeRecord stores a record file from its JSON fields (id is added) and returns its path.
 func (f *fixture) writeRecord(source, id, body string) string {
-	f.t.Helper()
-	p := recordPath(source, id)
-	sep := ""
-	if body != "" {
-		sep = ","
-	}
-	f.write(p, fmt.Sprintf(`{"id":%q%s%s}`, id, sep, body))
-	return p
+	f.T.Helper()
+	return f.Record(source, id, body)
 }
 
-func (f *fixture) brain() *brain.Brain {
-	f.t.Helper()
-	b, err := brain.Open(f.root)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return b
-}
+func (f *fixture) brain() *brain.Brain { f.T.Helper(); return f.Open() }
 
 func (f *fixture) open() *Cache {
-	f.t.Helper()
+	f.T.Helper()
 	c, err := Open(context.Background(), f.brain())
 	if err != nil {
-		f.t.Fatalf("Open: %v", err)
+		f.T.Fatalf("Open: %v", err)
 	}
-	f.t.Cleanup(func() { c.Close() })
+	f.T.Cleanup(func() { c.Close() })
 	return c
 }
 
 func (f *fixture) build() BuildResult {
-	f.t.Helper()
+	f.T.Helper()
 	res, err := Build(context.Background(), f.brain(), nil)
 	if err != nil {
-		f.t.Fatalf("Build: %v", err)
+		f.T.Fatalf("Build: %v", err)
 	}
 	return res
 }
@@ -152,9 +125,9 @@ func count(t *testing.T, db *sql.DB, table string) int {
 
 // touchPast sets a path's times 10 s in the past, beyond the settle time.
 func (f *fixture) touchPast(p string) {
-	f.t.Helper()
+	f.T.Helper()
 	old := time.Now().Add(-10 * time.Second)
 	if err := os.Chtimes(f.path(p), old, old); err != nil {
-		f.t.Fatal(err)
+		f.T.Fatal(err)
 	}
 }

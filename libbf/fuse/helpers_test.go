@@ -2,12 +2,11 @@ package fuse
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
 )
@@ -45,24 +44,10 @@ fields:
 	"projects/archive.md":    "---\ntype: project\nstatus: deprecated\nupdated: 2026-10-10\n---\n# Ledger archive\n\nThe old ledger export.\n",
 }
 
-// newBrain writes files into a new brain folder.
+// newBrain is a brain holding files, bf.yaml among them.
 func newBrain(t *testing.T, files map[string]string) *brain.Brain {
 	t.Helper()
-	root := t.TempDir()
-	for p, s := range files {
-		full := filepath.Join(root, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := brain.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return brainfix.New(t, brainfix.Spec{Config: files["bf.yaml"], Notes: files}).Open()
 }
 
 // fusedSearch runs a fused request over b in the test zone and time.
