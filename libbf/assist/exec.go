@@ -26,19 +26,9 @@ type Options struct {
 	Now func() time.Time
 }
 
-func (o Options) env() brain.Env {
-	if o.Env == nil {
-		return brain.System()
-	}
-	return *o.Env
-}
+func (o Options) env() brain.Env { return brain.EnvOrSystem(o.Env) }
 
-func (o Options) now() time.Time {
-	if o.Now == nil {
-		return time.Now()
-	}
-	return o.Now()
-}
+func (o Options) now() time.Time { return timestamp.Clock(o.Now) }
 
 // Result is what one job's attempt came to.
 type Result struct {

@@ -1,7 +1,8 @@
 package watch
 
 import (
-	"sort"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/bfgo/bf/libbf/assist"
@@ -85,7 +86,7 @@ func (w *watcher) line() Line {
 	now := w.opt.now()
 	h, _ := history.Load(w.env, b)
 	sel := len(w.opt.Sensors)+len(w.opt.Routines) == 0
-	for _, name := range sortedKeys(b.Config.Sensors) {
+	for _, name := range slices.Sorted(maps.Keys(b.Config.Sensors)) {
 		s := b.Config.Sensors[name]
 		e := h.Sensor(name)
 		p := program("sensor", name, history.SensorProgram(s), e, s.Refresh, now, sel || contains(w.opt.Sensors, name))
@@ -95,7 +96,7 @@ func (w *watcher) line() Line {
 		}
 		out.Programs = append(out.Programs, p)
 	}
-	for _, name := range sortedKeys(b.Config.Routines) {
+	for _, name := range slices.Sorted(maps.Keys(b.Config.Routines)) {
 		r := b.Config.Routines[name]
 		e := h.Routine(name)
 		p := program("routine", name, history.RoutineProgram(r), e, r.Refresh, now, sel || contains(w.opt.Routines, name))
@@ -115,7 +116,7 @@ func (w *watcher) line() Line {
 		marks, _ = q.Checkpoints("")
 		q.Close()
 	}
-	for _, name := range sortedKeys(b.Config.Assistants) {
+	for _, name := range slices.Sorted(maps.Keys(b.Config.Assistants)) {
 		a := b.Config.Assistants[name]
 		p := Program{Kind: "assistant", Name: name, Included: len(w.opt.Assistants) == 0 || contains(w.opt.Assistants, name),
 			Unresolved: unresolved[name]}
@@ -182,13 +183,4 @@ func program(kind, name string, p history.Program, e history.Entry, refresh int,
 		out.Status = StatusFresh
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/bfgo/bf/libbf/lock"
 	"github.com/bfgo/bf/libbf/messaging"
 	"github.com/bfgo/bf/libbf/queue"
+	"github.com/bfgo/bf/libbf/timestamp"
 	"github.com/bfgo/bf/libbf/vector"
 )
 
@@ -59,19 +60,9 @@ type Options struct {
 	Check <-chan struct{}
 }
 
-func (o Options) now() time.Time {
-	if o.Now == nil {
-		return time.Now()
-	}
-	return o.Now()
-}
+func (o Options) now() time.Time { return timestamp.Clock(o.Now) }
 
-func (o Options) env() brain.Env {
-	if o.Env == nil {
-		return brain.System()
-	}
-	return *o.Env
-}
+func (o Options) env() brain.Env { return brain.EnvOrSystem(o.Env) }
 
 // Run watches the brain at b.Root until ctx ends (or Cycles cycles ran). It returns
 // ErrOwned when another watcher collects and Observe is false. Stopping lets the active
