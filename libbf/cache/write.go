@@ -5,14 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/fold"
@@ -303,7 +300,8 @@ func prepare(ix *indexer, root string, in input) prepared {
 		}
 		return p
 	}
-	data, err := readInput(filepath.Join(root, filepath.FromSlash(in.path)), limit)
+	data, err := durable.ReadRegular(filepath.Join(root, filepath.FromSlash(in.path)), limit)
+	var tooLarge *durable.TooLargeError
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		p.vanished = true
@@ -311,11 +309,15 @@ func prepare(ix *indexer, root string, in input) prepared {
 	case errors.Is(err, fs.ErrPermission):
 		p.err = "inaccessible file or folder; check permissions"
 		return p
-	case errors.Is(err, syscall.ELOOP):
+	case errors.Is(err, durable.ErrSymlink):
 		p.err = msgSymlinkFile
 		return p
-	case errors.Is(err, errTooLarge):
+	case errors.As(err, &tooLarge):
 		p.err = "file grew past its size limit while it was read"
+		p.in.fp = unknown
+		return p
+	case errors.Is(err, durable.ErrNotRegular):
+		p.err = "cannot read file: not a regular file"
 		p.in.fp = unknown
 		return p
 	case err != nil:
@@ -334,31 +336,6 @@ func prepare(ix *indexer, root string, in input) prepared {
 	return p
 }
 
-var errTooLarge = errors.New("too large")
-
-// readInput reads a regular file without following a symlink, up to limit bytes.
-func readInput(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, errTooLarge
-	}
-	return data, nil
-}
 
 // recordSource returns SOURCE for memories/SOURCE/FILE.
 func recordSource(p string) (string, bool) {

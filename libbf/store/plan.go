@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"syscall"
 	"time"
 
 	"github.com/bfgo/bf/libbf/config"
@@ -198,7 +197,7 @@ func withObserved(r record.Record, stamp string) ([]byte, error) {
 // right id but breaks today's rules (so it may go), and an error when the file cannot be
 // attributed to the record its name stands for.
 func loadOwn(src, name, file string) (*record.Record, error) {
-	data, err := readRegular(filepath.Join(src, name), record.MaxFileSize)
+	data, err := durable.ReadRegular(filepath.Join(src, name), record.MaxFileSize)
 	if err != nil {
 		return nil, evidenceError(file, err)
 	}
@@ -272,34 +271,4 @@ func checkFolder(root, rel string) error {
 		return fmt.Errorf("%s is not a folder; move it away so bf can store records there, then retry", rel)
 	}
 	return nil
-}
-
-// readRegular reads a regular file of at most limit bytes, never through a symlink.
-func readRegular(path string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
-			return nil, errors.New("is a symbolic link")
-		}
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, errors.New("is not a regular file")
-	}
-	if st.Size() > limit {
-		return nil, fmt.Errorf("is larger than %d bytes", limit)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("is larger than %d bytes", limit)
-	}
-	return data, nil
 }

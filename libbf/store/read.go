@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/record"
 )
 
@@ -52,7 +53,7 @@ func Read(ctx context.Context, root, source string) ([]Stored, error) {
 			return nil, err
 		}
 		s := Stored{File: rel + "/" + name}
-		if s.Data, s.Err = readRegular(filepath.Join(src, name), record.MaxFileSize); s.Err == nil {
+		if s.Data, s.Err = durable.ReadRegular(filepath.Join(src, name), record.MaxFileSize); s.Err == nil {
 			if s.Record, s.Err = record.Parse(s.Data); s.Err == nil {
 				s.Err = record.CheckFileName(s.Record, name)
 			}

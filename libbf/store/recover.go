@@ -35,7 +35,7 @@ func Recover(ctx context.Context, root string) error {
 // that cannot be read as complete. Readers refuse with ErrInterrupted then. A journal
 // without a manifest, or with a complete one, changed nothing that can be seen.
 func Interrupted(root string) (bool, error) {
-	data, err := readRegular(filepath.Join(root, memoriesDir, pendingDir, manifestName), MaxManifestSize)
+	data, err := durable.ReadRegular(filepath.Join(root, memoriesDir, pendingDir, manifestName), MaxManifestSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -218,7 +218,7 @@ func inspect(pdir string) (bool, *manifest, error) {
 			return true, nil, fmt.Errorf("%w (%q); %s", ErrUnexpected, n, RepairAdvice)
 		}
 	}
-	data, err := readRegular(filepath.Join(pdir, manifestName), MaxManifestSize)
+	data, err := durable.ReadRegular(filepath.Join(pdir, manifestName), MaxManifestSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, nil, nil
 	}
