@@ -21,7 +21,9 @@
 //
 // # Writing safely
 //
-//   - Atomic file writes and durable folder changes: durable. Advisory locks: lock.
+//   - Atomic file writes and durable folder changes, reading a file someone else wrote
+//     (ReadRegular) and an OS error without its absolute path (Cause): durable. Advisory
+//     locks: lock.
 //   - The .bf folder's rules (a real folder of the user's, mode 0700), shared by the cache
 //     and the record lock: bfdir.
 //   - Storing a source's records as one transaction, and recovering one that was
@@ -29,8 +31,11 @@
 //
 // # Reading
 //
-//   - The disposable SQLite index in .bf/ and its freshness: cache. Chunks for the dense
-//     strategy: chunk; their vectors: vector.
+//   - The disposable SQLite index in .bf/ and its freshness: cache; with bf watch running,
+//     its keeper (keeper.go) answers the freshness check by sync cookie. One brain's cache
+//     in one read-only snapshot, note days and the SQL that places notes in time:
+//     cache.Snapshot, cache.NoteDays, cache.DaysCTE. Chunks for the dense strategy: chunk;
+//     their vectors: vector.
 //   - bf search (words, identities, tags, scopes, suggestions, coverage): search. Fused
 //     retrieval (lexical, dense, graph and recency by rank): fuse.
 //   - bf read: read routes a ref to a computed page (pages), an exact read of a note,

@@ -336,7 +336,6 @@ func prepare(ix *indexer, root string, in input) prepared {
 	return p
 }
 
-
 // recordSource returns SOURCE for memories/SOURCE/FILE.
 func recordSource(p string) (string, bool) {
 	rest, ok := strings.CutPrefix(p, "memories/")
