@@ -77,6 +77,7 @@ func TestAskTool(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(f.brain, "bf.yaml"), append(cfg, []byte("ask:\n  command: [tools/model.sh]\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	f.trust(t)
 	s := f.start(t, "--brain", f.brain)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -727,3 +727,14 @@ func TestResources(t *testing.T) {
 		t.Errorf("resources/list in %d pages (-want +got):\n%s", pages, diff)
 	}
 }
+
+// trust registers the fixture's brain on its machine with collection trust, which lets its
+// declared programs and providers run.
+func (f *fixture) trust(t *testing.T) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(binDir, "bf"), "register", "--collect", f.brain)
+	cmd.Dir, cmd.Env = f.work, f.env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("bf register --collect: %v: %s", err, out)
+	}
+}
