@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./bf-mcp", "./bf-search", "./bf-read")
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./bf-mcp", "./bf-search", "./bf-read", "./bf-init")
 	build.Dir = repoRoot()
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -732,7 +732,7 @@ func TestResources(t *testing.T) {
 // declared programs and providers run.
 func (f *fixture) trust(t *testing.T) {
 	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "bf"), "register", "--collect", f.brain)
+	cmd := exec.Command(filepath.Join(binDir, "bf-init"), "register", "--collect", f.brain)
 	cmd.Dir, cmd.Env = f.work, f.env()
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("bf register --collect: %v: %s", err, out)
