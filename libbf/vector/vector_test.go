@@ -21,6 +21,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/fuse"
+	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/search"
 )
 
@@ -105,23 +106,7 @@ func writeBrain(t *testing.T, embeddings string) *brain.Brain {
 // untrustedBrain is the test brain declaring embeddings, trusted nowhere.
 func untrustedBrain(t *testing.T, embeddings string) *brain.Brain {
 	t.Helper()
-	root := t.TempDir()
-	files := map[string]string{"bf.yaml": "version: 8\nname: acme\n" + embeddings}
-	for k, v := range notes {
-		files[k] = v
-	}
-	for p, s := range files {
-		full := filepath.Join(root, p)
-		os.MkdirAll(filepath.Dir(full), 0o755)
-		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	b, err := brain.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return brainfix.New(t, brainfix.Spec{Name: "acme", Config: "version: 8\nname: acme\n" + embeddings, Notes: notes}).Open()
 }
 
 func fused(t *testing.T, b *brain.Brain, query string) *search.Reply {
