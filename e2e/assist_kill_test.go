@@ -55,12 +55,10 @@ channels:
 assistants:
   bot:
     command: [fakeharness, --context, "{{context}}", act, acted.log, hold, answer]
-    text: Answer.
     inputs:
       - {channel: chat, mode: read, every: 10}
   solo:
     command: [fakeharness, act, acted.log, hold, say, done]
-    text: Run by hand.
 `
 
 // The clock of the watch runs: T0 starts the input, T1 reads the messages, later ones
@@ -77,7 +75,7 @@ func newAssistRig(t *testing.T) *killRig {
 	dir := t.TempDir()
 	r := &killRig{t: t, home: filepath.Join(dir, "home"), brain: filepath.Join(dir, "brain"),
 		points: map[string]int{}, ids: map[string]string{}}
-	for _, d := range []string{r.home, filepath.Join(r.brain, "channels"), filepath.Join(r.brain, "run")} {
+	for _, d := range []string{r.home, filepath.Join(r.brain, "channels"), filepath.Join(r.brain, "run"), filepath.Join(r.brain, "prompts")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -88,6 +86,11 @@ func newAssistRig(t *testing.T) *killRig {
 	}
 	if err := os.WriteFile(filepath.Join(r.brain, "channels", "chat"), []byte(assistAdapter), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	for name, prompt := range map[string]string{"bot": "Answer.\n", "solo": "Run by hand.\n"} {
+		if err := os.WriteFile(filepath.Join(r.brain, "prompts", name+".md"), []byte(prompt), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
