@@ -119,7 +119,13 @@ func (r *killRig) at(t time.Time, want int, args ...string) []byte {
 	return r.bf(want, "", args...)
 }
 
-func (r *killRig) startAt(t time.Time, args ...string) *os.Process {
+// started is a bf process a test started; done closes once it is reaped.
+type started struct {
+	*os.Process
+	done chan struct{}
+}
+
+func (r *killRig) startAt(t time.Time, args ...string) *started {
 	r.t.Helper()
 	saved := r.env
 	r.env = append(append([]string{}, saved...), "BF_TEST_NOW="+t.Format(time.RFC3339))
@@ -128,8 +134,21 @@ func (r *killRig) startAt(t time.Time, args ...string) *os.Process {
 	if err := cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
-	go cmd.Wait()
-	return cmd.Process
+	s := &started{Process: cmd.Process, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(s.done) }()
+	return s
+}
+
+// reaped waits until a started process has been reaped. A killed Go process shows as a
+// zombie while its other threads still exit and still hold its files, and with them its
+// locks; once reaped, the whole process is gone.
+func (r *killRig) reaped(s *started, what string) {
+	r.t.Helper()
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		r.t.Fatalf("timed out waiting for %s", what)
+	}
 }
 
 // prepare starts the input at T0 and drops the messages.
@@ -294,7 +313,7 @@ func TestAssistWatchKillPoints(t *testing.T) {
 				p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
 				time.Sleep(time.Duration(i*12) * time.Millisecond)
 				p.Signal(syscall.SIGKILL)
-				r.waitFor("bf watch to die", func() bool { return !alive(p.Pid) })
+				r.reaped(p, "bf watch to die")
 				r.releaseAll()
 				r.recoverCycles()
 				r.checkAnswered(fmt.Sprintf("delay %d ms", i*12))
@@ -310,7 +329,7 @@ func TestAssistWatchKillPoints(t *testing.T) {
 		p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
 		r.waitFor("the harness to hold", func() bool { return globExists(r.brain, "run/ready.harness.*") })
 		p.Signal(syscall.SIGKILL)
-		r.waitFor("bf watch to die", func() bool { return !alive(p.Pid) })
+		r.reaped(p, "bf watch to die")
 		r.releaseAll()
 		r.recoverCycles()
 		r.checkAnswered("harness holding")
@@ -333,7 +352,7 @@ func TestAssistWatchKillPoints(t *testing.T) {
 		p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
 		r.waitFor("the send to hold", func() bool { return globExists(r.brain, "run/ready.send.*") })
 		p.Signal(syscall.SIGKILL)
-		r.waitFor("bf watch to die", func() bool { return !alive(p.Pid) })
+		r.reaped(p, "bf watch to die")
 		r.releaseAll()
 		r.recoverCycles()
 		r.checkAnswered("send holding")
@@ -351,7 +370,7 @@ func TestAssistWatchKillPoints(t *testing.T) {
 		p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
 		r.waitFor("the harness to hold", func() bool { return globExists(r.brain, "run/ready.harness.*") })
 		p.Signal(syscall.SIGTERM)
-		r.waitFor("bf watch to stop", func() bool { return !alive(p.Pid) })
+		r.reaped(p, "bf watch to stop")
 		found := false
 		for _, it := range r.items() {
 			if it.State == "uncertain" {
