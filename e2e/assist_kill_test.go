@@ -55,12 +55,10 @@ channels:
 assistants:
   bot:
     command: [fakeharness, --context, "{{context}}", act, acted.log, hold, answer]
-    text: Answer.
     inputs:
       - {channel: chat, mode: read, every: 10}
   solo:
     command: [fakeharness, act, acted.log, hold, say, done]
-    text: Run by hand.
 `
 
 // The clock of the watch runs: T0 starts the input, T1 reads the messages, later ones
@@ -77,7 +75,7 @@ func newAssistRig(t *testing.T) *killRig {
 	dir := t.TempDir()
 	r := &killRig{t: t, home: filepath.Join(dir, "home"), brain: filepath.Join(dir, "brain"),
 		points: map[string]int{}, ids: map[string]string{}}
-	for _, d := range []string{r.home, filepath.Join(r.brain, "channels"), filepath.Join(r.brain, "run")} {
+	for _, d := range []string{r.home, filepath.Join(r.brain, "channels"), filepath.Join(r.brain, "run"), filepath.Join(r.brain, "prompts")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -88,6 +86,11 @@ func newAssistRig(t *testing.T) *killRig {
 	}
 	if err := os.WriteFile(filepath.Join(r.brain, "channels", "chat"), []byte(assistAdapter), 0o755); err != nil {
 		t.Fatal(err)
+	}
+	for name, prompt := range map[string]string{"bot": "Answer.\n", "solo": "Run by hand.\n"} {
+		if err := os.WriteFile(filepath.Join(r.brain, "prompts", name+".md"), []byte(prompt), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
@@ -116,7 +119,13 @@ func (r *killRig) at(t time.Time, want int, args ...string) []byte {
 	return r.bf(want, "", args...)
 }
 
-func (r *killRig) startAt(t time.Time, args ...string) *os.Process {
+// started is a bf process a test started; done closes once it is reaped.
+type started struct {
+	*os.Process
+	done chan struct{}
+}
+
+func (r *killRig) startAt(t time.Time, args ...string) *started {
 	r.t.Helper()
 	saved := r.env
 	r.env = append(append([]string{}, saved...), "BF_TEST_NOW="+t.Format(time.RFC3339))
@@ -125,8 +134,21 @@ func (r *killRig) startAt(t time.Time, args ...string) *os.Process {
 	if err := cmd.Start(); err != nil {
 		r.t.Fatal(err)
 	}
-	go cmd.Wait()
-	return cmd.Process
+	s := &started{Process: cmd.Process, done: make(chan struct{})}
+	go func() { cmd.Wait(); close(s.done) }()
+	return s
+}
+
+// reaped waits until a started process has been reaped. A killed Go process shows as a
+// zombie while its other threads still exit and still hold its files, and with them its
+// locks; once reaped, the whole process is gone.
+func (r *killRig) reaped(s *started, what string) {
+	r.t.Helper()
+	select {
+	case <-s.done:
+	case <-time.After(30 * time.Second):
+		r.t.Fatalf("timed out waiting for %s", what)
+	}
 }
 
 // prepare starts the input at T0 and drops the messages.
@@ -291,7 +313,7 @@ func TestAssistWatchKillPoints(t *testing.T) {
 				p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
 				time.Sleep(time.Duration(i*12) * time.Millisecond)
 				p.Signal(syscall.SIGKILL)
-				r.waitFor("bf watch to die", func() bool { return !alive(p.Pid) })
+				r.reaped(p, "bf watch to die")
 				r.releaseAll()
 				r.recoverCycles()
 				r.checkAnswered(fmt.Sprintf("delay %d ms", i*12))
@@ -307,7 +329,7 @@ func TestAssistWatchKillPoints(t *testing.T) {
 		p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
 		r.waitFor("the harness to hold", func() bool { return globExists(r.brain, "run/ready.harness.*") })
 		p.Signal(syscall.SIGKILL)
-		r.waitFor("bf watch to die", func() bool { return !alive(p.Pid) })
+		r.reaped(p, "bf watch to die")
 		r.releaseAll()
 		r.recoverCycles()
 		r.checkAnswered("harness holding")
@@ -330,7 +352,7 @@ func TestAssistWatchKillPoints(t *testing.T) {
 		p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
 		r.waitFor("the send to hold", func() bool { return globExists(r.brain, "run/ready.send.*") })
 		p.Signal(syscall.SIGKILL)
-		r.waitFor("bf watch to die", func() bool { return !alive(p.Pid) })
+		r.reaped(p, "bf watch to die")
 		r.releaseAll()
 		r.recoverCycles()
 		r.checkAnswered("send holding")
@@ -348,7 +370,7 @@ func TestAssistWatchKillPoints(t *testing.T) {
 		p := r.startAt(killT1, "watch", "--json", "--cycles", "1")
 		r.waitFor("the harness to hold", func() bool { return globExists(r.brain, "run/ready.harness.*") })
 		p.Signal(syscall.SIGTERM)
-		r.waitFor("bf watch to stop", func() bool { return !alive(p.Pid) })
+		r.reaped(p, "bf watch to stop")
 		found := false
 		for _, it := range r.items() {
 			if it.State == "uncertain" {

@@ -35,7 +35,6 @@ channels:
 assistants:
   helper:
     command: [fakeharness, --context, "{{context}}", answer]
-    text: Answer the message.
     inputs:
       - {channel: inbox, mode: read, every: 1}
 `
@@ -46,8 +45,9 @@ const (
 	soakConversations = 3
 )
 
-// liveBrain is a copy of the example brain with extra bf.yaml settings, a private HOME and
-// the test binaries first on PATH, registered for collection.
+// liveBrain is a copy of the example brain with extra bf.yaml settings, the prompt of their
+// assistant helper, a private HOME and the test binaries first on PATH, registered for
+// collection.
 type liveBrain struct {
 	t     *testing.T
 	root  string
@@ -68,6 +68,12 @@ func newLiveBrain(t *testing.T, settings string) *liveBrain {
 	}
 	l := &liveBrain{t: t, root: root, inbox: filepath.Join(root, "inbox")}
 	if err := os.Mkdir(l.inbox, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(root, "prompts"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "prompts", "helper.md"), []byte("Answer the message.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	home := filepath.Join(t.TempDir(), "home")

@@ -31,7 +31,6 @@ channels:
 assistants:
   helper:
     command: [fakeharness, --context, "{{context}}", answer]
-    text: Answer the message.
     inputs:
       - {channel: inbox, mode: stream}
 `

@@ -85,12 +85,13 @@ run bf queue
 # An assistant answers the inbox by itself: cat is its harness, so its answer is the prompt
 # it was given. The first watch cycle starts the input; the next one reads the new message,
 # runs the harness, stores the run in memories/helper/ and delivers the answer.
-step "declare an assistant that answers the inbox, with cat as its harness"
+step "write prompts/helper.md and declare an assistant that answers the inbox, with cat as its harness"
+mkdir -p prompts
+printf '%s\n' "You answer questions about this brain's history." > prompts/helper.md
 cat >> bf.yaml <<'YAML'
 assistants:
   helper:
     command: [cat]
-    text: "You answer questions about this brain's history."
     inputs:
       - {channel: inbox, mode: read, every: 1}
 YAML

@@ -3,7 +3,7 @@
 // themselves up, and run by hand with bf run.
 //
 // Every run is a job of the brain's durable queue (package queue). Exec runs one job:
-// it starts the job's attempt in the queue, expands the prompt (prompts/NAME.md or text)
+// it starts the job's attempt in the queue, expands the prompt (prompts/NAME.md, or the file prompt: names)
 // with the run's request, writes a private context file, runs the harness through
 // package proc (direct argv, never a shell) with the prompt on stdin, reads its answer
 // (plain stdout, or the {say, wake} object of reply: {path}), stores the run as a record

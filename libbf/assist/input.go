@@ -75,12 +75,9 @@ type snapshot struct {
 
 // promptText reads the prompt of assistant a named name in the brain at root.
 func promptText(root, name string, a *config.Assistant) (string, error) {
-	if a.Text != "" {
-		return a.Text, nil
-	}
 	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(a.Prompt)))
 	if err != nil {
-		return "", fmt.Errorf("assistant %s: cannot read its prompt %s; create it or set text: in bf.yaml", name, a.Prompt)
+		return "", fmt.Errorf("assistant %s: cannot read its prompt %s; create it or name another file with prompt: in bf.yaml", name, a.Prompt)
 	}
 	if len(data) > MaxPromptBytes {
 		return "", fmt.Errorf("assistant %s: its prompt %s holds more than %d bytes; shorten it", name, a.Prompt, MaxPromptBytes)

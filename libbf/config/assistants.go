@@ -8,7 +8,6 @@ import (
 
 // Limits and defaults of assistants.
 const (
-	MaxPromptBytes = 120_000 // inline prompt text
 	MaxSchedules   = 32
 	MaxInputs      = 32
 	MaxWhenSources = 64
@@ -40,9 +39,7 @@ const (
 type Assistant struct {
 	// Command is the harness argv.
 	Command Command `json:"command"`
-	// Text is the prompt itself, Markdown; exclusive with Prompt.
-	Text string `json:"text,omitempty"`
-	// Prompt is the brain-relative Markdown prompt file, prompts/NAME.md unless Text is set.
+	// Prompt is the brain-relative Markdown prompt file, prompts/NAME.md when unset.
 	Prompt string `json:"prompt,omitempty"`
 	// Enabled is false for an assistant that never runs.
 	Enabled bool `json:"enabled,omitempty"`
@@ -169,12 +166,4 @@ func (i Idempotent) MarshalJSON() ([]byte, error) {
 		return json.Marshal(i.All)
 	}
 	return json.Marshal(i.Kinds)
-}
-
-// PromptFile returns the brain-relative prompt file, or "" when the prompt is inline.
-func (a *Assistant) PromptFile() string {
-	if a.Text != "" {
-		return ""
-	}
-	return a.Prompt
 }

@@ -46,24 +46,11 @@ func (d *decoder) assistant(name string, a *Assistant, r map[string]any, p strin
 	if err := d.command(assistantKind, a.Command, r, p, "command"); err != nil {
 		return err
 	}
-	switch {
-	case set(r, "text") && set(r, "prompt"):
-		return d.fail(p, "expected at most one of text or prompt")
-	case set(r, "text"):
-		if strings.TrimSpace(a.Text) == "" {
-			return d.fail(p+".text", "expected a nonempty prompt")
-		}
-		if len(a.Text) > MaxPromptBytes {
-			return d.fail(p+".text", "prompt exceeds %d bytes", MaxPromptBytes)
-		}
-		if strings.IndexByte(a.Text, 0) >= 0 {
-			return d.fail(p+".text", "prompt contains a NUL character")
-		}
-	case set(r, "prompt"):
+	if set(r, "prompt") {
 		if !markdownPath(a.Prompt) {
 			return d.fail(p+".prompt", markdownPathRule)
 		}
-	default:
+	} else {
 		a.Prompt = defaultPrompt(name)
 	}
 	if !set(r, "enabled") {

@@ -327,9 +327,7 @@ func (c *Config) assistantNode(name string, a *Assistant) *yaml.Node {
 		return m
 	}
 	add(m, "command", strList(a.Command))
-	if a.Text != "" {
-		add(m, "text", strNode(a.Text))
-	} else if a.Prompt != defaultPrompt(name) && a.Prompt != "" {
+	if a.Prompt != defaultPrompt(name) && a.Prompt != "" {
 		add(m, "prompt", strNode(a.Prompt))
 	}
 	if !a.Enabled {

@@ -14,6 +14,7 @@ var removedAssistantKeys = []struct{ key, fix string }{
 	{"lookback", "removed; a schedule run's window starts at its previous run"},
 	{"outputs", "removed; name one channel in post, and messages are answered in their own conversation"},
 	{"triggers", "removed; run the assistant on schedules, or gate them with when: {sources: [SENSOR]}"},
+	{"text", "removed; a prompt lives in one place, its file: write it to prompts/NAME.md, or name another file with prompt: PATH"},
 	{"status", "removed; use reply: {path: POINTER} to let the harness choose whether to speak"},
 }
 

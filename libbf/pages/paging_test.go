@@ -294,13 +294,11 @@ routines:
 assistants:
   morning:
     command: [harness]
-    text: Say good morning.
     schedules:
       daily:
         at: "07:30"
   idle:
     command: [harness]
-    text: Nothing scheduled.
 `, nil)
 	v, err := read(t, "", 0, b)
 	if err != nil {

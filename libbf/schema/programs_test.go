@@ -234,7 +234,6 @@ routines:
 assistants:
   daily:
     command: [assistants/daily]
-    text: Summarise the day.
     schedules:
       morning: {every: 86400}
 `

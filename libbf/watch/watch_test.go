@@ -44,7 +44,6 @@ channels:
 assistants:
   bot:
     command: [cat]
-    text: "Echo:"
     inputs:
       - {channel: chat, mode: stream}
 `
@@ -58,6 +57,7 @@ func fixture(t *testing.T) (brain.Env, *brain.Brain) {
 	for rel, data := range map[string]string{
 		"bf.yaml":          config,
 		"channels/adapter": adapter,
+		"prompts/bot.md":   "Echo:",
 		"stream.jsonl":     `{"id":"m1","sender":"me","conversation":"week","time":"2030-01-01T00:00:00Z","text":"hello"}` + "\n",
 	} {
 		p := filepath.Join(root, rel)
