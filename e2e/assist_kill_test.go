@@ -92,21 +92,7 @@ func newAssistRig(t *testing.T) *killRig {
 			t.Fatal(err)
 		}
 	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "BF_BRAIN", "TZ", "PATH", "BF_TEST_NOW":
-			continue
-		}
-		r.env = append(r.env, kv)
-	}
-	r.env = append(r.env, "HOME="+r.home, "TZ=UTC", "PATH="+binDir+string(os.PathListSeparator)+os.Getenv("PATH"))
-	r.bf(0, "", "register", ".", "--collect")
-	var st syscall.Stat_t
-	if err := syscall.Stat(r.brain, &st); err != nil {
-		t.Fatal(err)
-	}
-	r.queue = filepath.Join(r.home, ".local", "state", "bf", "runtime", fmt.Sprintf("%d-%d", st.Dev, st.Ino), "queue.sqlite3")
+	r.trust()
 	return r
 }
 

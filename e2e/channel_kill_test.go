@@ -100,10 +100,19 @@ func newKillRig(t *testing.T) *killRig {
 	if err := os.WriteFile(filepath.Join(r.brain, "channels", "send"), []byte(killAdapter), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	r.trust()
+	return r
+}
+
+// trust gives the rig a machine of its own (its home, UTC, the built binaries first on
+// PATH, no clock override), registers the brain there with collection trust and finds its
+// queue.
+func (r *killRig) trust() {
+	r.t.Helper()
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "BF_BRAIN", "TZ", "PATH":
+		case "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "BF_BRAIN", "TZ", "PATH", "BF_TEST_NOW":
 			continue
 		}
 		r.env = append(r.env, kv)
@@ -112,10 +121,9 @@ func newKillRig(t *testing.T) *killRig {
 	r.bf(0, "", "register", ".", "--collect")
 	var st syscall.Stat_t
 	if err := syscall.Stat(r.brain, &st); err != nil {
-		t.Fatal(err)
+		r.t.Fatal(err)
 	}
 	r.queue = filepath.Join(r.home, ".local", "state", "bf", "runtime", fmt.Sprintf("%d-%d", st.Dev, st.Ino), "queue.sqlite3")
-	return r
 }
 
 func (r *killRig) command(stdin string, args ...string) (*exec.Cmd, *bytes.Buffer, *bytes.Buffer) {
