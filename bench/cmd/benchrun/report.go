@@ -179,7 +179,7 @@ func markdown(r *Result) string {
 	row("cache size on disk", measure.Bytes(r.Cache.Bytes), "", "", "", "",
 		fmt.Sprintf("%s the brain's files; %s after the edits and additions", ratio(float64(r.Cache.Bytes), float64(r.Cache.BrainBytes)), measure.Bytes(r.Cache.BytesAtEnd)))
 
-	b.WriteString(kindTable(s))
+	b.WriteString("\n" + kindTable(s))
 
 	fmt.Fprintf(&b, "\n| target (set for the large brain, 2 cores) | goal | %s | |\n| --- | --- | ---: | --- |\n", r.Size)
 	for _, t := range r.Targets {
