@@ -65,5 +65,6 @@
 //   - The progress line: progress. The version every binary reports: release.
 //   - The shared example brain tests compare against: compat.
 //   - Test brains (bf.yaml, notes, records, trust, registry, on a machine of their own):
-//     internal/brainfix, for tests only.
+//     brainfix, for tests only: the unit tests of every package and the e2e harness build
+//     their brains with it.
 package libbf

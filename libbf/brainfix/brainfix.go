@@ -1,5 +1,7 @@
-// Package brainfix builds the brains tests run against: a brain folder on a machine of its
-// own (a temporary home holding the state folder), with its bf.yaml, notes and records.
+// Package brainfix builds the brains tests run against, for tests only (like
+// net/http/httptest, it is imported by _test.go files and the e2e harness, never by a
+// command): a brain folder on a machine of its own (a temporary home holding the state
+// folder), with its bf.yaml, notes and records.
 // A test states only what is special about its brain; everything else has one default here.
 package brainfix
 
