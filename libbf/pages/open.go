@@ -183,3 +183,21 @@ const (
 
 // canonical is an instant as the cache stores it.
 func canonical(t time.Time) string { return timestamp.Canonical(t) }
+
+// fitEntries fits one page of a directory's entries (tags, tasks: not items, which
+// session.fit shapes) in the reply budget. It returns the entries shown, never nil, and
+// next_offset for a directory of total entries; with one brain read, local strips each
+// shown entry of what names its brain.
+func fitEntries[T any](s *session, page []T, offset int64, total int, local func(*T)) ([]T, *int64, error) {
+	n, err := reply.Fit(page, reply.Budget, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	shown := append([]T{}, page[:n]...)
+	if s.single {
+		for i := range shown {
+			local(&shown[i])
+		}
+	}
+	return shown, reply.NextOffset(offset, n, offset+int64(n) < int64(total)), nil
+}
