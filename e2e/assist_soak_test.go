@@ -22,6 +22,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 const soakSettings = `
@@ -58,7 +60,7 @@ type liveBrain struct {
 func newLiveBrain(t *testing.T, settings string) *liveBrain {
 	t.Helper()
 	_, self, _, _ := runtime.Caller(0)
-	root := copyTree(t, filepath.Join(filepath.Dir(filepath.Dir(self)), "examples", "brain"), false)
+	root := brainfix.Copy(t, filepath.Join(filepath.Dir(filepath.Dir(self)), "examples", "brain"), false)
 	cfg, err := os.ReadFile(filepath.Join(root, "bf.yaml"))
 	if err != nil {
 		t.Fatal(err)
