@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 const assistAdapter = `#!/bin/sh
@@ -72,28 +74,9 @@ var killMessages = []struct{ id, conv string }{{"m1", "a"}, {"m2", "a"}, {"m3", 
 
 func newAssistRig(t *testing.T) *killRig {
 	t.Helper()
-	dir := t.TempDir()
-	r := &killRig{t: t, home: filepath.Join(dir, "home"), brain: filepath.Join(dir, "brain"),
-		points: map[string]int{}, ids: map[string]string{}}
-	for _, d := range []string{r.home, filepath.Join(r.brain, "channels"), filepath.Join(r.brain, "run"), filepath.Join(r.brain, "prompts")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	os.Chmod(r.home, 0o700)
-	if err := os.WriteFile(filepath.Join(r.brain, "bf.yaml"), []byte(assistConfig), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(r.brain, "channels", "chat"), []byte(assistAdapter), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, prompt := range map[string]string{"bot": "Answer.\n", "solo": "Run by hand.\n"} {
-		if err := os.WriteFile(filepath.Join(r.brain, "prompts", name+".md"), []byte(prompt), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	r.trust()
-	return r
+	return newRig(t, brainfix.Spec{Config: assistConfig,
+		Notes: map[string]string{"prompts/bot.md": "Answer.\n", "prompts/solo.md": "Run by hand.\n"}},
+		map[string]string{"channels/chat": assistAdapter})
 }
 
 // at runs bf with the clock fixed at t.

@@ -22,6 +22,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 const soakSettings = `
@@ -58,22 +60,15 @@ type liveBrain struct {
 func newLiveBrain(t *testing.T, settings string) *liveBrain {
 	t.Helper()
 	_, self, _, _ := runtime.Caller(0)
-	root := copyTree(t, filepath.Join(filepath.Dir(filepath.Dir(self)), "examples", "brain"), false)
+	root := brainfix.Copy(t, filepath.Join(filepath.Dir(filepath.Dir(self)), "examples", "brain"), false)
 	cfg, err := os.ReadFile(filepath.Join(root, "bf.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "bf.yaml"), append(cfg, settings...), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	brainfix.WriteFile(t, root, "bf.yaml", append(cfg, settings...), 0o644)
+	brainfix.WriteFile(t, root, "prompts/helper.md", []byte("Answer the message.\n"), 0o644)
 	l := &liveBrain{t: t, root: root, inbox: filepath.Join(root, "inbox")}
 	if err := os.Mkdir(l.inbox, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Mkdir(filepath.Join(root, "prompts"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(root, "prompts", "helper.md"), []byte("Answer the message.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	home := filepath.Join(t.TempDir(), "home")

@@ -27,6 +27,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 const killAdapter = `#!/bin/sh
@@ -85,19 +87,23 @@ type killRig struct {
 
 func newKillRig(t *testing.T) *killRig {
 	t.Helper()
-	dir := t.TempDir()
-	r := &killRig{t: t, home: filepath.Join(dir, "home"), brain: filepath.Join(dir, "brain"),
-		points: map[string]int{}, ids: map[string]string{}}
-	for _, d := range []string{r.home, filepath.Join(r.brain, "channels"), filepath.Join(r.brain, "run")} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
+	return newRig(t, brainfix.Spec{Config: killConfig}, map[string]string{"channels/send": killAdapter})
+}
+
+// newRig builds the brain s describes with its executable programs (path → text), a run/
+// folder the programs signal through, and a home of its own beside it, then trusts it.
+func newRig(t *testing.T, s brainfix.Spec, programs map[string]string) *killRig {
+	t.Helper()
+	b := brainfix.New(t, s)
+	for rel, text := range programs {
+		b.WriteMode(rel, text, 0o755)
 	}
-	os.Chmod(r.home, 0o700)
-	if err := os.WriteFile(filepath.Join(r.brain, "bf.yaml"), []byte(killConfig), 0o644); err != nil {
+	r := &killRig{t: t, home: filepath.Join(filepath.Dir(b.Root), "home"), brain: b.Root,
+		points: map[string]int{}, ids: map[string]string{}}
+	if err := os.Mkdir(r.home, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(r.brain, "channels", "send"), []byte(killAdapter), 0o755); err != nil {
+	if err := os.Mkdir(filepath.Join(r.brain, "run"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	r.trust()

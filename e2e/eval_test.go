@@ -6,9 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"strings"
 	"testing"
 
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/compat"
 )
 
@@ -46,47 +46,15 @@ func runEval(t *testing.T, brain string) evalReply {
 func TestExampleBrainEval(t *testing.T) {
 	_, self, _, _ := runtime.Caller(0)
 	src := filepath.Join(filepath.Dir(filepath.Dir(self)), "examples", "brain")
-	if r := runEval(t, copyTree(t, src, false)); len(r.Cases) < 30 {
+	if r := runEval(t, brainfix.Copy(t, src, false)); len(r.Cases) < 30 {
 		t.Errorf("examples/brain/evals has %d cases; keep at least 30", len(r.Cases))
 	}
 }
 
 // TestReferenceBrainEval runs the shared reference brain's own 23-case suite.
 func TestReferenceBrainEval(t *testing.T) {
-	r := runEval(t, copyTree(t, compat.Dir(t), true))
+	r := runEval(t, brainfix.Copy(t, compat.Dir(t), true))
 	if len(r.Cases) != 23 || r.MRR != 1 {
 		t.Errorf("reference suite: %d cases, mrr %v; want 23 cases, mrr 1", len(r.Cases), r.MRR)
 	}
-}
-
-// copyTree copies a brain into a temporary folder, so the test's cache never lands in the
-// repository; bump rewrites earlier-format version lines to 8.
-func copyTree(t *testing.T, src string, bump bool) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), "brain")
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if rel == ".bf" {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		if info.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if bump && strings.HasSuffix(p, ".yaml") {
-			data = []byte(strings.Replace(string(data), "version: 7", "version: 8", 1))
-		}
-		return os.WriteFile(target, data, info.Mode().Perm()|0o200)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }

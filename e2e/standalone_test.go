@@ -19,6 +19,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 const libbfPath = "github.com/bfgo/bf/libbf"
@@ -49,7 +51,7 @@ func TestStandalone(t *testing.T) {
 				tidyModule(t, dir, env)
 				return
 			}
-			work := copyTree(t, dir, false)
+			work := brainfix.Copy(t, dir, false)
 			bin := filepath.Join(tmp, "bin", name)
 			goCmd(t, work, env, "build", "-trimpath", "-o", bin, ".")
 			// go.sum already held every module the build needed except libbf, whose sum

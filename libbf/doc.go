@@ -14,8 +14,8 @@
 //   - Instants and calendar days: timestamp. Text folding and query terms: fold.
 //   - One note parsed (front matter, headings, sections, tasks, links): note. One record:
 //     record. Which files of a brain bf reads: scan.
-//   - Finding, opening and selecting brains, the machine registry and collection trust:
-//     brain. A new brain (bf init): starter. Importing a folder of Markdown: vault, with
+//   - Finding, opening and selecting brains, the machine registry and collection trust
+//     (refusing an untrusted brain's programs: brain.Env.RequireTrust): brain. A new brain (bf init): starter. Importing a folder of Markdown: vault, with
 //     Obsidian's dialect in obsidian.
 //   - Checking every rule a brain keeps (bf validate): check.
 //
@@ -34,14 +34,17 @@
 //   - The disposable SQLite index in .bf/ and its freshness: cache; with bf watch running,
 //     its keeper (keeper.go) answers the freshness check by sync cookie. One brain's cache
 //     in one read-only snapshot, note days and the SQL that places notes in time:
-//     cache.Snapshot, cache.NoteDays, cache.DaysCTE. Chunks for the dense strategy: chunk;
+//     cache.Snapshot, cache.NoteDays, cache.DaysCTE. Opening every selected brain for a
+//     page, a search or an export (problems, stale brains, the only brain failing):
+//     cache.OpenReadings. Reading a query's rows: cache.Collect. Chunks for the dense strategy: chunk;
 //     their vectors: vector.
 //   - bf search (words, identities, tags, scopes, suggestions, coverage): search. Fused
 //     retrieval (lexical, dense, graph and recency by rank): fuse.
 //   - bf read: read routes a ref to a computed page (pages), an exact read of a note,
 //     section, record or identity (read), or backlinks and relation pages (graph).
-//     Identity owners and names claimed by two items: graph (BrainOwners,
-//     ClaimedElsewhere).
+//     Identity owners, names claimed by two items and how far an item's names expand:
+//     graph (BrainOwners, ClaimedElsewhere, MaxNames), for graph targets and identity
+//     search alike.
 //   - What every search and read reply shares (notice, problems, items, coverage, paging,
 //     the reply encoding and caps): reply. Reply and config JSON Schemas (bf schema):
 //     schema.
@@ -65,5 +68,6 @@
 //   - The progress line: progress. The version every binary reports: release.
 //   - The shared example brain tests compare against: compat.
 //   - Test brains (bf.yaml, notes, records, trust, registry, on a machine of their own):
-//     internal/brainfix, for tests only.
+//     brainfix, for tests only: the unit tests of every package and the e2e harness build
+//     their brains with it.
 package libbf

@@ -108,10 +108,8 @@ func Ask(ctx context.Context, req Request) (*Reply, error) {
 	if b.Config == nil || b.Config.Ask == nil {
 		return nil, ErrNoModel
 	}
-	if ok, err := brain.EnvOrSystem(req.Env).Trusted(b.Root); err != nil {
+	if err := brain.EnvOrSystem(req.Env).RequireTrust(b.Root, ErrUntrusted); err != nil {
 		return nil, err
-	} else if !ok {
-		return nil, ErrUntrusted
 	}
 	now := req.Now
 	if now.IsZero() {

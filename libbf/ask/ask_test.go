@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 // TestMain lets the test binary stand in for a model harness: fake-model MODE FILE saves

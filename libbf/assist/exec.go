@@ -210,6 +210,9 @@ func writeContext(state, id, name string, in Input) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
+	// The run's fields are Input's, but a harness always finds messages and args here ([]
+	// when none), where the queue's saved Input omits them: the two encodings differ on
+	// purpose, so the context document spells its fields out.
 	doc := struct {
 		Assistant string    `json:"assistant"`
 		Job       string    `json:"job"`

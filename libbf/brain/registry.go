@@ -409,14 +409,4 @@ func lockDir(dir string, wait time.Duration) (func(), error) {
 }
 
 // reason is the short text of an OS error, without the path the caller already names.
-func reason(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		return le.Err.Error()
-	}
-	return err.Error()
-}
+func reason(err error) string { return durable.Cause(err).Error() }

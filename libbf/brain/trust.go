@@ -129,6 +129,20 @@ func (e Env) Trust(root string) error {
 	return nil
 }
 
+// RequireTrust returns refused when the brain at root is not trusted to run its programs
+// here, and nil when it is. Each kind of program (collectors and channels, ask models,
+// embeddings providers) refuses with its own error, naming what would have run.
+func (e Env) RequireTrust(root string, refused error) error {
+	ok, err := e.Trusted(root)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return refused
+	}
+	return nil
+}
+
 // Trusted reports whether the brain folder at root holds collection trust: its state
 // folder has a trust.json naming this folder's resolved path. It creates nothing. An error
 // means the folder cannot be examined or the state folder is not the user's.

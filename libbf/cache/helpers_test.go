@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/record"
 )
 

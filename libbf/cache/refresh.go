@@ -82,18 +82,28 @@ type Querier interface {
 
 // Strings runs a query of one text column and returns its values in the query's order.
 func Strings(ctx context.Context, q Querier, query string, args ...any) ([]string, error) {
+	return Collect(ctx, q, query, args, func(rows *sql.Rows) (string, error) {
+		var s string
+		err := rows.Scan(&s)
+		return s, err
+	})
+}
+
+// Collect runs query and returns its rows in the query's order, each read by scan (nil
+// when there are none). The first failure of the query, of a scan or of the rows ends it.
+func Collect[T any](ctx context.Context, q Querier, query string, args []any, scan func(*sql.Rows) (T, error)) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []string
+	var out []T
 	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
+		v, err := scan(rows)
+		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		out = append(out, v)
 	}
 	return out, rows.Err()
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/config"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 // The bf.yaml snippet of docs/channels.md loads as written, and its inbox channel reads,

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/config"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/proc"
 )
 

@@ -11,8 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/config"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 func TestOutgoingJSON(t *testing.T) {

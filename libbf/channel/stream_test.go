@@ -14,8 +14,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/config"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 // fakeClock ends every backoff at once, recording it, and hands each run's connection

@@ -1,47 +1,17 @@
 package check
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/compat"
 )
 
-// copyBrain copies the shared example brain into a temporary folder, bumping its format
-// lines to version 8: its notes and records are unchanged between the two formats.
-func copyBrain(t *testing.T, src string) string {
-	t.Helper()
-	dst := t.TempDir()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if strings.HasSuffix(p, ".yaml") {
-			data = []byte(strings.Replace(string(data), "version: 7", "version: 8", 1))
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 func TestReferenceBrainIsValid(t *testing.T) {
-	root := copyBrain(t, compat.Dir(t))
+	root := brainfix.Copy(t, compat.Dir(t), true)
 	b, err := brain.Open(root)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +26,7 @@ func TestReferenceBrainIsValid(t *testing.T) {
 }
 
 func TestBrokenLinkInReferenceBrain(t *testing.T) {
-	root := copyBrain(t, compat.Dir(t))
+	root := brainfix.Copy(t, compat.Dir(t), true)
 	p := filepath.Join(root, "projects", "atlas.md")
 	data, err := os.ReadFile(p)
 	if err != nil {

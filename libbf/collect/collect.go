@@ -182,12 +182,8 @@ type runner struct {
 // newRunner checks collection trust and opens the brain's state folder.
 func newRunner(b *brain.Brain, opt Options) (*runner, error) {
 	env := opt.env()
-	trusted, err := env.Trusted(b.Root)
-	if err != nil {
+	if err := env.RequireTrust(b.Root, ErrUntrusted); err != nil {
 		return nil, err
-	}
-	if !trusted {
-		return nil, ErrUntrusted
 	}
 	dir, err := env.BrainStateDir(b.ID)
 	if err != nil {

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/history"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/reply"
 )

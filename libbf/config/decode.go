@@ -136,11 +136,7 @@ func (d *decoder) brains(top map[string]any) error {
 		if name == c.Name {
 			return d.fail(p, "a brain cannot reference its own name")
 		}
-		b := c.Brains[name]
-		if b == nil {
-			b = &Brain{}
-			c.Brains[name] = b
-		}
+		b := declared(c.Brains, name)
 		if !set(child(raw, name), "path") {
 			return d.fail(p+".path", "required")
 		}
@@ -202,4 +198,15 @@ func (d *decoder) memory(map[string]any) error {
 		m.Scopes = nil
 	}
 	return nil
+}
+
+// declared returns the settings m declares under name, storing a zero value for a name
+// declared without settings (`name:` alone), so that defaults have a place to go.
+func declared[T any](m map[string]*T, name string) *T {
+	e := m[name]
+	if e == nil {
+		e = new(T)
+		m[name] = e
+	}
+	return e
 }

@@ -29,11 +29,7 @@ func (d *decoder) assistants(top map[string]any) error {
 		if s || r {
 			return d.fail(p, "assistant names must differ from sensor and routine names; they share logs, locks and memories")
 		}
-		a := c.Assistants[name]
-		if a == nil {
-			a = &Assistant{}
-			c.Assistants[name] = a
-		}
+		a := declared(c.Assistants, name)
 		if err := d.assistant(name, a, child(raw, name), p); err != nil {
 			return err
 		}
@@ -154,11 +150,7 @@ func (d *decoder) schedules(a *Assistant, raw map[string]any, p string) error {
 		if !ref.ValidName(name) {
 			return d.fail(sp, nameRule)
 		}
-		s := a.Schedules[name]
-		if s == nil {
-			s = &Schedule{}
-			a.Schedules[name] = s
-		}
+		s := declared(a.Schedules, name)
 		r := child(raw, name)
 		if set(r, "every") == set(r, "at") {
 			return d.fail(sp, "expected exactly one of every or at")

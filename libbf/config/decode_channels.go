@@ -29,11 +29,7 @@ func (d *decoder) channels(top map[string]any) error {
 		if !ref.ValidName(name) {
 			return d.fail(p, nameRule)
 		}
-		ch := c.Channels[name]
-		if ch == nil {
-			ch = &Channel{}
-			c.Channels[name] = ch
-		}
+		ch := declared(c.Channels, name)
 		if ch.Send == nil && ch.Read == nil && ch.Stream == nil {
 			return d.fail(p, "a channel needs at least one of send, read or stream")
 		}

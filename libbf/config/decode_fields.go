@@ -28,11 +28,7 @@ func (d *decoder) fields(top map[string]any) error {
 		if !ref.ValidName(name) {
 			return d.fail(p, nameRule)
 		}
-		f := c.Fields[name]
-		if f == nil {
-			f = &Field{}
-			c.Fields[name] = f
-		}
+		f := declared(c.Fields, name)
 		if err := d.field(f, child(raw, name), p); err != nil {
 			return err
 		}

@@ -17,11 +17,7 @@ func (d *decoder) sensors(top map[string]any) error {
 		if !ref.ValidName(name) {
 			return d.fail(p, nameRule)
 		}
-		s := c.Sensors[name]
-		if s == nil {
-			s = &Sensor{}
-			c.Sensors[name] = s
-		}
+		s := declared(c.Sensors, name)
 		r := child(raw, name)
 		if err := d.command(programKind, s.Command, r, p, "command"); err != nil {
 			return err
@@ -89,11 +85,7 @@ func (d *decoder) mappings(s *Sensor, raw map[string]any, p string) error {
 		if f == nil {
 			return d.fail(mp, "not declared in fields")
 		}
-		m := s.Fields[name]
-		if m == nil {
-			m = &Mapping{}
-			s.Fields[name] = m
-		}
+		m := declared(s.Fields, name)
 		r := child(raw, name)
 		_, hasValue := r["value"]
 		if hasValue && r["value"] == nil {
@@ -127,11 +119,7 @@ func (d *decoder) routines(top map[string]any) error {
 		if _, clash := c.Sensors[name]; clash {
 			return d.fail(p, distinctNamesError)
 		}
-		rt := c.Routines[name]
-		if rt == nil {
-			rt = &Routine{}
-			c.Routines[name] = rt
-		}
+		rt := declared(c.Routines, name)
 		r := child(raw, name)
 		if err := d.command(programKind, rt.Command, r, p, "command"); err != nil {
 			return err

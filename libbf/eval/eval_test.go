@@ -15,8 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/config"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/read"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/starter"

@@ -92,9 +92,6 @@ func plural(n int, one, many string) string {
 
 var errKind = errors.New("expected items, edges or identities")
 
-// msgNoBrain fails an export none of whose brains could be read.
-const msgNoBrain = "no selected brain could be read; run bf status with --brain for each brain"
-
 // msgUnknownSource fails a source scope that no selected brain indexes or configures.
 const msgUnknownSource = "unknown source; read memories to list sources"
 
@@ -160,35 +157,19 @@ func Write(ctx context.Context, w io.Writer, req Request) error {
 		probs.Add(reply.Problem{Brain: pr.Brain, Error: pr.Error, File: pr.File})
 	}
 	var stale []string
-	var parts []*part
+	readings, err := cache.OpenReadings(ctx, req.Brains, loc, false, &probs, &stale)
+	if err != nil {
+		return err
+	}
+	parts := make([]*part, len(readings))
+	for i, r := range readings {
+		parts[i] = &part{b: r.Brain, cache: r.Cache, tx: r.Tx}
+	}
 	defer func() {
 		for _, p := range parts {
 			p.close()
 		}
 	}()
-	for _, b := range req.Brains {
-		p, err := open(ctx, b)
-		if err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			if len(req.Brains) == 1 {
-				return err
-			}
-			probs.AddError(b.Name, strings.ReplaceAll(err.Error(), b.Root, "<brain>"))
-			continue
-		}
-		parts = append(parts, p)
-		for _, pr := range p.cache.Status.Problems {
-			probs.Add(reply.Problem{Brain: b.Name, Error: pr.Error, File: pr.File})
-		}
-		if p.cache.Status.Stale {
-			stale = append(stale, b.Name)
-		}
-	}
-	if len(parts) == 0 {
-		return errors.New(msgNoBrain)
-	}
 	if sc.source != "" {
 		known, err := sourceKnown(ctx, parts, sc.source)
 		if err != nil {
@@ -223,14 +204,6 @@ func Write(ctx context.Context, w io.Writer, req Request) error {
 		return &IncompleteError{Problems: probs.List(), Stale: stale}
 	}
 	return nil
-}
-
-func open(ctx context.Context, b *brain.Brain) (*part, error) {
-	c, tx, err := cache.Snapshot(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	return &part{b: b, cache: c, tx: tx}, nil
 }
 
 // cacheError names the cache in a database failure.

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
 )

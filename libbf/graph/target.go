@@ -14,9 +14,12 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-// maxNames bounds the names one item answers to: its address, entity, resource and 1,000
-// aliases.
-const maxNames = 1003
+// MaxNames bounds the names one item answers to: its address, entity, resource and 1,000
+// aliases. Graph targets and identity search expand an item's names only this far.
+const MaxNames = 1003
+
+// TooManyNames is the problem of an item holding more than MaxNames names.
+var TooManyNames = fmt.Sprintf("identity expansion exceeds %d aliases", MaxNames)
 
 // Problems of names other items claim too: one, or several (counted).
 const (
@@ -155,13 +158,13 @@ func Resolve(ctx context.Context, set *Set, brainName, itemRef string) (*Target,
 	if err != nil {
 		return nil, dbError(err)
 	}
-	names, err := Strings(ctx, p.DB, `SELECT name FROM names WHERE item = ? ORDER BY name LIMIT ?`, t.Item, maxNames+1)
+	names, err := Strings(ctx, p.DB, `SELECT name FROM names WHERE item = ? ORDER BY name LIMIT ?`, t.Item, MaxNames+1)
 	if err != nil {
 		return nil, err
 	}
-	if len(names) > maxNames {
-		set.problem(brainName, fmt.Sprintf("identity expansion exceeds %d aliases", maxNames))
-		names = names[:maxNames]
+	if len(names) > MaxNames {
+		set.problem(brainName, TooManyNames)
+		names = names[:MaxNames]
 	}
 	// A name another item claims too identifies neither.
 	shared := map[string]bool{}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 func newStore(t *testing.T) *Store {

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bfgo/bf/libbf/internal/brainfix"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/queue"
 )
 

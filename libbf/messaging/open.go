@@ -79,24 +79,13 @@ func binding(b *brain.Brain) (queue.Binding, error) {
 // attempts of dead processes.
 func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*opened, error) {
 	env := o.env()
-	bind, err := binding(b)
+	bind, dir, err := o.adopt(b)
 	if err != nil {
-		return nil, err
-	}
-	dir, err := env.BrainStatePath(b.ID)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := queue.Adopt(filepath.Dir(dir), b.ID.Dev, b.ID.Ino, bind.Path); err != nil {
 		return nil, err
 	}
 	if trusted {
-		ok, err := env.Trusted(b.Root)
-		if err != nil {
+		if err := env.RequireTrust(b.Root, collect.ErrUntrusted); err != nil {
 			return nil, err
-		}
-		if !ok {
-			return nil, collect.ErrUntrusted
 		}
 	}
 	if how == existing {
@@ -120,21 +109,29 @@ func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*o
 	return &opened{q: q, state: dir}, nil
 }
 
-// stateDir creates and returns b's state folder, after adopting an earlier one.
-func (o Options) stateDir(b *brain.Brain) (string, error) {
-	env := o.env()
+// adopt adopts b's state folder left under an earlier device number, and returns the
+// queue's binding and the path of b's state folder, which it does not create.
+func (o Options) adopt(b *brain.Brain) (queue.Binding, string, error) {
 	bind, err := binding(b)
 	if err != nil {
-		return "", err
+		return queue.Binding{}, "", err
 	}
-	dir, err := env.BrainStatePath(b.ID)
+	dir, err := o.env().BrainStatePath(b.ID)
 	if err != nil {
-		return "", err
+		return queue.Binding{}, "", err
 	}
 	if _, err := queue.Adopt(filepath.Dir(dir), b.ID.Dev, b.ID.Ino, bind.Path); err != nil {
+		return queue.Binding{}, "", err
+	}
+	return bind, dir, nil
+}
+
+// stateDir creates and returns b's state folder, after adopting an earlier one.
+func (o Options) stateDir(b *brain.Brain) (string, error) {
+	if _, _, err := o.adopt(b); err != nil {
 		return "", err
 	}
-	return env.BrainStateDir(b.ID)
+	return o.env().BrainStateDir(b.ID)
 }
 
 // endpoint opens channel name of b for operation op. An unknown channel or a missing

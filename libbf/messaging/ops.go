@@ -95,12 +95,8 @@ func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, err
 		out := o.item(it)
 		return &out, nil
 	}
-	trusted, err := o.env().Trusted(b.Root)
-	if err != nil {
+	if err := o.env().RequireTrust(b.Root, collect.ErrUntrusted); err != nil {
 		return nil, err
-	}
-	if !trusted {
-		return nil, collect.ErrUntrusted
 	}
 	// A channel removed, or its send, leaves no capability: the attempt then sends
 	// nothing and the delivery becomes uncertain.

@@ -70,13 +70,7 @@ func queryOn(ctx context.Context, q Querier, p *part, key, where, order string, 
 
 // scanRows reads the rows of an item query.
 func scanRows(ctx context.Context, q Querier, p *part, query string, args []any) ([]*row, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*row
-	for rows.Next() {
+	return cache.Collect(ctx, q, query, args, func(rows *sql.Rows) (*row, error) {
 		r := &row{part: p}
 		var partial int
 		if err := rows.Scan(&r.id, &r.ref, &r.path, &r.kind, &r.source, &r.title, &r.time, &r.typ, &r.status,
@@ -85,9 +79,8 @@ func scanRows(ctx context.Context, q Querier, p *part, query string, args []any)
 			return nil, err
 		}
 		r.partial = partial != 0
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, nil
+	})
 }
 
 // countRows counts the items of one brain matching where.

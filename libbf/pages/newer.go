@@ -535,24 +535,28 @@ func (v *reviewer) timeFirst(ctx context.Context, want []int64, limit int) (bool
 				records = append(records, c.id)
 			}
 		}
-		idJSON, _ := json.Marshal(ids)
-		targets, err := pairs(ctx, b.q, `SELECT item, target FROM links WHERE item IN (SELECT value FROM json_each(:ids))`,
-			sql.Named("ids", string(idJSON)))
-		if err != nil {
+		// attach adds the values query pairs with the items ids to the list field picks of
+		// their candidates.
+		attach := func(query string, ids []int64, field func(*candidate) *[]string) error {
+			idJSON, _ := json.Marshal(ids)
+			found, err := pairs(ctx, b.q, query, sql.Named("ids", string(idJSON)))
+			if err != nil {
+				return err
+			}
+			for _, f := range found {
+				list := field(byID[f.id])
+				*list = append(*list, f.value)
+			}
+			return nil
+		}
+		if err := attach(`SELECT item, target FROM links WHERE item IN (SELECT value FROM json_each(:ids))`, ids,
+			func(c *candidate) *[]string { return &c.targets }); err != nil {
 			return false, err
 		}
-		for _, t := range targets {
-			byID[t.id].targets = append(byID[t.id].targets, t.value)
-		}
 		if len(records) > 0 {
-			recordJSON, _ := json.Marshal(records)
-			names, err := pairs(ctx, b.q, `SELECT item, name FROM names WHERE item IN (SELECT value FROM json_each(:ids))`,
-				sql.Named("ids", string(recordJSON)))
-			if err != nil {
+			if err := attach(`SELECT item, name FROM names WHERE item IN (SELECT value FROM json_each(:ids))`, records,
+				func(c *candidate) *[]string { return &c.names }); err != nil {
 				return false, err
-			}
-			for _, n := range names {
-				byID[n.id].names = append(byID[n.id].names, n.value)
 			}
 		}
 	}

@@ -3,8 +3,6 @@ package pages
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"strings"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -83,34 +81,18 @@ func openSession(ctx context.Context, req Request) (*session, error) {
 		s.probs.Add(reply.Problem{Brain: pr.Brain, Error: pr.Error, File: pr.File})
 	}
 	s.single = len(brains) == 1 && len(selection) == 0
+	// The brains' problems follow the selection's, each list capped on its own.
 	var later reply.Problems
-	for _, b := range brains {
-		p, err := openPart(ctx, b, req.Location)
-		if err != nil {
-			if ctx.Err() != nil {
-				s.close()
-				return nil, ctx.Err()
-			}
-			if len(brains) == 1 {
-				return nil, err
-			}
-			s.missing = true
-			later.AddError(b.Name, strings.ReplaceAll(err.Error(), b.Root, "<brain>"))
-			continue
-		}
-		for _, pr := range p.cache.Status.Problems {
-			later.Add(reply.Problem{Brain: b.Name, Error: pr.Error, File: pr.File})
-		}
-		if p.cache.Status.Stale {
-			s.stale = append(s.stale, b.Name)
-		}
-		s.parts = append(s.parts, p)
+	readings, err := cache.OpenReadings(ctx, brains, req.Location, true, &later, &s.stale)
+	if err != nil {
+		return nil, err
+	}
+	s.missing = len(readings) < len(brains)
+	for _, r := range readings {
+		s.parts = append(s.parts, newPart(r))
 	}
 	for _, pr := range later.List() {
 		s.probs.Add(pr)
-	}
-	if len(s.parts) == 0 {
-		return nil, errors.New(msgNoBrain)
 	}
 	return s, nil
 }
@@ -142,25 +124,14 @@ func restrict(req Request) ([]*brain.Brain, []brain.Problem, error) {
 	return brains, selection, nil
 }
 
-func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, error) {
-	c, tx, err := cache.Snapshot(ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	p := &part{brain: b, name: b.Name, cache: c, tx: tx, low: map[string]bool{}}
-	if p.days, err = cache.NoteDays(ctx, tx, loc); err != nil {
-		p.close()
-		return nil, cacheError(err)
-	}
-	var low []string
-	if b.Config != nil {
-		low = b.Config.LowPrioritySources()
-	}
-	for _, name := range low {
+// newPart is the part of a brain's reading.
+func newPart(r *cache.Reading) *part {
+	p := &part{brain: r.Brain, name: r.Brain.Name, cache: r.Cache, tx: r.Tx, days: r.Days,
+		low: map[string]bool{}, lowJSON: jsontext.Array(r.Low)}
+	for _, name := range r.Low {
 		p.low[name] = true
 	}
-	p.lowJSON = jsontext.Array(low)
-	return p, nil
+	return p
 }
 
 // cacheError names the cache in a database failure.
@@ -183,3 +154,21 @@ const (
 
 // canonical is an instant as the cache stores it.
 func canonical(t time.Time) string { return timestamp.Canonical(t) }
+
+// fitEntries fits one page of a directory's entries (tags, tasks: not items, which
+// session.fit shapes) in the reply budget. It returns the entries shown, never nil, and
+// next_offset for a directory of total entries; with one brain read, local strips each
+// shown entry of what names its brain.
+func fitEntries[T any](s *session, page []T, offset int64, total int, local func(*T)) ([]T, *int64, error) {
+	n, err := reply.Fit(page, reply.Budget, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	shown := append([]T{}, page[:n]...)
+	if s.single {
+		for i := range shown {
+			local(&shown[i])
+		}
+	}
+	return shown, reply.NextOffset(offset, n, offset+int64(n) < int64(total)), nil
+}

@@ -36,7 +36,6 @@ const (
 	msgIncomplete    = "not found in the readable evidence; run bf status before concluding it is absent"
 	msgUnknownSource = "unknown source; read memories to list sources"
 	msgNoFolder      = "page not found; read projects, concepts, actions or memories to browse the brain"
-	msgNoBrain       = "no selected brain could be read; run bf status with --brain for each brain"
 	msgAmbiguous     = "the reference exists in several selected brains; read its bf://NAME/ address"
 )
 

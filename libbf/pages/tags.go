@@ -67,17 +67,10 @@ func tagDirectory(ctx context.Context, req Request) (*TagsReply, error) {
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].URI < all[j].URI })
-	page := window(all, req.Offset, ListingSize)
-	n, err := reply.Fit(page, reply.Budget, nil)
+	out.Items, out.NextOffset, err = fitEntries(s, window(all, req.Offset, ListingSize), req.Offset, out.Total,
+		func(t *Tag) { t.Brain, t.URI = "", "" })
 	if err != nil {
 		return nil, err
-	}
-	out.Items = append([]Tag{}, page[:n]...)
-	out.NextOffset = reply.NextOffset(req.Offset, n, req.Offset+int64(n) < int64(out.Total))
-	if s.single {
-		for i := range out.Items {
-			out.Items[i].Brain, out.Items[i].URI = "", ""
-		}
 	}
 	out.Problems = s.probs.List()
 	out.Stale = s.stale

@@ -95,17 +95,10 @@ func tasks(ctx context.Context, req Request) (*TasksReply, error) {
 		}
 		return a.Brain < b.Brain
 	})
-	page := window(all, req.Offset, PageSize)
-	n, err := reply.Fit(page, reply.Budget, nil)
+	out.Items, out.NextOffset, err = fitEntries(s, window(all, req.Offset, PageSize), req.Offset, out.Total,
+		func(t *Task) { t.Brain, t.URI = "", "" })
 	if err != nil {
 		return nil, err
-	}
-	out.Items = append([]Task{}, page[:n]...)
-	out.NextOffset = reply.NextOffset(req.Offset, n, req.Offset+int64(n) < int64(out.Total))
-	if s.single {
-		for i := range out.Items {
-			out.Items[i].Brain, out.Items[i].URI = "", ""
-		}
 	}
 	out.Problems = s.probs.List()
 	out.Stale = s.stale

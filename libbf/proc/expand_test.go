@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/config"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 )
 
 // numbered returns n lines "a1".."an".

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/bfgo/bf/libbf/internal/brainfix"
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 const (

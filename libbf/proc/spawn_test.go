@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bfgo/bf/libbf/internal/brainfix"
+	"github.com/bfgo/bf/libbf/brainfix"
 )
 
 func TestSpawn(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bfgo/bf/libbf/internal/brainfix"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/memory"
 	"github.com/bfgo/bf/libbf/schema"
 	"github.com/bfgo/bf/libbf/vault"

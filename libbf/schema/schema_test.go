@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -19,8 +18,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/config"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/read"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/reply"
@@ -359,37 +358,10 @@ func TestEvalSchema(t *testing.T) {
 	}
 }
 
-// copyTree copies a brain folder without its cache.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() && (d.Name() == ".bf" || d.Name() == ".git") {
-			return filepath.SkipDir
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // exampleBrain opens a copy of examples/brain.
 func exampleBrain(t *testing.T) *brain.Brain {
 	t.Helper()
-	root := filepath.Join(t.TempDir(), "acme")
-	copyTree(t, filepath.Join("..", "..", "examples", "brain"), root)
+	root := brainfix.Copy(t, filepath.Join("..", "..", "examples", "brain"), false)
 	b, err := brain.Open(root)
 	if err != nil {
 		t.Fatal(err)

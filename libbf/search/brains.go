@@ -3,10 +3,8 @@ package search
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"github.com/bfgo/bf/libbf/history"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -37,50 +35,16 @@ type part struct {
 // open opens every selected brain. A brain that fails is a problem while another answers;
 // the only selected brain failing fails the search.
 func open(ctx context.Context, brains []*brain.Brain, loc *time.Location, probs *reply.Problems, stale *[]string) ([]*part, error) {
-	var parts []*part
-	for _, b := range brains {
-		p, err := openPart(ctx, b, loc)
-		if err != nil {
-			if ctx.Err() != nil {
-				closeParts(parts)
-				return nil, ctx.Err()
-			}
-			if len(brains) == 1 {
-				return nil, err
-			}
-			probs.AddError(b.Name, strings.ReplaceAll(err.Error(), b.Root, "<brain>"))
-			continue
-		}
-		for _, pr := range p.cache.Status.Problems {
-			probs.Add(reply.Problem{Brain: b.Name, Error: pr.Error, File: pr.File})
-		}
-		if p.cache.Status.Stale {
-			*stale = append(*stale, b.Name)
-		}
-		parts = append(parts, p)
-	}
-	if len(parts) == 0 {
-		return nil, errors.New(msgNoBrain)
-	}
-	return parts, nil
-}
-
-func openPart(ctx context.Context, b *brain.Brain, loc *time.Location) (*part, error) {
-	c, tx, err := cache.Snapshot(ctx, b)
+	readings, err := cache.OpenReadings(ctx, brains, loc, true, probs, stale)
 	if err != nil {
 		return nil, err
 	}
-	p := &part{brain: b, name: b.Name, cache: c, tx: tx}
-	if p.days, err = cache.NoteDays(ctx, tx, loc); err != nil {
-		p.close()
-		return nil, cacheError(err)
+	parts := make([]*part, len(readings))
+	for i, r := range readings {
+		parts[i] = &part{brain: r.Brain, name: r.Brain.Name, cache: r.Cache, tx: r.Tx, days: r.Days,
+			low: jsontext.Array(r.Low)}
 	}
-	var low []string
-	if b.Config != nil {
-		low = b.Config.LowPrioritySources()
-	}
-	p.low = jsontext.Array(low)
-	return p, nil
+	return parts, nil
 }
 
 func (p *part) close() {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/graph"
 	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
@@ -15,9 +16,6 @@ import (
 
 // Identity limits.
 const (
-	// maxNames is the most names one item holds: its address, entity, resource and 1,000
-	// aliases.
-	maxNames = 1003
 	// maxOwners bounds the local refs one identity expands to in a brain.
 	maxOwners = 1001
 	// maxRelations is how many claims explain one identity-search result.
@@ -85,8 +83,8 @@ func expand(ctx context.Context, parts []*part, missing bool, value string, prob
 			if err != nil {
 				return nil, err
 			}
-			if len(names) > maxNames {
-				probs.AddError(p.name, fmt.Sprintf("identity expansion exceeds %d aliases", maxNames))
+			if len(names) > graph.MaxNames {
+				probs.AddError(p.name, graph.TooManyNames)
 				continue
 			}
 			m := match{part: p, item: o.id, names: names}
@@ -125,14 +123,12 @@ func expand(ctx context.Context, parts []*part, missing bool, value string, prob
 		if len(candidates) == 0 {
 			continue
 		}
-		ownFlag := 0
+		var self int64 // the owner, when this brain holds it
 		if own {
-			ownFlag = 1
+			self = owner.item
 		}
-		found, err := cache.Strings(ctx, p.tx, `SELECT name FROM names WHERE name IN (SELECT value FROM json_each(?1))
-				AND NOT (?2 = 1 AND item = ?3)
-			UNION SELECT ref FROM items WHERE ref IN (SELECT value FROM json_each(?1)) AND NOT (?2 = 1 AND id = ?3)`,
-			jsontext.Array(candidates), ownFlag, owner.item)
+		// The bare SOURCE:ID may be another item's ref: refs count as claims here.
+		found, err := graph.ClaimedElsewhere(ctx, p.tx, candidates, self, true)
 		if err != nil {
 			return nil, err
 		}
@@ -160,7 +156,7 @@ func expand(ctx context.Context, parts []*part, missing bool, value string, prob
 }
 
 func itemNames(ctx context.Context, p *part, item int64) (map[string]bool, error) {
-	list, err := cache.Strings(ctx, p.tx, `SELECT name FROM names WHERE item = ? LIMIT ?`, item, maxNames+1)
+	list, err := cache.Strings(ctx, p.tx, `SELECT name FROM names WHERE item = ? LIMIT ?`, item, graph.MaxNames+1)
 	if err != nil {
 		return nil, err
 	}

@@ -130,13 +130,7 @@ func rankIdentity(ctx context.Context, p *part, text string, identities map[stri
 }
 
 func queryRows(ctx context.Context, p *part, query string, args []any) ([]*row, error) {
-	rows, err := p.tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []*row
-	for rows.Next() {
+	return cache.Collect(ctx, p.tx, query, args, func(rows *sql.Rows) (*row, error) {
 		r := &row{part: p}
 		var partial int
 		var itemTitle, also, sections string
@@ -153,9 +147,8 @@ func queryRows(ctx context.Context, p *part, query string, args []any) ([]*row, 
 		if sections != "" {
 			r.sections = sectionRefs(r.ref, sections)
 		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+		return r, nil
+	})
 }
 
 // sectionRefs turns [[position, fragment], …] into note#fragment refs, best first.

@@ -79,7 +79,6 @@ type (
 const (
 	msgUnknownSource = "unknown source; read memories to list sources"
 	msgIncomplete    = "not found in the readable evidence; run bf status before concluding it is absent"
-	msgNoBrain       = "no selected brain could be read; run bf status with --brain for each brain"
 )
 
 // ErrLimit is the reason a limit outside 1–50 is invalid.

@@ -73,12 +73,7 @@ func parseManifest(data []byte) (*manifest, error) {
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var m manifest
-	seen := map[string]bool{}
-	err := object(dec, func(key string) error {
-		if seen[key] {
-			return fmt.Errorf("key %q appears twice", key)
-		}
-		seen[key] = true
+	seen, err := object(dec, func(key string) error {
 		switch key {
 		case "version":
 			var raw json.RawMessage
@@ -131,12 +126,7 @@ func changes(dec *json.Decoder, m *manifest) error {
 			return fmt.Errorf("more than %d changes", MaxChanges)
 		}
 		var e entry
-		seen := map[string]bool{}
-		err := object(dec, func(key string) error {
-			if seen[key] {
-				return fmt.Errorf("key %q appears twice", key)
-			}
-			seen[key] = true
+		seen, err := object(dec, func(key string) error {
 			switch key {
 			case "name":
 				if err := dec.Decode(&e.Name); err != nil || !record.ValidFileName(e.Name) {
@@ -184,27 +174,33 @@ func boolean(dec *json.Decoder) (bool, error) {
 }
 
 // object reads one JSON object, calling member for each key with the decoder positioned
-// at its value.
-func object(dec *json.Decoder, member func(key string) error) error {
+// at its value. A key given twice is refused; the keys seen are returned, for the caller
+// to check the required ones.
+func object(dec *json.Decoder, member func(key string) error) (map[string]bool, error) {
 	if t, err := dec.Token(); err != nil {
-		return errors.New("not valid JSON")
+		return nil, errors.New("not valid JSON")
 	} else if t != json.Delim('{') {
-		return errors.New("not a JSON object")
+		return nil, errors.New("not a JSON object")
 	}
+	seen := map[string]bool{}
 	for dec.More() {
 		t, err := dec.Token()
 		if err != nil {
-			return errors.New("not valid JSON")
+			return seen, errors.New("not valid JSON")
 		}
 		key, _ := t.(string)
+		if seen[key] {
+			return seen, fmt.Errorf("key %q appears twice", key)
+		}
+		seen[key] = true
 		if err := member(key); err != nil {
-			return err
+			return seen, err
 		}
 	}
 	if t, err := dec.Token(); err != nil || t != json.Delim('}') {
-		return errors.New("not valid JSON")
+		return seen, errors.New("not valid JSON")
 	}
-	return nil
+	return seen, nil
 }
 
 // apply runs the transaction for changes in memories/source. The caller holds the record

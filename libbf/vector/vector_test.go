@@ -20,8 +20,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/fuse"
-	"github.com/bfgo/bf/libbf/internal/brainfix"
 	"github.com/bfgo/bf/libbf/search"
 )
 

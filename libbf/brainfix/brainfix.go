@@ -1,15 +1,19 @@
-// Package brainfix builds the brains tests run against: a brain folder on a machine of its
-// own (a temporary home holding the state folder), with its bf.yaml, notes and records.
+// Package brainfix builds the brains tests run against, for tests only (like
+// net/http/httptest, it is imported by _test.go files and the e2e harness, never by a
+// command): a brain folder on a machine of its own (a temporary home holding the state
+// folder), with its bf.yaml, notes and records.
 // A test states only what is special about its brain; everything else has one default here.
 package brainfix
 
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -188,4 +192,46 @@ func (b *Brain) Touch(rel string, at time.Time) {
 	if err := os.Chtimes(filepath.Join(b.Root, filepath.FromSlash(rel)), at, at); err != nil {
 		b.T.Fatal(err)
 	}
+}
+
+// Copy copies the brain folder src (an example brain, never written to) into a temporary
+// folder named "brain" and returns its path. Its cache (.bf) and any .git are left behind;
+// files keep their permission bits, made writable. bump rewrites an earlier format's
+// "version: 7" line of every .yaml file to 8, for brains whose notes and records are
+// unchanged between the two formats.
+func Copy(t testing.TB, src string, bump bool) string {
+	t.Helper()
+	dst := filepath.Join(t.TempDir(), "brain")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".bf" || d.Name() == ".git") {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if bump && strings.HasSuffix(p, ".yaml") {
+			data = []byte(strings.Replace(string(data), "version: 7", "version: 8", 1))
+		}
+		return os.WriteFile(target, data, info.Mode().Perm()|0o200)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
 }
