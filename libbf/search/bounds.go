@@ -12,9 +12,6 @@ import (
 	"slices"
 )
 
-// bm25Cap is k1 + 1, what one phrase's term frequency factor stays below in FTS5's BM25.
-const bm25Cap = 2.2
-
 // boundMargin covers rounding in the bounds taken before BM25, including the logarithm.
 const boundMargin = 1 + 1e-6
 

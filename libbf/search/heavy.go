@@ -24,19 +24,6 @@ var heavyScoring = true
 // heavySQL lists the passages whose counts the cache keeps.
 const heavySQL = `SELECT passage FROM heavy`
 
-// BM25's parameters in FTS5.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
-// rankWeights are the column weights of the ranking, ttWeights those telling whether a
-// passage matches by its title or text.
-var (
-	rankWeights = [4]float64{10, 1, 0.5, 3}
-	ttWeights   = [4]float64{10, 1, 0, 0}
-)
-
 // heavy scores the passages of the heavy table for one query.
 type heavy struct {
 	// terms are the indexed term of each query term.
@@ -180,23 +167,13 @@ func (h *heavy) score(ctx context.Context, p *part, match []string, id int64) (f
 	if err := rows.Err(); err != nil {
 		return 0, false, err
 	}
-	return h.bm25(freq, float64(size)), h.bm25(tfreq, float64(size)) > 0, nil
-}
-
-// bm25 is FTS5's sum over the terms of idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgdl)), each
-// product rounded on its own as FTS5 rounds it.
-func (h *heavy) bm25(freq []float64, d float64) float64 {
-	score := 0.0
-	for k, f := range freq {
-		score = score + float64(h.idf[k]*(float64(f*(bm25K1+1))/(f+float64(bm25K1*(1-bm25B+float64(bm25B*d)/h.avgdl)))))
-	}
-	return score
+	return bm25(h.idf, freq, float64(size), h.avgdl), bm25(h.idf, tfreq, float64(size), h.avgdl) > 0, nil
 }
 
 // scoreHeavySQL is scoreSQL leaving the BM25 of heavy passages NULL, for heavy.score.
 var scoreHeavySQL = `SELECT search.rowid,
-		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE -bm25(search, 10.0, 1.0, 0.5, 3.0) END,
-		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE bm25(search, 10.0, 1.0, 0.0, 0.0) < 0 END
+		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE -` + rankBM25 + ` END,
+		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE ` + ttBM25 + ` < 0 END
 		FROM search WHERE search MATCH :match` + only
 
 // scoredRow is a passage's BM25 negated and whether it matches by title or text.

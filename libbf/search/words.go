@@ -167,6 +167,8 @@ type wordSearch struct {
 	parts   map[partKey]*partition
 	// unbounded turns pruning off: a weight above maxWeight, or no idf bound.
 	unbounded bool
+	// partial is set while the entries are only some of the matches (topfirst.go).
+	partial bool
 	// weight bounds the item weights within the scope: under memories, only records.
 	weight float64
 	// days maps a note's day to its local midnight; joins reads items.
@@ -182,6 +184,9 @@ type rankStats struct {
 	passes, scored, read, lists int
 	// heavy counts the passages scored from the counts the cache keeps.
 	heavy int
+	// top counts the first attempts over the best few matches, topBound those that settled
+	// the page by its bound, topMissed those that did not settle it (topfirst.go).
+	top, topBound, topMissed int
 	// phases is the time spent listing terms, scoring, reading items and building the page.
 	phases [4]time.Duration
 }
@@ -260,6 +265,11 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 
 // rank scores and reads passages until the page is settled.
 func (w *wordSearch) rank() error {
+	if !w.scoped {
+		if settled, err := w.rankTopFirst(); settled || err != nil {
+			return err
+		}
+	}
 	if w.scoped || len(w.terms) == 1 {
 		// One term: every passage holds the same terms, so nothing is known before BM25.
 		// A scope: its passages are found first, and only they are scored.

@@ -1,0 +1,177 @@
+package search
+
+// The first attempt of an unscoped word ranking (words.go): FTS5 sorts the matches by
+// BM25 × item weight and hands over only the best few, which are then ranked as usual.
+//
+// Every match outside those few has BM25 × item weight at most v, the last value handed
+// over, so its score is at most v × bonus(all terms): the halving of low-priority
+// sources only lowers it. When the page's last partition scores above that (θ, taken
+// from the few as in words.go), no other passage can reach the page, nor be listed beside
+// a URL's best record, and the page is the one scoring every match would give, scores
+// included. Otherwise the ranking starts again the ordinary way.
+//
+// With the few come the other passages of their notes, so that a note's sections are
+// complete, and the heavy passages, which the sort leaves out because FTS5's bm25() is
+// slow on them. Records sharing a URL are checked against the query one by one (also).
+//
+// This spares rows, not BM25: FTS5 still computes BM25 for every match, inside SQLite,
+// as the raw query does. Keeping per-term lists of the best passages in the cache would
+// spare that too, but building them costs a BM25 (or a count of every instance) for each
+// posting of every common term, several times a full build on the bench brain
+// (bench/README.md).
+
+import (
+	"database/sql"
+	"math"
+	"slices"
+	"strconv"
+)
+
+// topFirst is how many passages the sort hands over, besides topPerRow per row of the
+// page; 0 turns the first attempt off. Tests shrink them.
+var topFirst, topPerRow int64 = 200, 10
+
+const (
+	// topSQL lists the matches of the best BM25 × item weight, at most :k, leaving out the
+	// heavy passages.
+	topSQL = `SELECT search.rowid, -` + rankBM25 + ` * i.weight AS v
+		FROM search CROSS JOIN passages p ON p.id = search.rowid CROSS JOIN items i ON i.id = p.item
+		WHERE search MATCH :match AND +search.rowid NOT IN (` + heavySQL + `)
+		ORDER BY v DESC LIMIT :k`
+	// heavyMatchSQL lists the heavy passages matching the query.
+	heavyMatchSQL = `SELECT rowid FROM search WHERE search MATCH :match AND +rowid IN (` + heavySQL + `)`
+	// notePassagesSQL lists the passages of the items of some passages, themselves included.
+	notePassagesSQL = `SELECT s.id FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
+		CROSS JOIN passages s ON s.item = p.item`
+	// matchingSQL lists which of some passages match the query.
+	matchingSQL = `SELECT rowid FROM search WHERE search MATCH :match AND +rowid IN (SELECT value FROM json_each(:ids))`
+)
+
+// rankTopFirst ranks the best few matches and reports whether the page is settled; when
+// it is not, the search is as new.
+func (w *wordSearch) rankTopFirst() (bool, error) {
+	k := topFirst + topPerRow*min(w.limit, 1<<20)
+	if topFirst <= 0 {
+		return false, nil
+	}
+	ids, last, err := w.topIDs(k)
+	if err != nil {
+		return false, err
+	}
+	complete := int64(len(ids)) < k
+	heavy, err := w.idList(heavyMatchSQL, sql.Named("match", w.match))
+	if err != nil {
+		return false, err
+	}
+	ids = append(ids, heavy...)
+	all, err := w.idList(notePassagesSQL, sql.Named("ids", int64List(ids)))
+	if err != nil {
+		return false, err
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	w.entries = make([]entry, len(all))
+	list := make([]*entry, len(all))
+	for i, id := range all {
+		w.entries[i] = entry{id: id}
+		list[i] = &w.entries[i]
+	}
+	if len(list) > 0 {
+		if err := w.held(list); err != nil {
+			return false, err
+		}
+	}
+	// Only the matching passages of those notes remain.
+	w.entries = slices.DeleteFunc(w.entries, func(e entry) bool { return e.mask == 0 })
+	list = list[:0]
+	for i := range w.entries {
+		list = append(list, &w.entries[i])
+	}
+	w.partial = !complete
+	if len(list) > 0 {
+		if err := w.score(list); err != nil {
+			return false, err
+		}
+	}
+	if err := w.read(); err != nil {
+		return false, err
+	}
+	w.stats.top++
+	if complete {
+		return true, nil
+	}
+	theta := w.theta()
+	if theta > last*w.bonus(len(w.terms))*boundMargin {
+		w.stats.topBound++
+		return true, nil
+	}
+	w.stats.topMissed++
+	w.entries, w.pending, w.tiers, w.next, w.unbounded, w.partial = nil, nil, nil, 0, false, false
+	w.parts = map[partKey]*partition{}
+	return false, nil
+}
+
+// topIDs returns the at most k matches of the best BM25 × item weight, and the last value.
+func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
+	defer w.timed(1)()
+	rows, err := w.p.tx.QueryContext(w.ctx, topSQL, sql.Named("match", w.match), sql.Named("k", k))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var ids []int64
+	last := math.Inf(1)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id, &last); err != nil {
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, last, rows.Err()
+}
+
+// idList runs a query of passage ids.
+func (w *wordSearch) idList(query string, args ...any) ([]int64, error) {
+	rows, err := w.p.tx.QueryContext(w.ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// matching returns which of some passages, none of them an entry, match the query: none
+// when the entries are all the matches.
+func (w *wordSearch) matching(ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if !w.partial || len(ids) == 0 {
+		return out, nil
+	}
+	found, err := w.idList(matchingSQL, sql.Named("match", w.match), sql.Named("ids", int64List(ids)))
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, err
+}
+
+// int64List is ids as a JSON array.
+func int64List(ids []int64) string {
+	b := make([]byte, 0, 8*len(ids)+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
