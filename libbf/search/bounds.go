@@ -10,6 +10,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 // boundMargin covers rounding in the bounds taken before BM25, including the logarithm.
@@ -135,7 +137,7 @@ func (w *wordSearch) termBound(mask uint64) float64 {
 	for m := mask; m != 0; m &= m - 1 {
 		sum += w.idf[bits.TrailingZeros64(m)]
 	}
-	return sum * bm25Cap * w.weight * w.bonus(bits.OnesCount64(mask)) * boundMargin
+	return sum * cache.BM25Cap * w.weight * w.bonus(bits.OnesCount64(mask)) * boundMargin
 }
 
 // bonus is the coverage factor of a passage holding n of the terms, computed as SQLite

@@ -154,26 +154,26 @@ func (h *heavy) score(ctx context.Context, p *part, match []string, id int64) (f
 		if err := rows.Scan(&term, &col, &count); err != nil {
 			return 0, false, err
 		}
-		if col < 0 || col >= len(rankWeights) {
+		if col < 0 || col >= len(cache.RankWeights) {
 			return 0, false, errors.New("the heavy table names an unknown column")
 		}
 		for k, t := range h.terms {
 			if t == term {
-				freq[k] += float64(rankWeights[col] * float64(count))
-				tfreq[k] += float64(ttWeights[col] * float64(count))
+				freq[k] += float64(cache.RankWeights[col] * float64(count))
+				tfreq[k] += float64(cache.TitleTextWeights[col] * float64(count))
 			}
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return 0, false, err
 	}
-	return bm25(h.idf, freq, float64(size), h.avgdl), bm25(h.idf, tfreq, float64(size), h.avgdl) > 0, nil
+	return cache.BM25(h.idf, freq, float64(size), h.avgdl), cache.BM25(h.idf, tfreq, float64(size), h.avgdl) > 0, nil
 }
 
 // scoreHeavySQL is scoreSQL leaving the BM25 of heavy passages NULL, for heavy.score.
 var scoreHeavySQL = `SELECT search.rowid,
-		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE -` + rankBM25 + ` END,
-		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE ` + ttBM25 + ` < 0 END
+		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE -` + cache.RankBM25 + ` END,
+		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE ` + cache.TitleTextBM25 + ` < 0 END
 		FROM search WHERE search MATCH :match` + only
 
 // scoredRow is a passage's BM25 negated and whether it matches by title or text.

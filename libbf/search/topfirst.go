@@ -25,6 +25,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 // topFirst is how many passages the sort hands over, besides topPerRow per row of the
@@ -34,7 +36,7 @@ var topFirst, topPerRow int64 = 200, 10
 const (
 	// topSQL lists the matches of the best BM25 × item weight, at most :k, leaving out the
 	// heavy passages.
-	topSQL = `SELECT search.rowid, -` + rankBM25 + ` * i.weight AS v
+	topSQL = `SELECT search.rowid, -` + cache.RankBM25 + ` * i.weight AS v
 		FROM search CROSS JOIN passages p ON p.id = search.rowid CROSS JOIN items i ON i.id = p.item
 		WHERE search MATCH :match AND +search.rowid NOT IN (` + heavySQL + `)
 		ORDER BY v DESC LIMIT :k`

@@ -36,6 +36,10 @@ import (
 //     other partition can reach the page, nor a record that would be listed beside its
 //     URL's best one. Deprecated notes rank after every open one, so they never raise θ.
 //
+// Without a scope, a first attempt asks FTS5 for only the best few matches by BM25 × item
+// weight and stops there when the page is settled (topfirst.go); the steps above run when
+// it is not.
+//
 // Partitions reaching the page are then completed: a note's other sections and the records
 // sharing a URL need not score well to be listed. A scope is read first, through an index
 // of items, and only its passages are scored.
