@@ -1,24 +1,27 @@
 package search
 
-// The first attempt of an unscoped word ranking (words.go): FTS5 sorts the matches by
-// BM25 × item weight and hands over only the best few, which are then ranked as usual.
+// The first attempt of an unscoped word ranking of several terms (words.go): FTS5 sorts
+// the matches by BM25 and hands over only the best k, which are then ranked as usual.
 //
-// Every match outside those few has BM25 × item weight at most v, the last value handed
-// over, so its score is at most v × bonus(all terms): the halving of low-priority
-// sources only lowers it. When the page's last partition scores above that (θ, taken
-// from the few as in words.go), no other passage can reach the page, nor be listed beside
-// a URL's best record, and the page is the one scoring every match would give, scores
-// included. Otherwise the ranking starts again the ordinary way.
+// Every match outside those k has BM25 at most v, the k-th value, so its score is at most
+// v × the largest item weight × bonus(all terms): the halving of low-priority sources only
+// lowers it. When the page's last partition scores above that (θ, taken from the k as in
+// words.go), no other passage can reach the page, nor be listed beside a URL's best
+// record, and the page is the one scoring every match would give, scores included.
+// Otherwise the ranking starts again the ordinary way. With fewer than k matches, the k
+// are all of them.
 //
-// With the few come the other passages of their notes, so that a note's sections are
-// complete, and the heavy passages, which the sort leaves out because FTS5's bm25() is
-// slow on them. Records sharing a URL are checked against the query one by one (also).
+// With the k come the other passages of their notes, so that a note's sections are
+// complete; the heavy passages come first, their BM25 left to heavy.go (FTS5's bm25() is
+// slow on them). Records sharing a URL that are not among them are checked against the
+// query apart (also).
 //
-// This spares rows, not BM25: FTS5 still computes BM25 for every match, inside SQLite,
-// as the raw query does. Keeping per-term lists of the best passages in the cache would
-// spare that too, but building them costs a BM25 (or a count of every instance) for each
-// posting of every common term, several times a full build on the bench brain
-// (bench/README.md).
+// This spares rows, not BM25: FTS5 still computes BM25 for every match inside SQLite, as
+// the raw query does, but the matches are not listed term by term nor handed over one by
+// one. Keeping per-term lists of the best passages in the cache would spare BM25 too, but
+// building them costs a BM25 (or a count of every instance) for each posting of every
+// common term: more than a full build of the bench brain (bench/README.md). One term
+// gains nothing: its ordinary ranking is one pass already.
 
 import (
 	"database/sql"
@@ -29,19 +32,15 @@ import (
 	"github.com/bfgo/bf/libbf/cache"
 )
 
-// topFirst is how many passages the sort hands over, besides topPerRow per row of the
-// page; 0 turns the first attempt off. Tests shrink them.
+// k is topFirst plus topPerRow per row of the page; topFirst 0 turns the first attempt
+// off. Tests shrink them.
 var topFirst, topPerRow int64 = 200, 10
 
 const (
-	// topSQL lists the matches of the best BM25 × item weight, at most :k, leaving out the
-	// heavy passages.
-	topSQL = `SELECT search.rowid, -` + cache.RankBM25 + ` * i.weight AS v
-		FROM search CROSS JOIN passages p ON p.id = search.rowid CROSS JOIN items i ON i.id = p.item
-		WHERE search MATCH :match AND +search.rowid NOT IN (` + heavySQL + `)
-		ORDER BY v DESC LIMIT :k`
-	// heavyMatchSQL lists the heavy passages matching the query.
-	heavyMatchSQL = `SELECT rowid FROM search WHERE search MATCH :match AND +rowid IN (` + heavySQL + `)`
+	// topSQL lists the matches of the best BM25, at most :k, the heavy passages first (their
+	// BM25 is left NULL: FTS5's bm25() is slow on them).
+	topSQL = `SELECT rowid, CASE WHEN rowid IN (` + heavySQL + `) THEN NULL ELSE -` + cache.RankBM25 + ` END AS b
+		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
 	// notePassagesSQL lists the passages of the items of some passages, themselves included.
 	notePassagesSQL = `SELECT s.id FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
 		CROSS JOIN passages s ON s.item = p.item`
@@ -61,39 +60,20 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 		return false, err
 	}
 	complete := int64(len(ids)) < k
-	heavy, err := w.idList(heavyMatchSQL, sql.Named("match", w.match))
-	if err != nil {
-		return false, err
-	}
-	ids = append(ids, heavy...)
 	all, err := w.idList(notePassagesSQL, sql.Named("ids", int64List(ids)))
 	if err != nil {
 		return false, err
 	}
 	slices.Sort(all)
 	all = slices.Compact(all)
-	w.entries = make([]entry, len(all))
-	list := make([]*entry, len(all))
-	for i, id := range all {
-		w.entries[i] = entry{id: id}
-		list[i] = &w.entries[i]
-	}
-	if len(list) > 0 {
-		if err := w.held(list); err != nil {
-			return false, err
-		}
-	}
-	// Only the matching passages of those notes remain.
-	w.entries = slices.DeleteFunc(w.entries, func(e entry) bool { return e.mask == 0 })
-	list = list[:0]
-	for i := range w.entries {
-		list = append(list, &w.entries[i])
+	// Scoring them keeps the matching ones.
+	results, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", int64List(all)))
+	if err != nil {
+		return false, err
 	}
 	w.partial = !complete
-	if len(list) > 0 {
-		if err := w.score(list); err != nil {
-			return false, err
-		}
+	if err := w.pend(results); err != nil {
+		return false, err
 	}
 	if err := w.read(); err != nil {
 		return false, err
@@ -103,7 +83,7 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 		return true, nil
 	}
 	theta := w.theta()
-	if theta > last*w.bonus(len(w.terms))*boundMargin {
+	if theta > last*w.weight*w.bonus(len(w.terms))*boundMargin {
 		w.stats.topBound++
 		return true, nil
 	}
@@ -113,7 +93,8 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 	return false, nil
 }
 
-// topIDs returns the at most k matches of the best BM25 × item weight, and the last value.
+// topIDs returns the at most k matches of the best BM25, and the last BM25 (+Inf when
+// none is known).
 func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
 	defer w.timed(1)()
 	rows, err := w.p.tx.QueryContext(w.ctx, topSQL, sql.Named("match", w.match), sql.Named("k", k))
@@ -125,10 +106,14 @@ func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
 	last := math.Inf(1)
 	for rows.Next() {
 		var id int64
-		if err := rows.Scan(&id, &last); err != nil {
+		var b sql.NullFloat64
+		if err := rows.Scan(&id, &b); err != nil {
 			return nil, 0, err
 		}
 		ids = append(ids, id)
+		if b.Valid {
+			last = b.Float64
+		}
 	}
 	return ids, last, rows.Err()
 }

@@ -269,7 +269,7 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 
 // rank scores and reads passages until the page is settled.
 func (w *wordSearch) rank() error {
-	if !w.scoped {
+	if !w.scoped && len(w.terms) > 1 {
 		if settled, err := w.rankTopFirst(); settled || err != nil {
 			return err
 		}
