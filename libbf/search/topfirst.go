@@ -41,6 +41,8 @@ const (
 	// BM25 is left NULL: FTS5's bm25() is slow on them).
 	topSQL = `SELECT rowid, CASE WHEN rowid IN (` + heavySQL + `) THEN NULL ELSE -` + cache.RankBM25 + ` END AS b
 		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
+	// topLightSQL is topSQL for a brain without heavy passages.
+	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match ORDER BY b DESC LIMIT :k`
 	// notePassagesSQL lists the passages of the items of some passages, themselves included.
 	notePassagesSQL = `SELECT s.id FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
 		CROSS JOIN passages s ON s.item = p.item`
@@ -97,7 +99,15 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 // none is known).
 func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
 	defer w.timed(1)()
-	rows, err := w.p.tx.QueryContext(w.ctx, topSQL, sql.Named("match", w.match), sql.Named("k", k))
+	var some bool
+	if err := w.p.tx.QueryRowContext(w.ctx, `SELECT EXISTS(`+heavySQL+`)`).Scan(&some); err != nil {
+		return nil, 0, err
+	}
+	query := topLightSQL
+	if some {
+		query = topSQL
+	}
+	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", w.match), sql.Named("k", k))
 	if err != nil {
 		return nil, 0, err
 	}
