@@ -260,7 +260,7 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	defer c.Close()
 	db := c.DB()
-	const base = `SELECT i.ref, -bm25(search, 10.0, 1.0, 0.5, 3.0) FROM search
+	const base = `SELECT i.ref, -` + cache.RankBM25 + ` FROM search
 		JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
 		WHERE search MATCH ? AND i.ref >= 'concepts/memory/' AND i.ref < 'concepts/memory0'`
 	out := map[string]*candidate{}

@@ -10,10 +10,9 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-)
 
-// bm25Cap is k1 + 1, what one phrase's term frequency factor stays below in FTS5's BM25.
-const bm25Cap = 2.2
+	"github.com/bfgo/bf/libbf/cache"
+)
 
 // boundMargin covers rounding in the bounds taken before BM25, including the logarithm.
 const boundMargin = 1 + 1e-6
@@ -138,7 +137,7 @@ func (w *wordSearch) termBound(mask uint64) float64 {
 	for m := mask; m != 0; m &= m - 1 {
 		sum += w.idf[bits.TrailingZeros64(m)]
 	}
-	return sum * bm25Cap * w.weight * w.bonus(bits.OnesCount64(mask)) * boundMargin
+	return sum * cache.BM25Cap * w.weight * w.bonus(bits.OnesCount64(mask)) * boundMargin
 }
 
 // bonus is the coverage factor of a passage holding n of the terms, computed as SQLite

@@ -24,19 +24,6 @@ var heavyScoring = true
 // heavySQL lists the passages whose counts the cache keeps.
 const heavySQL = `SELECT passage FROM heavy`
 
-// BM25's parameters in FTS5.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
-)
-
-// rankWeights are the column weights of the ranking, ttWeights those telling whether a
-// passage matches by its title or text.
-var (
-	rankWeights = [4]float64{10, 1, 0.5, 3}
-	ttWeights   = [4]float64{10, 1, 0, 0}
-)
-
 // heavy scores the passages of the heavy table for one query.
 type heavy struct {
 	// terms are the indexed term of each query term.
@@ -167,36 +154,26 @@ func (h *heavy) score(ctx context.Context, p *part, match []string, id int64) (f
 		if err := rows.Scan(&term, &col, &count); err != nil {
 			return 0, false, err
 		}
-		if col < 0 || col >= len(rankWeights) {
+		if col < 0 || col >= len(cache.RankWeights) {
 			return 0, false, errors.New("the heavy table names an unknown column")
 		}
 		for k, t := range h.terms {
 			if t == term {
-				freq[k] += float64(rankWeights[col] * float64(count))
-				tfreq[k] += float64(ttWeights[col] * float64(count))
+				freq[k] += float64(cache.RankWeights[col] * float64(count))
+				tfreq[k] += float64(cache.TitleTextWeights[col] * float64(count))
 			}
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return 0, false, err
 	}
-	return h.bm25(freq, float64(size)), h.bm25(tfreq, float64(size)) > 0, nil
-}
-
-// bm25 is FTS5's sum over the terms of idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgdl)), each
-// product rounded on its own as FTS5 rounds it.
-func (h *heavy) bm25(freq []float64, d float64) float64 {
-	score := 0.0
-	for k, f := range freq {
-		score = score + float64(h.idf[k]*(float64(f*(bm25K1+1))/(f+float64(bm25K1*(1-bm25B+float64(bm25B*d)/h.avgdl)))))
-	}
-	return score
+	return cache.BM25(h.idf, freq, float64(size), h.avgdl), cache.BM25(h.idf, tfreq, float64(size), h.avgdl) > 0, nil
 }
 
 // scoreHeavySQL is scoreSQL leaving the BM25 of heavy passages NULL, for heavy.score.
 var scoreHeavySQL = `SELECT search.rowid,
-		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE -bm25(search, 10.0, 1.0, 0.5, 3.0) END,
-		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE bm25(search, 10.0, 1.0, 0.0, 0.0) < 0 END
+		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE -` + cache.RankBM25 + ` END,
+		CASE WHEN search.rowid IN (` + heavySQL + `) THEN NULL ELSE ` + cache.TitleTextBM25 + ` < 0 END
 		FROM search WHERE search MATCH :match` + only
 
 // scoredRow is a passage's BM25 negated and whether it matches by title or text.

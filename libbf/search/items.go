@@ -275,6 +275,10 @@ func (w *wordSearch) also(top []*hit) (map[string][]string, error) {
 		return nil, nil
 	}
 	found := map[string]map[string]bool{}
+	// unsure are records sharing a URL that are not entries: while the entries are only
+	// some of the matches, they may match still.
+	type shared struct{ url, ref string }
+	unsure := map[int64]shared{}
 	read := func(query string, args ...any) error {
 		rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(filters, scopeFilter(w.sc)).Replace(query),
 			append(args, w.args...)...)
@@ -288,7 +292,13 @@ func (w *wordSearch) also(top []*hit) (map[string][]string, error) {
 			if err := rows.Scan(&url, &id, &ref, &source); err != nil {
 				return err
 			}
-			if source == lead[url] || w.find(id) == nil {
+			if source == lead[url] {
+				continue
+			}
+			if w.find(id) == nil {
+				if w.partial {
+					unsure[id] = shared{url, ref}
+				}
 				continue
 			}
 			if found[url] == nil {
@@ -307,6 +317,23 @@ func (w *wordSearch) also(top []*hit) (map[string][]string, error) {
 	for _, url := range scans {
 		if err := read(sharedScanSQL, sql.Named("url", url)); err != nil {
 			return nil, err
+		}
+	}
+	if len(unsure) > 0 {
+		ids := make([]int64, 0, len(unsure))
+		for id := range unsure {
+			ids = append(ids, id)
+		}
+		match, err := w.matching(ids)
+		if err != nil {
+			return nil, err
+		}
+		for id := range match {
+			s := unsure[id]
+			if found[s.url] == nil {
+				found[s.url] = map[string]bool{}
+			}
+			found[s.url][s.ref] = true
 		}
 	}
 	out := map[string][]string{}

@@ -4,23 +4,31 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // TestRankingProperty ranks random small brains with random queries (common words held by
 // most passages, rare words, phrases, prefixes, misses) in random scopes and page sizes:
-// every row and score of rankWords, with its bounds, pruning and counts-based scores, must
-// be those of the plain statement that scores every match with FTS5's bm25().
-// BF_RANK_THOROUGH=1 runs more brains and queries.
+// every row and score of rankWords, with its bounds, pruning, first attempt over the best
+// few matches and counts-based scores, must be those of the plain statement that scores
+// every match with FTS5's bm25(). Between queries the brain changes at random (notes
+// edited or deleted, records added), so the row count, average size and the rows holding
+// each term move under the ranking. BF_RANK_THOROUGH=1 runs more brains and queries.
 func TestRankingProperty(t *testing.T) {
 	brains, queries := 3, 25
 	if os.Getenv("BF_RANK_THOROUGH") != "" {
 		brains, queries = 12, 80
 	}
-	used := 0
+	var total rankStats
 	defer func() { traceRank = nil }()
-	traceRank = func(s rankStats) { used += s.heavy }
+	traceRank = func(s rankStats) {
+		total.heavy += s.heavy
+		total.top += s.top
+		total.topBound += s.topBound
+		total.topMissed += s.topMissed
+	}
 	for seed := range uint64(brains) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 97))
@@ -28,14 +36,65 @@ func TestRankingProperty(t *testing.T) {
 			parts := openParts(t, b)
 			scopes := []string{"", "", "", "projects", "concepts", "memories/mail", "2026-08", "bf://rand/tags/t1"}
 			for range queries {
+				if r.IntN(5) == 0 {
+					closeParts(parts)
+					randomChange(t, r, b, vocab)
+					parts = openParts(t, b)
+				}
 				q := randomQuery(r, vocab)
 				limit := []int64{1, 2, 3, 5, 10, 20, 50}[r.IntN(7)]
 				checkSameRanking(t, parts[0], parts, q, scopes[r.IntN(len(scopes))], []int64{limit, limit + int64(r.IntN(10))})
 			}
 		})
 	}
-	if used == 0 {
+	if total.heavy == 0 {
 		t.Error("no passage was scored from its term counts")
+	}
+	if total.topBound == 0 || total.topMissed == 0 {
+		t.Errorf("the first attempt over the best few matches settled %d pages by its bound and missed %d of %d: both must happen",
+			total.topBound, total.topMissed, total.top)
+	}
+}
+
+// randomChange edits, deletes or adds a few notes and records of a random brain.
+func randomChange(t *testing.T, r *rand.Rand, b *testBrain, vocab []string) {
+	t.Helper()
+	notes, err := filepath.Glob(filepath.Join(b.Root, "*", "n*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep, _ := filepath.Glob(filepath.Join(b.Root, "*", "*", "n*.md"))
+	notes = append(notes, deep...)
+	word := func() string { return vocab[int(float64(len(vocab))*r.Float64()*r.Float64()*r.Float64())] }
+	words := func(n int) string {
+		ws := make([]string, n)
+		for i := range ws {
+			ws[i] = word()
+		}
+		return strings.Join(ws, " ")
+	}
+	for range 1 + r.IntN(4) {
+		switch r.IntN(3) {
+		case 0:
+			if len(notes) > 0 {
+				if err := os.Remove(notes[r.IntN(len(notes))]); err != nil && !os.IsNotExist(err) {
+					t.Fatal(err)
+				}
+			}
+		case 1:
+			if len(notes) > 0 {
+				rel, err := filepath.Rel(b.Root, notes[r.IntN(len(notes))])
+				if err != nil {
+					t.Fatal(err)
+				}
+				b.Write(filepath.ToSlash(rel), fmt.Sprintf("---\nstatus: stable\n---\n# %s\n\n%s.\n\n## %s\n\n%s.\n",
+					words(1+r.IntN(3)), words(5+r.IntN(60)), words(2), words(1+r.IntN(30))))
+			}
+		default:
+			text := words(1 + r.IntN(80))
+			b.Record([]string{"mail", "chat", "brief"}[r.IntN(3)], fmt.Sprintf("x%06d", r.IntN(1000000)),
+				fmt.Sprintf(`"title":%q,"text":%q,"time":"2026-09-01T08:00:00Z"`, words(1+r.IntN(3)), text))
+		}
 	}
 }
 

@@ -114,9 +114,10 @@ func comparable(rows []*row) []comparableRow {
 	return out
 }
 
-// passSizes are settings of firstPass and readBatch: the default, and small ones so that
-// pruning, later passes and completion all happen on a small brain.
-var passSizes = [][2]int64{{3000, 64}, {0, 1}, {5, 2}, {60, 8}}
+// passSizes are settings of firstPass, readBatch, topFirst and topPerRow: the default, and small ones
+// so that pruning, later passes, completion and the first attempt over the best few
+// matches (settled or not) all happen on a small brain.
+var passSizes = [][4]int64{{3000, 64, 200, 10}, {0, 1, 1, 1}, {5, 2, 3, 1}, {60, 8, 0, 0}, {3000, 64, 20, 2}}
 
 // checkSameRanking runs a query with rankWords and plainRankWords, which must agree on
 // every page size and pass size.
@@ -138,14 +139,16 @@ func checkSameRanking(t *testing.T, p *part, parts []*part, query, scopeText str
 			t.Fatal(err)
 		}
 	}
-	defer func(pass, read int64) { firstPass, readBatch = pass, read }(firstPass, readBatch)
+	defer func(pass, read, top, per int64) {
+		firstPass, readBatch, topFirst, topPerRow = pass, read, top, per
+	}(firstPass, readBatch, topFirst, topPerRow)
 	for _, limit := range limits {
 		want, err := plainRankWords(ctx, p, pq.query.Terms, pq.scope, targets, limit)
 		if err != nil {
 			t.Fatalf("%q in %q: %v", query, scopeText, err)
 		}
 		for _, sizes := range passSizes {
-			firstPass, readBatch = sizes[0], sizes[1]
+			firstPass, readBatch, topFirst, topPerRow = sizes[0], sizes[1], sizes[2], sizes[3]
 			got, err := rankWords(ctx, p, pq.query.Terms, pq.scope, targets, limit)
 			if err != nil {
 				t.Fatalf("%q in %q: %v", query, scopeText, err)

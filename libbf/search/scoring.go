@@ -66,6 +66,11 @@ func (w *wordSearch) scoreAll() error {
 	if err != nil {
 		return err
 	}
+	return w.pend(results)
+}
+
+// pend makes scored passages the entries, all of them pending, with the terms they hold.
+func (w *wordSearch) pend(results []scoredRow) error {
 	w.entries = make([]entry, len(results))
 	for i, r := range results {
 		w.entries[i] = entry{id: r.id, b: r.b, tt: r.tt, state: scored}

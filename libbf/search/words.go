@@ -36,6 +36,10 @@ import (
 //     other partition can reach the page, nor a record that would be listed beside its
 //     URL's best one. Deprecated notes rank after every open one, so they never raise θ.
 //
+// Without a scope, a first attempt asks FTS5 for only the best few matches by BM25 × item
+// weight and stops there when the page is settled (topfirst.go); the steps above run when
+// it is not.
+//
 // Partitions reaching the page are then completed: a note's other sections and the records
 // sharing a URL need not score well to be listed. A scope is read first, through an index
 // of items, and only its passages are scored.
@@ -167,6 +171,8 @@ type wordSearch struct {
 	parts   map[partKey]*partition
 	// unbounded turns pruning off: a weight above maxWeight, or no idf bound.
 	unbounded bool
+	// partial is set while the entries are only some of the matches (topfirst.go).
+	partial bool
 	// weight bounds the item weights within the scope: under memories, only records.
 	weight float64
 	// days maps a note's day to its local midnight; joins reads items.
@@ -182,6 +188,9 @@ type rankStats struct {
 	passes, scored, read, lists int
 	// heavy counts the passages scored from the counts the cache keeps.
 	heavy int
+	// top counts the first attempts over the best few matches, topBound those that settled
+	// the page by its bound, topMissed those that did not settle it (topfirst.go).
+	top, topBound, topMissed int
 	// phases is the time spent listing terms, scoring, reading items and building the page.
 	phases [4]time.Duration
 }
@@ -260,6 +269,11 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 
 // rank scores and reads passages until the page is settled.
 func (w *wordSearch) rank() error {
+	if !w.scoped && len(w.terms) > 1 {
+		if settled, err := w.rankTopFirst(); settled || err != nil {
+			return err
+		}
+	}
 	if w.scoped || len(w.terms) == 1 {
 		// One term: every passage holds the same terms, so nothing is known before BM25.
 		// A scope: its passages are found first, and only they are scored.

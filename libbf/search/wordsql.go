@@ -22,7 +22,7 @@ const (
 	// passages is a filter (+rowid): as a constraint, FTS5 would run the whole query
 	// once per passage. The second BM25, weighting only title and text, tells whether a
 	// section matches by its heading or its text.
-	scoreSQL = `SELECT search.rowid, -bm25(search, 10.0, 1.0, 0.5, 3.0), bm25(search, 10.0, 1.0, 0.0, 0.0) < 0
+	scoreSQL = `SELECT search.rowid, -` + cache.RankBM25 + `, ` + cache.TitleTextBM25 + ` < 0
 		FROM search WHERE search MATCH :match` + only
 	// joinSQL reads the items of scored passages. Every scored passage is within the scope.
 	joinSQL = `SELECT p.id, p.item, p.fragment, i.ref, i.url, i.source, i.status = 'deprecated', i.kind, i.time,

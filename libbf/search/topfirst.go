@@ -1,0 +1,174 @@
+package search
+
+// The first attempt of an unscoped word ranking of several terms (words.go): FTS5 sorts
+// the matches by BM25 and hands over only the best k, which are then ranked as usual.
+//
+// Every match outside those k has BM25 at most v, the k-th value, so its score is at most
+// v × the largest item weight × bonus(all terms): the halving of low-priority sources only
+// lowers it. When the page's last partition scores above that (θ, taken from the k as in
+// words.go), no other passage can reach the page, nor be listed beside a URL's best
+// record, and the page is the one scoring every match would give, scores included.
+// Otherwise the ranking starts again the ordinary way. With fewer than k matches, the k
+// are all of them.
+//
+// With the k come the other passages of their notes, so that a note's sections are
+// complete; the heavy passages come first, their BM25 left to heavy.go (FTS5's bm25() is
+// slow on them). Records sharing a URL that are not among them are checked against the
+// query apart (also).
+//
+// This spares rows, not BM25: FTS5 still computes BM25 for every match inside SQLite, as
+// the raw query does, but the matches are not listed term by term nor handed over one by
+// one. Keeping per-term lists of the best passages in the cache would spare BM25 too, but
+// building them costs a BM25 (or a count of every instance) for each posting of every
+// common term: more than a full build of the bench brain (bench/README.md). One term
+// gains nothing: its ordinary ranking is one pass already.
+
+import (
+	"database/sql"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/bfgo/bf/libbf/cache"
+)
+
+// k is topFirst plus topPerRow per row of the page; topFirst 0 turns the first attempt
+// off. Tests shrink them.
+var topFirst, topPerRow int64 = 200, 10
+
+const (
+	// topSQL lists the matches of the best BM25, at most :k, the heavy passages first (their
+	// BM25 is left NULL: FTS5's bm25() is slow on them).
+	topSQL = `SELECT rowid, CASE WHEN rowid IN (` + heavySQL + `) THEN NULL ELSE -` + cache.RankBM25 + ` END AS b
+		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
+	// topLightSQL is topSQL for a brain without heavy passages.
+	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match ORDER BY b DESC LIMIT :k`
+	// notePassagesSQL lists the passages of the items of some passages, themselves included.
+	notePassagesSQL = `SELECT s.id FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
+		CROSS JOIN passages s ON s.item = p.item`
+	// matchingSQL lists which of some passages match the query.
+	matchingSQL = `SELECT rowid FROM search WHERE search MATCH :match AND +rowid IN (SELECT value FROM json_each(:ids))`
+)
+
+// rankTopFirst ranks the best few matches and reports whether the page is settled; when
+// it is not, the search is as new.
+func (w *wordSearch) rankTopFirst() (bool, error) {
+	k := topFirst + topPerRow*min(w.limit, 1<<20)
+	if topFirst <= 0 {
+		return false, nil
+	}
+	ids, last, err := w.topIDs(k)
+	if err != nil {
+		return false, err
+	}
+	complete := int64(len(ids)) < k
+	all, err := w.idList(notePassagesSQL, sql.Named("ids", int64List(ids)))
+	if err != nil {
+		return false, err
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	// Scoring them keeps the matching ones.
+	results, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", int64List(all)))
+	if err != nil {
+		return false, err
+	}
+	w.partial = !complete
+	if err := w.pend(results); err != nil {
+		return false, err
+	}
+	if err := w.read(); err != nil {
+		return false, err
+	}
+	w.stats.top++
+	if complete {
+		return true, nil
+	}
+	theta := w.theta()
+	if theta > last*w.weight*w.bonus(len(w.terms))*boundMargin {
+		w.stats.topBound++
+		return true, nil
+	}
+	w.stats.topMissed++
+	w.entries, w.pending, w.tiers, w.next, w.unbounded, w.partial = nil, nil, nil, 0, false, false
+	w.parts = map[partKey]*partition{}
+	return false, nil
+}
+
+// topIDs returns the at most k matches of the best BM25, and the last BM25 (+Inf when
+// none is known).
+func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
+	defer w.timed(1)()
+	var some bool
+	if err := w.p.tx.QueryRowContext(w.ctx, `SELECT EXISTS(`+heavySQL+`)`).Scan(&some); err != nil {
+		return nil, 0, err
+	}
+	query := topLightSQL
+	if some {
+		query = topSQL
+	}
+	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", w.match), sql.Named("k", k))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer rows.Close()
+	var ids []int64
+	last := math.Inf(1)
+	for rows.Next() {
+		var id int64
+		var b sql.NullFloat64
+		if err := rows.Scan(&id, &b); err != nil {
+			return nil, 0, err
+		}
+		ids = append(ids, id)
+		if b.Valid {
+			last = b.Float64
+		}
+	}
+	return ids, last, rows.Err()
+}
+
+// idList runs a query of passage ids.
+func (w *wordSearch) idList(query string, args ...any) ([]int64, error) {
+	rows, err := w.p.tx.QueryContext(w.ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
+
+// matching returns which of some passages, none of them an entry, match the query: none
+// when the entries are all the matches.
+func (w *wordSearch) matching(ids []int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if !w.partial || len(ids) == 0 {
+		return out, nil
+	}
+	found, err := w.idList(matchingSQL, sql.Named("match", w.match), sql.Named("ids", int64List(ids)))
+	for _, id := range found {
+		out[id] = true
+	}
+	return out, err
+}
+
+// int64List is ids as a JSON array.
+func int64List(ids []int64) string {
+	b := make([]byte, 0, 8*len(ids)+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}
