@@ -21,7 +21,9 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/record"
+	"github.com/bfgo/bf/libbf/reply"
 )
 
 // benchQueries cover the query shapes: one word (rare, frequent, very common), several
@@ -237,4 +239,54 @@ func writeBenchBrain(root string, notes, records int) error {
 		}
 	}
 	return nil
+}
+
+// BenchmarkExcerpt times the excerpts of ten matching passages per query shape, the part of
+// a search that reads each shown result's text (see excerpt.go).
+func BenchmarkExcerpt(b *testing.B) {
+	root := benchBrain(b)
+	ctx := context.Background()
+	br, err := brain.Open(root)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var probs reply.Problems
+	var stale []string
+	parts, err := open(ctx, []*brain.Brain{br}, time.UTC, &probs, &stale)
+	if err != nil || len(parts) != 1 {
+		b.Fatal(err, len(parts))
+	}
+	p := parts[0]
+	defer p.close()
+	for _, q := range []struct{ name, query string }{
+		{"word", "ledger"}, {"words", "payment refund invoice"}, {"phrase", `"error budget"`}, {"prefix", "migr*"},
+	} {
+		fq, err := fold.Parse(q.query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		match := fq.Match()
+		var ids []int64
+		rows, err := p.tx.QueryContext(ctx, `SELECT rowid FROM search WHERE search MATCH ? ORDER BY rank LIMIT 10`, match)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				b.Fatal(err)
+			}
+			ids = append(ids, id)
+		}
+		rows.Close()
+		b.Run(q.name, func(b *testing.B) {
+			for range b.N {
+				for _, id := range ids {
+					if _, err := excerpt(ctx, p, match, id); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
 }

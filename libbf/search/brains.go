@@ -24,9 +24,7 @@ type part struct {
 	days string
 	// low lists the sources of sensors declared with priority: low, as JSON.
 	low string
-	// excerpts is the excerpt query, prepared on first use.
-	excerpts *sql.Stmt
-	// texts reads a passage's folded text, prepared on first use.
+	// texts reads a passage's folded columns, original text and lead, prepared on first use.
 	texts *sql.Stmt
 	// hist is the brain's run history on this machine, read on first use.
 	hist *history.History
@@ -48,9 +46,6 @@ func open(ctx context.Context, brains []*brain.Brain, loc *time.Location, probs 
 }
 
 func (p *part) close() {
-	if p.excerpts != nil {
-		p.excerpts.Close()
-	}
 	if p.texts != nil {
 		p.texts.Close()
 	}

@@ -135,3 +135,45 @@ func cutWords(s string, n int) (head, rest string) {
 	}
 	return s, ""
 }
+
+// row is snippet(passage, col, open, close, dots, size) over a one-row FTS5 table holding
+// cols, with the search table's columns and tokenizer, when the row matches match; found
+// is false when it does not. snippet() reads only its own row, so this is the snippet the
+// search table gives for a row of the same columns, at a cost that depends on the row alone.
+func (c *chunker) row(ctx context.Context, match string, cols [4]string, col int, open, close, dots string, size int) (snip string, found bool, err error) {
+	c.once.Do(c.init)
+	if c.err != nil {
+		return "", false, c.err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	conn, err := c.db.Conn(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS passage USING fts5(title, text, names, context,
+		tokenize='porter unicode61 remove_diacritics 2')`); err != nil {
+		return "", false, err
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return "", false, err
+	}
+	// The row is written and read in one transaction that is rolled back: the table stays
+	// empty between excerpts, and no segment is ever written for it.
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `INSERT INTO passage(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
+		cols[0], cols[1], cols[2], cols[3]); err != nil {
+		return "", false, err
+	}
+	err = tx.QueryRowContext(ctx, `SELECT snippet(passage, ?, ?, ?, ?, ?) FROM passage WHERE passage MATCH ?`,
+		col, open, close, dots, size, match).Scan(&snip)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return snip, true, nil
+}

@@ -29,53 +29,46 @@ const snippetBudget = 4 << 20
 // of at most 48 tokens, in the passage's original characters, on one line. A whole note or
 // record whose text shows nothing, such as one matching by its title, previews its lead.
 // A passage whose hits could make the snippet costly gets it from its first chunk with a hit.
+//
+// snippet() depends only on the row it is computed for (its columns' text, tokens and hits),
+// so it is computed over a copy of the passage's row in a private one-row table rather than
+// over the cache's index: the same text, tokenizer and query give the same snippet, and its
+// cost no longer grows with the index (a prefix or a phrase query over the whole index first
+// merges every matching term's postings).
 func excerpt(ctx context.Context, p *part, match string, passage int64) (string, error) {
 	if p.texts == nil {
-		st, err := p.tx.PrepareContext(ctx, `SELECT search.text FROM search WHERE search.rowid = ?`)
+		st, err := p.tx.PrepareContext(ctx, `SELECT s.title, s.text, s.names, s.context,
+			i.id IS NOT NULL, coalesce(CASE WHEN i.id IS NOT NULL THEN p.original END, ''),
+			coalesce(CASE WHEN p.fragment = '' THEN i.lead ELSE '' END, '')
+		FROM search s LEFT JOIN passages p ON p.id = s.rowid LEFT JOIN items i ON i.id = p.item
+		WHERE s.rowid = ?`)
 		if err != nil {
 			return "", err
 		}
 		p.texts = st
 	}
-	var text string
-	err := p.texts.QueryRowContext(ctx, passage).Scan(&text)
+	var cols [4]string
+	var joined bool
+	var original, lead string
+	err := p.texts.QueryRowContext(ctx, passage).Scan(&cols[0], &cols[1], &cols[2], &cols[3], &joined, &original, &lead)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", nil
 	}
 	if err != nil {
 		return "", err
 	}
-	if words, stops := shape(text); !cheap(words, stops) {
-		var original, lead string
-		err := p.tx.QueryRowContext(ctx, `SELECT p.original, CASE WHEN p.fragment = '' THEN i.lead ELSE '' END
-		FROM passages p JOIN items i ON i.id = p.item WHERE p.id = ?`, passage).Scan(&original, &lead)
-		if err != nil && !errors.Is(err, sql.ErrNoRows) {
-			return "", err
-		}
-		snip, err := chunks.snippet(ctx, match, [4]string{1: text}, 1, "", "", ellipsis, excerptWords)
+	if words, stops := shape(cols[1]); !cheap(words, stops) {
+		snip, err := chunks.snippet(ctx, match, [4]string{1: cols[1]}, 1, "", "", ellipsis, excerptWords)
 		if err != nil {
 			return "", err
 		}
 		return present(snip, original, lead), nil
 	}
-	// One statement per brain serves every result of the page: compiling it is most of
-	// the cost of one excerpt.
-	if p.excerpts == nil {
-		st, err := p.tx.PrepareContext(ctx, `SELECT snippet(search, 1, '', '', ?, 48), p.original,
-			CASE WHEN p.fragment = '' THEN i.lead ELSE '' END
-		FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
-		WHERE search MATCH ? AND search.rowid = ?`)
-		if err != nil {
-			return "", err
-		}
-		p.excerpts = st
+	if !joined {
+		return "", nil // a search row without its passage or item matched nothing to show
 	}
-	var snip, original, lead string
-	err = p.excerpts.QueryRowContext(ctx, ellipsis, match, passage).Scan(&snip, &original, &lead)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", nil
-	}
-	if err != nil {
+	snip, found, err := chunks.row(ctx, match, cols, 1, "", "", ellipsis, excerptWords)
+	if err != nil || !found {
 		return "", err
 	}
 	return present(snip, original, lead), nil
