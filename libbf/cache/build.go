@@ -159,8 +159,15 @@ func previousFiles(ctx context.Context, live, sig string) (map[string]fingerprin
 // fill writes a complete generation into the new file.
 func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, previous map[string]fingerprint, progress func(done, total int)) (BuildResult, error) {
 	var res BuildResult
+	// The file is new and private until it is renamed into place: no journal syncs. Each
+	// file is written inside a savepoint, whose undo pages stay in memory (temp_store):
+	// on disk they cost a temporary file rewritten hundreds of thousands of times. The
+	// page cache stays small (8 MiB): the build appends, and each page the driver allocates
+	// and frees costs system calls (a 64 MiB cache cost a third of the build's CPU and
+	// 80 MiB of memory).
 	db, err := sql.Open("sqlite", dsn(file, "mode=rw", "_pragma=journal_mode(DELETE)",
-		"_pragma=synchronous(OFF)", "_pragma=cache_size(-65536)", "_txlock=immediate"))
+		"_pragma=synchronous(OFF)", "_pragma=cache_size(-8192)", "_pragma=temp_store(MEMORY)",
+		"_txlock=immediate"))
 	if err != nil {
 		return res, err
 	}
