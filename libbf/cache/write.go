@@ -34,6 +34,9 @@ type writer struct {
 	ftsAdd []ftsRow
 	// pending are the search rows of the file being added, kept when it is released.
 	pending []ftsRow
+	// sink, when set, takes the search rows to add instead (a build writes them on another
+	// connection); a writer with a sink never removes files.
+	sink chan<- []ftsRow
 }
 
 // ftsRow is one search row, its values folded.
@@ -213,6 +216,17 @@ func (w *writer) add(ctx context.Context, e *entry) error {
 // flushFTS writes the search rows waiting since the last flush: deletes first, since a
 // new passage may reuse the id of a removed one.
 func (w *writer) flushFTS(ctx context.Context) error {
+	if w.sink != nil && len(w.ftsDel) == 0 {
+		if len(w.ftsAdd) > 0 {
+			select {
+			case w.sink <- w.ftsAdd:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			w.ftsAdd = nil // the sink owns them now
+		}
+		return nil
+	}
 	for _, id := range w.ftsDel {
 		if _, err := w.exec(ctx, "dropFTS", id); err != nil {
 			return err
