@@ -3,6 +3,7 @@ package cache
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"os"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -59,6 +60,12 @@ func TestBuildSmallBrain(t *testing.T) {
 	res := f.build()
 	if diff := cmp.Diff(BuildResult{Files: 6, Changed: 6, Removed: 0, Skipped: 0}, res); diff != "" {
 		t.Errorf("BuildResult (-want +got):\n%s", diff)
+	}
+	// The sidecar file of the other tables is copied in and removed.
+	for _, leftover := range []string{".bf/index.sqlite.new", ".bf/index.sqlite.new-tables", ".bf/index.sqlite.new-tables-journal"} {
+		if _, err := os.Stat(f.path(leftover)); !os.IsNotExist(err) {
+			t.Errorf("%s after a build: %v", leftover, err)
+		}
 	}
 	c := f.open()
 	if c.Status.Stale || len(c.Status.Problems) != 0 {

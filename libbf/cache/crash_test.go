@@ -69,6 +69,9 @@ func TestKilledBuildProcess(t *testing.T) {
 	if _, err := os.Stat(f.path(".bf/index.sqlite.new")); err != nil {
 		t.Errorf("no .new file while filling: %v", err)
 	}
+	if _, err := os.Stat(f.path(".bf/index.sqlite.new-tables")); err != nil {
+		t.Errorf("no sidecar file while filling: %v", err)
+	}
 	cmd.Process.Kill()
 	cmd.Wait()
 
@@ -96,5 +99,8 @@ func TestKilledBuildProcess(t *testing.T) {
 	c.Close()
 	if _, err := os.Stat(f.path(".bf/index.sqlite.new")); !os.IsNotExist(err) {
 		t.Error(".new survived the next build")
+	}
+	if _, err := os.Stat(f.path(".bf/index.sqlite.new-tables")); !os.IsNotExist(err) {
+		t.Error("the sidecar file survived the next build")
 	}
 }

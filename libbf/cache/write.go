@@ -34,6 +34,9 @@ type writer struct {
 	ftsAdd []ftsRow
 	// pending are the search rows of the file being added, kept when it is released.
 	pending []ftsRow
+	// sink, when set, takes the search rows to add instead (a build writes them on another
+	// connection); a writer with a sink never removes files.
+	sink chan<- []ftsRow
 }
 
 // ftsRow is one search row, its values folded.
@@ -76,6 +79,9 @@ var writeSQL = map[string]string{
 	"dropChunks": `DELETE FROM chunks WHERE item IN (SELECT id FROM items WHERE path = ?)`,
 	"dropItems":  `DELETE FROM items WHERE path = ?`,
 	"dropFile":   `DELETE FROM files WHERE path = ?`,
+	"savepoint":  `SAVEPOINT file`,
+	"release":    `RELEASE file`,
+	"rollbackTo": `ROLLBACK TO file`,
 }
 
 // dropOrder removes an item's rows before the item itself (its search rows wait for
@@ -210,6 +216,17 @@ func (w *writer) add(ctx context.Context, e *entry) error {
 // flushFTS writes the search rows waiting since the last flush: deletes first, since a
 // new passage may reuse the id of a removed one.
 func (w *writer) flushFTS(ctx context.Context) error {
+	if w.sink != nil && len(w.ftsDel) == 0 {
+		if len(w.ftsAdd) > 0 {
+			select {
+			case w.sink <- w.ftsAdd:
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			w.ftsAdd = nil // the sink owns them now
+		}
+		return nil
+	}
 	for _, id := range w.ftsDel {
 		if _, err := w.exec(ctx, "dropFTS", id); err != nil {
 			return err
@@ -349,48 +366,80 @@ func recordSource(p string) (string, bool) {
 // batchSize is how many files are parsed in parallel before they are inserted in order.
 const batchSize = 256
 
-// apply indexes inputs: files are read and parsed in parallel, then inserted one savepoint
-// each, in path order. A file that fails is recorded in files.error and skipped. progress,
-// when set, is called after each file with the count done so far.
+// apply indexes inputs: files are read and parsed in parallel, a batch ahead of the
+// inserts, then inserted one savepoint each, in path order. A file that fails is recorded
+// in files.error and skipped. progress, when set, is called after each file with the count
+// done so far.
 func (w *writer) apply(ctx context.Context, ix *indexer, root string, inputs []input, replace bool, progress func(done int)) error {
-	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
-	out := make([]prepared, batchSize)
-	for start := 0; start < len(inputs); start += batchSize {
+	type parsed struct {
+		start int
+		out   []prepared
+	}
+	// The next batch is read and parsed while this one is inserted: on two cores the
+	// parsing then costs the build almost no time.
+	ready := make(chan parsed)
+	stop := make(chan struct{})
+	go func() {
+		defer close(ready)
+		for start := 0; start < len(inputs); start += batchSize {
+			if ctx.Err() != nil {
+				return
+			}
+			batch := inputs[start:min(start+batchSize, len(inputs))]
+			out := make([]prepared, len(batch))
+			parseBatch(ix, root, batch, out)
+			select {
+			case ready <- parsed{start, out}:
+			case <-stop:
+				return
+			}
+		}
+	}()
+	defer func() {
+		close(stop)
+		for range ready {
+		}
+	}()
+	for b := range ready {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		batch := inputs[start:min(start+batchSize, len(inputs))]
-		var wg sync.WaitGroup
-		next := make(chan int)
-		for range workers {
-			wg.Go(func() {
-				for i := range next {
-					out[i] = prepare(ix, root, batch[i])
-				}
-			})
-		}
-		for i := range batch {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-		for i := range batch {
-			if out[i].vanished || out[i].in.fp != batch[i].fp {
-				w.inexact = append(w.inexact, batch[i].path)
+		for i := range b.out {
+			in := inputs[b.start+i]
+			if b.out[i].vanished || b.out[i].in.fp != in.fp {
+				w.inexact = append(w.inexact, in.path)
 			}
-			if err := w.insert(ctx, out[i], replace); err != nil {
+			if err := w.insert(ctx, b.out[i], replace); err != nil {
 				return err
 			}
-			out[i] = prepared{}
+			b.out[i] = prepared{}
 			if progress != nil {
-				progress(start + i + 1)
+				progress(b.start + i + 1)
 			}
 		}
 		if err := w.flushFTS(ctx); err != nil {
 			return err
 		}
 	}
-	return nil
+	return ctx.Err()
+}
+
+// parseBatch reads and parses batch into out on a few goroutines.
+func parseBatch(ix *indexer, root string, batch []input, out []prepared) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
+		wg.Go(func() {
+			for i := range next {
+				out[i] = prepare(ix, root, batch[i])
+			}
+		})
+	}
+	for i := range batch {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // insert stores one prepared input inside its own savepoint.
@@ -405,26 +454,26 @@ func (w *writer) insert(ctx context.Context, p prepared, replace bool) error {
 	}
 	msg := p.err
 	if p.e != nil {
-		if _, err := w.tx.ExecContext(ctx, "SAVEPOINT file"); err != nil {
+		if _, err := w.exec(ctx, "savepoint"); err != nil {
 			return err
 		}
 		w.pending = w.pending[:0]
 		added := w.add(ctx, p.e)
 		if err := added; err != nil {
-			if _, rerr := w.tx.ExecContext(ctx, "ROLLBACK TO file"); rerr != nil {
+			if _, rerr := w.exec(ctx, "rollbackTo"); rerr != nil {
 				return rerr
 			}
 			var fe *fileError
 			if !errors.As(err, &fe) {
 				if IsDamaged(err) || ctx.Err() != nil {
-					w.tx.ExecContext(ctx, "RELEASE file")
+					w.exec(ctx, "release")
 					return err
 				}
 				err = fmt.Errorf("cannot index file: %v", err)
 			}
 			msg = err.Error()
 		}
-		if _, err := w.tx.ExecContext(ctx, "RELEASE file"); err != nil {
+		if _, err := w.exec(ctx, "release"); err != nil {
 			return err
 		}
 		if added == nil {

@@ -47,6 +47,9 @@ func bigramsOf(run []rune) []string {
 // spaces, one run after another ("果樹園の記録" gives "果樹 樹園 園の の記 記録"), or ""
 // when s holds none. Indexed as words, they let a word inside a run be found.
 func Bigrams(s string) string {
+	if !mayHoldUnspaced(s) {
+		return ""
+	}
 	var parts []string
 	for _, r := range runs(s) {
 		parts = append(parts, strings.Join(bigramsOf(r), " "))
@@ -65,4 +68,16 @@ func BigramQuery(terms []Term) string {
 		}
 	}
 	return strings.Join(phrases, " OR ")
+}
+
+// mayHoldUnspaced reports whether s holds a character of three or more UTF-8 bytes: every
+// unspaced letter (U+0E00 and above) is one, so a text without any, such as most English
+// passages, needs no decoding.
+func mayHoldUnspaced(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xe0 {
+			return true
+		}
+	}
+	return false
 }
