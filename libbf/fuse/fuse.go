@@ -83,6 +83,8 @@ type run struct {
 	// explain and superseded are what each shown item carries.
 	explain    map[key]*reply.Explanation
 	superseded map[key]string
+	// held finds the terms each shown item holds.
+	held holdings
 }
 
 // Run answers a fused search. Invalid input fails with *search.InputError before any
@@ -136,6 +138,7 @@ func runOnce(ctx context.Context, req Request) (*search.Reply, error) {
 			unavailable[Dense] = note
 		}
 	}
+	defer r.held.close()
 	out, err := s.Page(ctx, lists, r.decorate)
 	if err != nil {
 		return nil, err
@@ -357,7 +360,7 @@ func (r *run) decorate(ctx context.Context, s *search.Session, h search.Hit, ran
 	if ex == nil {
 		ex = &reply.Explanation{Strategies: []reply.Contribution{}}
 	}
-	terms, err := matched(ctx, s.DB(h.Brain), h.ID, s.Query().Terms)
+	terms, err := r.held.matched(ctx, s, h)
 	if err != nil {
 		return cacheError(err)
 	}
@@ -371,8 +374,10 @@ func (r *run) decorate(ctx context.Context, s *search.Session, h search.Hit, ran
 // rank and score, the terms it holds and the penalties of the word ranking. The items
 // and their order are word search's own.
 func Explain(ctx context.Context, req search.Request) (*search.Reply, error) {
+	var held holdings
+	defer held.close()
 	return search.RunWith(ctx, req, func(ctx context.Context, s *search.Session, h search.Hit, rank int64, it *reply.Item) error {
-		terms, err := matched(ctx, s.DB(h.Brain), h.ID, s.Query().Terms)
+		terms, err := held.matched(ctx, s, h)
 		if err != nil {
 			return cacheError(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"slices"
 	"strings"
 
@@ -14,6 +15,9 @@ import (
 // graphSeeds is the number of hits the graph strategy walks from. Each walk reads at most
 // 200 edges per direction, so a hub linked by thousands of notes cannot flood the list.
 const graphSeeds = 20
+
+// maxOwners bounds the items one link target resolves to.
+const maxOwners = 20
 
 // seed is a hit the graph strategy walks from, with its rank in the fusion of lexical and
 // dense lists.
@@ -41,10 +45,11 @@ const (
 	outSQL = `SELECT relation, target FROM edges
 		WHERE item = ?1 AND relation != '` + config.RelTaggedWith + `' AND item NOT IN (` + unconfirmed + `)
 		ORDER BY target, relation LIMIT 200`
-	// ownerSQL resolves a link target to the items it names: by ref or by name.
-	ownerSQL = `SELECT id, ref FROM items WHERE ref = ?1
-		UNION SELECT i.id, i.ref FROM names n JOIN items i ON i.id = n.item WHERE n.name = ?1
-		ORDER BY 2 LIMIT 20`
+	// ownersSQL resolves link targets (a JSON array) to the items each names: by ref or
+	// by name.
+	ownersSQL = `WITH t(v) AS (SELECT DISTINCT value FROM json_each(?1))
+		SELECT t.v, i.id, i.ref FROM t JOIN items i ON i.ref = t.v
+		UNION ALL SELECT t.v, i.id, i.ref FROM t JOIN names n ON n.name = t.v JOIN items i ON i.id = n.item`
 	// inSQL lists the confirmed edges naming a seed (its ref or a name of it, or a section
 	// of either), with their stating items.
 	inSQL = `WITH t(v) AS (SELECT ?2 UNION SELECT name FROM names WHERE item = ?1)
@@ -89,31 +94,55 @@ func walk(ctx context.Context, db *sql.Tx, seeds []seed) ([]*reach, error) {
 			r.best, r.step = c, step
 		}
 	}
-	for _, s := range seeds {
-		// Edges the seed states.
-		type edge struct{ relation, target string }
-		var out []edge
-		if err := each(ctx, db, outSQL, func(rows *sql.Rows) error {
+	// Edges the seeds state, then the items their targets name, resolved for all seeds
+	// in one statement.
+	type edge struct{ relation, target string }
+	outStmt, err := db.PrepareContext(ctx, outSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer outStmt.Close()
+	outs := make([][]edge, len(seeds))
+	for n, s := range seeds {
+		if err := eachStmt(ctx, outStmt, func(rows *sql.Rows) error {
 			var e edge
 			if err := rows.Scan(&e.relation, &e.target); err != nil {
 				return err
 			}
-			out = append(out, e)
+			outs[n] = append(outs[n], e)
 			return nil
 		}, s.id); err != nil {
 			return nil, err
 		}
+	}
+	var targets []string
+	for _, out := range outs {
 		for _, e := range out {
-			owners, err := owners(ctx, db, e.target)
-			if err != nil {
-				return nil, err
-			}
-			for _, o := range owners {
+			targets = append(targets, e.target)
+		}
+	}
+	own, err := owners(ctx, db, targets)
+	if err != nil {
+		return nil, err
+	}
+	inStmt, err := db.PrepareContext(ctx, inSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer inStmt.Close()
+	sharedStmt, err := db.PrepareContext(ctx, sharedSQL)
+	if err != nil {
+		return nil, err
+	}
+	defer sharedStmt.Close()
+	for n, s := range seeds {
+		for _, e := range outs[n] {
+			for _, o := range own(e.target) {
 				add(s, o.id, o.ref, reply.Step{From: s.ref, Relation: relationName(e.relation), To: o.ref})
 			}
 		}
 		// Edges naming the seed.
-		if err := each(ctx, db, inSQL, func(rows *sql.Rows) error {
+		if err := eachStmt(ctx, inStmt, func(rows *sql.Rows) error {
 			var id int64
 			var ref, relation string
 			if err := rows.Scan(&id, &ref, &relation); err != nil {
@@ -125,7 +154,7 @@ func walk(ctx context.Context, db *sql.Tx, seeds []seed) ([]*reach, error) {
 			return nil, err
 		}
 		// Items sharing an identity.
-		if err := each(ctx, db, sharedSQL, func(rows *sql.Rows) error {
+		if err := eachStmt(ctx, sharedStmt, func(rows *sql.Rows) error {
 			var id int64
 			var ref string
 			if err := rows.Scan(&id, &ref); err != nil {
@@ -155,29 +184,52 @@ type owner struct {
 	ref string
 }
 
-// owners resolves a link target: as written, else without its #section.
-func owners(ctx context.Context, db *sql.Tx, target string) ([]owner, error) {
-	try := []string{target}
-	if i := strings.LastIndexByte(target, '#'); i > 0 {
-		try = append(try, target[:i])
+// owners resolves link targets to the items they name, in one statement for them all.
+// The returned function gives a target's items, by ref, at most 20: those the target
+// names as written, else those it names without its #section.
+func owners(ctx context.Context, db *sql.Tx, targets []string) (func(string) []owner, error) {
+	var try []string
+	for _, t := range targets {
+		try = append(try, t)
+		if i := strings.LastIndexByte(t, '#'); i > 0 {
+			try = append(try, t[:i])
+		}
 	}
-	for _, t := range try {
-		var out []owner
-		if err := each(ctx, db, ownerSQL, func(rows *sql.Rows) error {
+	named := map[string][]owner{}
+	if len(try) > 0 {
+		list, _ := json.Marshal(try)
+		seen := map[string]map[int64]bool{}
+		if err := each(ctx, db, ownersSQL, func(rows *sql.Rows) error {
+			var t string
 			var o owner
-			if err := rows.Scan(&o.id, &o.ref); err != nil {
+			if err := rows.Scan(&t, &o.id, &o.ref); err != nil {
 				return err
 			}
-			out = append(out, o)
+			if seen[t] == nil {
+				seen[t] = map[int64]bool{}
+			}
+			if !seen[t][o.id] {
+				seen[t][o.id] = true
+				named[t] = append(named[t], o)
+			}
 			return nil
-		}, t); err != nil {
+		}, string(list)); err != nil {
 			return nil, err
 		}
-		if len(out) > 0 {
-			return out, nil
+		for t, os := range named {
+			slices.SortFunc(os, func(a, b owner) int { return strings.Compare(a.ref, b.ref) })
+			named[t] = os[:min(len(os), maxOwners)]
 		}
 	}
-	return nil, nil
+	return func(target string) []owner {
+		if os := named[target]; len(os) > 0 {
+			return os
+		}
+		if i := strings.LastIndexByte(target, '#'); i > 0 {
+			return named[target[:i]]
+		}
+		return nil
+	}, nil
 }
 
 // each runs a query and calls f for each row.
@@ -186,6 +238,19 @@ func each(ctx context.Context, db *sql.Tx, query string, f func(*sql.Rows) error
 	if err != nil {
 		return err
 	}
+	return eachRow(rows, f)
+}
+
+// eachStmt runs a prepared statement and calls f for each row.
+func eachStmt(ctx context.Context, st *sql.Stmt, f func(*sql.Rows) error, args ...any) error {
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return err
+	}
+	return eachRow(rows, f)
+}
+
+func eachRow(rows *sql.Rows, f func(*sql.Rows) error) error {
 	defer rows.Close()
 	for rows.Next() {
 		if err := f(rows); err != nil {

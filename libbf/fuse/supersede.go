@@ -24,13 +24,16 @@ const successorSQL = `SELECT e.item, i.ref FROM edges e JOIN items i ON i.id = e
 	AND (e.target = ?2 OR e.target IN (SELECT name FROM names WHERE item = ?1))
 	ORDER BY i.ref, e.item LIMIT 1`
 
-// supersededSQL keeps, of candidate items given as a JSON array of [id, ref] pairs, those
-// some confirmed item supersedes (by ref or a name): one statement for the whole list, so
-// the chains are followed only from the few items that have a successor.
-const supersededSQL = `WITH c(id, ref) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]') FROM json_each(?1))
-	SELECT c.id FROM c WHERE EXISTS (SELECT 1 FROM edges e
-		WHERE e.target IN (SELECT c.ref UNION ALL SELECT name FROM names WHERE item = c.id)
-		AND e.relation = '` + RelSupersedes + `' AND e.item != c.id AND e.item NOT IN (` + unconfirmed + `))`
+// supersedesSQL lists every confirmed supersedes edge of the brain (stating item,
+// target). They are few; the relation is read from an index holding it, so the statement
+// never visits the edges of an often-named target (a person named by thousands of
+// records), as a lookup per candidate by target would.
+const supersedesSQL = `SELECT item, target FROM edges
+	WHERE rowid IN (SELECT rowid FROM edges WHERE relation = '` + RelSupersedes + `')
+	AND item NOT IN (` + unconfirmed + `) ORDER BY rowid`
+
+// namedSQL lists the items answering to each name of a JSON array.
+const namedSQL = `SELECT name, item FROM names WHERE name IN (SELECT value FROM json_each(?1))`
 
 // supersede follows superseded chains in a brain's fused order. A superseded item is
 // marked with its last returnable successor; without All the successor takes the
@@ -64,20 +67,7 @@ func (r *run) supersede(ctx context.Context, i int, all []*fused, known map[int6
 		}
 		return last, nil
 	}
-	pairs := make([][2]any, len(all))
-	for n, f := range all {
-		pairs[n] = [2]any{f.id, refs[f.id]}
-	}
-	list, _ := json.Marshal(pairs)
-	has := map[int64]bool{}
-	err := each(ctx, db, supersededSQL, func(rows *sql.Rows) error {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return err
-		}
-		has[id] = true
-		return nil
-	}, string(list))
+	has, err := superseded(ctx, db, all, refs)
 	if err != nil {
 		return nil, cacheError(err)
 	}
@@ -128,4 +118,69 @@ func cacheError(err error) error {
 		return err
 	}
 	return errors.New("the search cache is unavailable; run bf build")
+}
+
+// superseded keeps, of the candidates, those some confirmed item supersedes: an edge
+// supersedes targets the candidate's ref or one of its names, and its stating item is
+// another. Two statements for the whole list, so chains are followed only from the few
+// items that have a successor.
+func superseded(ctx context.Context, db *sql.Tx, all []*fused, refs map[int64]string) (map[int64]bool, error) {
+	type edge struct {
+		item   int64
+		target string
+	}
+	var edges []edge
+	err := each(ctx, db, supersedesSQL, func(rows *sql.Rows) error {
+		var e edge
+		if err := rows.Scan(&e.item, &e.target); err != nil {
+			return err
+		}
+		edges = append(edges, e)
+		return nil
+	})
+	has := map[int64]bool{}
+	if err != nil || len(edges) == 0 {
+		return has, err
+	}
+	// The items each target names, by ref or by name.
+	byRef := make(map[string]int64, len(all))
+	for _, f := range all {
+		byRef[refs[f.id]] = f.id
+	}
+	names := map[string][]int64{}
+	var targets []string
+	for _, e := range edges {
+		if _, seen := names[e.target]; !seen {
+			names[e.target] = nil
+			targets = append(targets, e.target)
+		}
+	}
+	list, _ := json.Marshal(targets)
+	err = each(ctx, db, namedSQL, func(rows *sql.Rows) error {
+		var name string
+		var item int64
+		if err := rows.Scan(&name, &item); err != nil {
+			return err
+		}
+		names[name] = append(names[name], item)
+		return nil
+	}, string(list))
+	if err != nil {
+		return nil, err
+	}
+	candidate := make(map[int64]bool, len(all))
+	for _, f := range all {
+		candidate[f.id] = true
+	}
+	for _, e := range edges {
+		if id, ok := byRef[e.target]; ok && id != e.item {
+			has[id] = true
+		}
+		for _, id := range names[e.target] {
+			if candidate[id] && id != e.item {
+				has[id] = true
+			}
+		}
+	}
+	return has, nil
 }

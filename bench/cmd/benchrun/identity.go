@@ -16,16 +16,21 @@ var identityLimits = []int{1, 3, 5, 10, 20, 50}
 
 // identity writes the reply of every fixed query at each of identityLimits to file, one
 // header line per reply, so that the replies of two builds of bf can be compared with cmp.
+// With fused the replies are those of bf search --fused (each item explained already).
 // The brain's copy is built first; nothing is timed.
-func (b *bench) identity(file string) error {
+func (b *bench) identity(file string, fused bool) error {
 	if err := b.buildOnce(); err != nil {
 		return err
+	}
+	mode := "--explain"
+	if fused {
+		mode = "--fused"
 	}
 	var out bytes.Buffer
 	qs := gen.Queries(b.plan)
 	for _, q := range qs {
 		for _, limit := range identityLimits {
-			args := append([]string{"--explain", "--limit", strconv.Itoa(limit)}, searchArgs(q)...)
+			args := append([]string{mode, "--limit", strconv.Itoa(limit)}, searchArgs(q)...)
 			s, err := b.bfRun("search", args...)
 			if err != nil {
 				return err

@@ -38,6 +38,7 @@ type options struct {
 	adds       int
 	identity   string
 	searches   bool
+	fused      bool
 }
 
 func main() {
@@ -53,6 +54,7 @@ func main() {
 	flag.IntVar(&o.edits, "edits", 5, "note edits, each followed by one timed search")
 	flag.IntVar(&o.adds, "adds", 3, "batches of 100 records added, each followed by one timed search")
 	flag.StringVar(&o.identity, "identity", "", "instead of measuring, write every fixed query's reply at six limits to this file (compare two builds with cmp)")
+	flag.BoolVar(&o.fused, "fused", false, "with -identity: write the replies of bf search --fused instead of word search --explain")
 	flag.BoolVar(&o.searches, "searches", false, "measure only the warm searches, on the copy a previous run built when there is one; print their table per query kind")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -238,7 +240,7 @@ func run(o options) error {
 		if err != nil {
 			return err
 		}
-		return b.identity(file)
+		return b.identity(file, o.fused)
 	}
 
 	steps := []struct {
