@@ -376,36 +376,28 @@ func writeTables(ctx context.Context, b *brain.Brain, db *sql.DB, sidecar string
 
 // writeInputs writes the tables other than the search tables into db in one transaction.
 func writeInputs(ctx context.Context, b *brain.Brain, db *sql.DB, sink chan<- []ftsRow, l *listing, digests map[string]string, inputs []input, progress func(done, total int)) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	w, err := newWriter(ctx, tx)
-	if err != nil {
-		return err
-	}
-	defer w.close()
-	w.sink = sink
-	var report func(int)
-	if progress != nil {
-		report = func(done int) { progress(done, len(inputs)) }
-		progress(0, len(inputs))
-	}
-	if err := w.apply(ctx, newIndexer(b), b.Root, inputs, false, report); err != nil {
-		return err
-	}
-	for f, fp := range l.folders {
-		if err := w.setFolder(ctx, f, fp); err != nil {
+	return writeTx(ctx, db, func(w *writer) error {
+		w.sink = sink
+		var report func(int)
+		if progress != nil {
+			report = func(done int) { progress(done, len(inputs)) }
+			progress(0, len(inputs))
+		}
+		if err := w.apply(ctx, newIndexer(b), b.Root, inputs, false, report); err != nil {
 			return err
 		}
-	}
-	for s, dg := range digests {
-		if err := w.setScope(ctx, s, dg); err != nil {
-			return err
+		for f, fp := range l.folders {
+			if err := w.setFolder(ctx, f, fp); err != nil {
+				return err
+			}
 		}
-	}
-	return tx.Commit()
+		for s, dg := range digests {
+			if err := w.setScope(ctx, s, dg); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // removeFiles removes a database file and its journal.

@@ -249,57 +249,49 @@ func compare(ctx context.Context, db *sql.DB, root string, now time.Time) (*list
 
 // refresh applies d to the live generation in one transaction, one savepoint per file.
 func refresh(ctx context.Context, db *sql.DB, ix *indexer, root string, d *diff) error {
-	tx, err := db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	w, err := newWriter(ctx, tx)
-	if err != nil {
-		return err
-	}
-	defer w.close()
-	for _, p := range d.removed {
-		if err := w.drop(ctx, p); err != nil {
-			return err
-		}
-	}
-	var report func(done int)
-	if p := progressOf(ctx); p != nil {
-		report = func(done int) { p(done, len(d.changed)) }
-		p(0, len(d.changed))
-	}
-	if err := w.apply(ctx, ix, root, d.changed, true, report); err != nil {
-		return err
-	}
-	if err := w.flushFTS(ctx); err != nil { // the removed files' rows, when nothing changed
-		return err
-	}
-	for _, f := range d.dropFolders {
-		if _, err := w.exec(ctx, "dropDir", f); err != nil {
-			return err
-		}
-	}
-	for f, fp := range d.folders {
-		if err := w.setFolder(ctx, f, fp); err != nil {
-			return err
-		}
-	}
-	if len(d.digests) > 0 {
-		// A digest another writer changed since compare read it may describe rows this
-		// refresh did not see: remove it, and the next open compares file by file.
-		now, err := storedScopes(ctx, tx)
-		if err != nil {
-			return err
-		}
-		for s, dg := range d.digests {
-			if now[s] != d.seen[s] {
-				dg = ""
-			}
-			if err := w.setScope(ctx, s, dg); err != nil {
+	return writeTx(ctx, db, func(w *writer) error {
+		for _, p := range d.removed {
+			if err := w.drop(ctx, p); err != nil {
 				return err
 			}
 		}
-	}
-	return tx.Commit()
+		var report func(done int)
+		if p := progressOf(ctx); p != nil {
+			report = func(done int) { p(done, len(d.changed)) }
+			p(0, len(d.changed))
+		}
+		if err := w.apply(ctx, ix, root, d.changed, true, report); err != nil {
+			return err
+		}
+		if err := w.flushFTS(ctx); err != nil { // the removed files' rows, when nothing changed
+			return err
+		}
+		for _, f := range d.dropFolders {
+			if _, err := w.exec(ctx, "dropDir", f); err != nil {
+				return err
+			}
+		}
+		for f, fp := range d.folders {
+			if err := w.setFolder(ctx, f, fp); err != nil {
+				return err
+			}
+		}
+		if len(d.digests) > 0 {
+			// A digest another writer changed since compare read it may describe rows this
+			// refresh did not see: remove it, and the next open compares file by file.
+			now, err := storedScopes(ctx, w.tx)
+			if err != nil {
+				return err
+			}
+			for s, dg := range d.digests {
+				if now[s] != d.seen[s] {
+					dg = ""
+				}
+				if err := w.setScope(ctx, s, dg); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }

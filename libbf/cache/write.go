@@ -101,6 +101,24 @@ func newWriter(ctx context.Context, tx *sql.Tx) (*writer, error) {
 	return w, nil
 }
 
+// writeTx runs fn with a writer in one transaction on db, and commits when fn succeeds.
+func writeTx(ctx context.Context, db *sql.DB, fn func(*writer) error) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	w, err := newWriter(ctx, tx)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	if err := fn(w); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
 func (w *writer) close() {
 	for _, st := range w.stmts {
 		st.Close()

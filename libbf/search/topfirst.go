@@ -62,7 +62,7 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 		return false, err
 	}
 	complete := int64(len(ids)) < k
-	all, err := w.idList(notePassagesSQL, sql.Named("ids", int64List(ids)))
+	all, err := w.ids(notePassagesSQL, sql.Named("ids", int64List(ids)))
 	if err != nil {
 		return false, err
 	}
@@ -128,22 +128,11 @@ func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
 	return ids, last, rows.Err()
 }
 
-// idList runs a query of passage ids.
-func (w *wordSearch) idList(query string, args ...any) ([]int64, error) {
-	rows, err := w.p.tx.QueryContext(w.ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
+// ids runs a query of passage ids.
+func (w *wordSearch) ids(query string, args ...any) ([]int64, error) {
+	return cache.Collect(w.ctx, w.p.tx, query, args, func(r *sql.Rows) (id int64, err error) {
+		return id, r.Scan(&id)
+	})
 }
 
 // matching returns which of some passages, none of them an entry, match the query: none
@@ -153,7 +142,7 @@ func (w *wordSearch) matching(ids []int64) (map[int64]bool, error) {
 	if !w.partial || len(ids) == 0 {
 		return out, nil
 	}
-	found, err := w.idList(matchingSQL, sql.Named("match", w.match), sql.Named("ids", int64List(ids)))
+	found, err := w.ids(matchingSQL, sql.Named("match", w.match), sql.Named("ids", int64List(ids)))
 	for _, id := range found {
 		out[id] = true
 	}

@@ -3,7 +3,6 @@ package search
 // The statements of the word ranking (words.go).
 
 import (
-	"strconv"
 	"strings"
 	"time"
 
@@ -89,17 +88,11 @@ func scopeHint(sc scope) string {
 	return strings.Join(hints, " AND ")
 }
 
-// idList is passage ids as a JSON array.
+// idList is the entries' passage ids as a JSON array.
 func idList(list []*entry) string {
-	var b strings.Builder
-	b.Grow(len(list) * 8)
-	b.WriteByte('[')
+	ids := make([]int64, len(list))
 	for i, e := range list {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(strconv.FormatInt(e.id, 10))
+		ids[i] = e.id
 	}
-	b.WriteByte(']')
-	return b.String()
+	return int64List(ids)
 }
