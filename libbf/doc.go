@@ -36,7 +36,8 @@
 //     in one read-only snapshot, note days and the SQL that places notes in time:
 //     cache.Snapshot, cache.NoteDays, cache.DaysCTE. Opening every selected brain for a
 //     page, a search or an export (problems, stale brains, the only brain failing):
-//     cache.OpenReadings. Reading a query's rows: cache.Collect. Chunks for the dense strategy: chunk;
+//     cache.OpenReadings. Reading a query's rows: cache.Collect (cache.ReadRows and
+//     cache.EachRow for statements and callbacks). Chunks for the dense strategy: chunk;
 //     their vectors: vector.
 //   - bf search (words, identities, tags, scopes, suggestions, coverage): search. Fused
 //     retrieval (lexical, dense, graph and recency by rank): fuse.

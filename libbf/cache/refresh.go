@@ -93,19 +93,42 @@ func Strings(ctx context.Context, q Querier, query string, args ...any) ([]strin
 // when there are none). The first failure of the query, of a scan or of the rows ends it.
 func Collect[T any](ctx context.Context, q Querier, query string, args []any, scan func(*sql.Rows) (T, error)) ([]T, error) {
 	rows, err := q.QueryContext(ctx, query, args...)
+	return ReadRows(rows, err, scan)
+}
+
+// ReadRows reads and closes the rows of a query that has run (err is the query's own),
+// as Collect does; for prepared statements.
+func ReadRows[T any](rows *sql.Rows, err error, scan func(*sql.Rows) (T, error)) ([]T, error) {
+	var out []T
+	err = EachRow(rows, err, func(rows *sql.Rows) error {
+		v, err := scan(rows)
+		out = append(out, v)
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []T
-	for rows.Next() {
-		v, err := scan(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
+	return out, nil
+}
+
+// EachRow calls f for each row of a query that has run (err is the query's own) and closes
+// the rows; the first failure ends it.
+func EachRow(rows *sql.Rows, err error, f func(*sql.Rows) error) error {
+	if err != nil {
+		return err
 	}
-	return out, rows.Err()
+	defer rows.Close()
+	for rows.Next() {
+		if err := f(rows); err != nil {
+			return err
+		}
+	}
+	return rows.Err()
+}
+
+// ScanInt64 reads a row of one integer column, for Collect and ReadRows.
+func ScanInt64(rows *sql.Rows) (v int64, err error) {
+	return v, rows.Scan(&v)
 }
 
 // isAuthoredScope reports an authored root's scope.

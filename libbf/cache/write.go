@@ -133,21 +133,11 @@ func (w *writer) exec(ctx context.Context, k string, args ...any) (sql.Result, e
 // the next flushFTS.
 func (w *writer) drop(ctx context.Context, path string) error {
 	rows, err := w.stmts["passageIDs"].QueryContext(ctx, path)
+	ids, err := ReadRows(rows, err, ScanInt64)
 	if err != nil {
 		return err
 	}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return err
-		}
-		w.ftsDel = append(w.ftsDel, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
+	w.ftsDel = append(w.ftsDel, ids...)
 	for _, k := range dropOrder {
 		if _, err := w.exec(ctx, k, path); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -235,27 +236,11 @@ func owners(ctx context.Context, db *sql.Tx, targets []string) (func(string) []o
 // each runs a query and calls f for each row.
 func each(ctx context.Context, db *sql.Tx, query string, f func(*sql.Rows) error, args ...any) error {
 	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	return eachRow(rows, f)
+	return cache.EachRow(rows, err, f)
 }
 
 // eachStmt runs a prepared statement and calls f for each row.
 func eachStmt(ctx context.Context, st *sql.Stmt, f func(*sql.Rows) error, args ...any) error {
 	rows, err := st.QueryContext(ctx, args...)
-	if err != nil {
-		return err
-	}
-	return eachRow(rows, f)
-}
-
-func eachRow(rows *sql.Rows, f func(*sql.Rows) error) error {
-	defer rows.Close()
-	for rows.Next() {
-		if err := f(rows); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return cache.EachRow(rows, err, f)
 }

@@ -30,19 +30,7 @@ func (w *wordSearch) holdings() error {
 	lists := make([][]int64, len(w.terms))
 	for k, term := range w.terms {
 		rows, err := st.QueryContext(w.ctx, term)
-		if err != nil {
-			return err
-		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
-			lists[k] = append(lists[k], id)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
+		if lists[k], err = cache.ReadRows(rows, err, cache.ScanInt64); err != nil {
 			return err
 		}
 		w.stats.lists += len(lists[k])

@@ -8,6 +8,8 @@ import (
 	"database/sql"
 	"math/bits"
 	"slices"
+
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 // scoreOf is a passage's score from its BM25, item weight and source: the products in the
@@ -107,22 +109,14 @@ func (w *wordSearch) held(list []*entry) error {
 	ids := idList(list)
 	for k, term := range w.terms {
 		rows, err := st.QueryContext(w.ctx, term, ids)
+		found, err := cache.ReadRows(rows, err, cache.ScanInt64)
 		if err != nil {
 			return err
 		}
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				rows.Close()
-				return err
-			}
+		for _, id := range found {
 			if e := w.find(id); e != nil {
 				e.mask |= 1 << k
 			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
 		}
 	}
 	return nil

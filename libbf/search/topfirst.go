@@ -130,9 +130,7 @@ func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
 
 // ids runs a query of passage ids.
 func (w *wordSearch) ids(query string, args ...any) ([]int64, error) {
-	return cache.Collect(w.ctx, w.p.tx, query, args, func(r *sql.Rows) (id int64, err error) {
-		return id, r.Scan(&id)
-	})
+	return cache.Collect(w.ctx, w.p.tx, query, args, cache.ScanInt64)
 }
 
 // matching returns which of some passages, none of them an entry, match the query: none
