@@ -73,6 +73,7 @@ type Point struct {
 	CacheBytes   int64              `json:"cache_bytes"`
 	SearchMS     float64            `json:"warm_search_median_ms"`
 	PerKind      map[string]float64 `json:"warm_search_median_ms_per_kind"`
+	Kinds        []string           `json:"kinds"` // the query classes, in the order of the fixed queries
 	FixedMS      float64            `json:"fixed_cost_ms"`
 	FixedWatchMS float64            `json:"fixed_cost_with_watch_ms"`
 }
@@ -83,9 +84,6 @@ type Result struct {
 	Cores  int     `json:"cores"`
 	Points []Point `json:"points"`
 }
-
-// kinds are the query classes in the order tables show them.
-var kinds = []string{"word", "words", "phrase", "prefix", "scoped", "identity"}
 
 func run(o options) error {
 	bin, err := filepath.Abs(o.bin)
@@ -171,6 +169,9 @@ func measureSize(o options, bf, name string, cfg gen.Config) (Point, error) {
 				return pt, err
 			}
 			if rep > 0 {
+				if byKind[q.Kind] == nil {
+					pt.Kinds = append(pt.Kinds, q.Kind)
+				}
 				byKind[q.Kind] = append(byKind[q.Kind], s.Wall)
 				all = append(all, s.Wall)
 			}
@@ -289,7 +290,7 @@ func markdown(r *Result) string {
 	row("full build, peak RSS", func(p Point) float64 { return float64(p.BuildRSS) }, func(v float64) string { return measure.Bytes(int64(v)) })
 	row("cache size", func(p Point) float64 { return float64(p.CacheBytes) }, func(v float64) string { return measure.Bytes(int64(v)) })
 	row("warm search, all queries", func(p Point) float64 { return p.SearchMS }, msf)
-	for _, k := range kinds {
+	for _, k := range r.Points[0].Kinds {
 		row("warm search, "+k, func(p Point) float64 { return p.PerKind[k] }, msf)
 	}
 	row("fixed cost: bf read of a record", func(p Point) float64 { return p.FixedMS }, msf)
