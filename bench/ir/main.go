@@ -114,13 +114,9 @@ func run(o options) error {
 	} else if err != nil {
 		return err
 	}
-	bin, err := filepath.Abs(o.bin)
+	bf, err := measure.BF(o.bin)
 	if err != nil {
 		return err
-	}
-	bf := filepath.Join(bin, "bf")
-	if _, err := os.Stat(bf); err != nil {
-		return fmt.Errorf("%s is missing; run make build", bf)
 	}
 	queries, err := readQueries(filepath.Join(o.data, "queries.jsonl"))
 	if err != nil {

@@ -197,17 +197,14 @@ func run(o options) error {
 	if o.readReps <= 0 {
 		o.readReps = map[string]int{"small": 10, "large": 5}[o.size]
 	}
-	bin, err := filepath.Abs(o.bin)
+	bf, err := measure.BF(o.bin)
 	if err != nil {
 		return err
 	}
 	if o.cache, err = filepath.Abs(o.cache); err != nil {
 		return err
 	}
-	b := &bench{o: o, bf: filepath.Join(bin, "bf"), res: &Result{Size: o.size, When: time.Now().UTC().Format(time.RFC3339)}}
-	if _, err := os.Stat(b.bf); err != nil {
-		return fmt.Errorf("%s is missing; run make build", b.bf)
-	}
+	b := &bench{o: o, bf: bf, res: &Result{Size: o.size, When: time.Now().UTC().Format(time.RFC3339)}}
 	b.rg, _ = exec.LookPath("rg")
 	b.sqlite3, _ = exec.LookPath("sqlite3")
 	b.res.Machine = machine(b)

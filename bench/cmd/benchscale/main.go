@@ -86,13 +86,9 @@ type Result struct {
 }
 
 func run(o options) error {
-	bin, err := filepath.Abs(o.bin)
+	bf, err := measure.BF(o.bin)
 	if err != nil {
 		return err
-	}
-	bf := filepath.Join(bin, "bf")
-	if _, err := os.Stat(bf); err != nil {
-		return fmt.Errorf("%s is missing; run make build", bf)
 	}
 	if o.cache, err = filepath.Abs(o.cache); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -133,4 +134,17 @@ func ReplaceBetween(file, open, close, text string) error {
 		return fmt.Errorf("%s: markers %s … %s not found", file, open, close)
 	}
 	return os.WriteFile(file, []byte(s[:i+len(open)]+"\n"+text+s[j:]), 0o644)
+}
+
+// BF is the absolute path of the bf binary in the folder bin, which make build fills.
+func BF(bin string) (string, error) {
+	bin, err := filepath.Abs(bin)
+	if err != nil {
+		return "", err
+	}
+	bf := filepath.Join(bin, "bf")
+	if _, err := os.Stat(bf); err != nil {
+		return "", fmt.Errorf("%s is missing; run make build", bf)
+	}
+	return bf, nil
 }
