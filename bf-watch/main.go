@@ -14,6 +14,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/assist"
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/collect"
 	"github.com/bfgo/bf/libbf/config"
@@ -51,12 +52,12 @@ func main() {
 		}
 	}
 	var (
-		brainFlag                     *cli.Optional
-		stdin, dryRun, asJSON         bool
-		hook, notify                  string
-		interval, pollInterval        float64
-		cycles                        int
-		sensors, routines, assistants cli.List
+		brainFlag                        *cli.Optional
+		stdin, dryRun, asJSON, cacheOnly bool
+		hook, notify                     string
+		interval, pollInterval           float64
+		cycles                           int
+		sensors, routines, assistants    cli.List
 	)
 	runCmd := &cli.Command{
 		Name: "run",
@@ -152,6 +153,7 @@ pre-push hook, and prints {"hook","ok","routines"}. Exits 1 when a run failed.`,
 		Name: "watch",
 		Usage: `usage: bf watch [--json] [--interval S] [--poll-interval S] [--notify MODE] [--cycles N]
                 [--sensor N]… [--routine N]… [--assistant N]… [--brain NAME|PATH]
+       bf watch --cache [--brain NAME|PATH]
 
 Keep the brain's programs running while it stays open: every cycle runs the due sensors
 and routines, the assistants' due schedules and wakes, reads their read inputs, runs
@@ -161,10 +163,15 @@ collects per brain: a second --json watcher fails, an interactive one only obser
 "programs","running",…}. --interval is the pause after each cycle (default: watch.interval
 of bf.yaml, 60), --poll-interval how often a line is printed (default 2). --notify is
 off, failure, success or all (default: watch.notifications). --cycles N stops after N
-cycles. Ctrl-C or SIGTERM stops it cleanly, within 60 seconds. Needs collection trust.`,
+cycles. Ctrl-C or SIGTERM stops it cleanly, within 60 seconds. Needs collection trust.
+Every watcher also keeps the search cache fresh from file-system notifications (Linux), so
+searches, reads and pages need not list the brain. --cache does only that: it runs no
+program, needs no trust, prints {"brain","cache":"kept","path"} once commands are answered
+by it, and runs until stopped.`,
 		Flags: func(fs *flag.FlagSet) {
 			brainFlag = cli.BrainFlag(fs)
 			fs.BoolVar(&asJSON, "json", false, "print one JSON status line every poll interval")
+			fs.BoolVar(&cacheOnly, "cache", false, "only keep the search cache fresh: run no program")
 			fs.Float64Var(&interval, "interval", 0, "pause after each cycle, in `seconds` (5-86400)")
 			fs.Float64Var(&pollInterval, "poll-interval", 0, "status line interval, in `seconds` (0.2-60)")
 			fs.StringVar(&notify, "notify", "", "desktop notifications: off, failure, success or all")
@@ -177,6 +184,9 @@ cycles. Ctrl-C or SIGTERM stops it cleanly, within 60 seconds. Needs collection 
 			switch {
 			case len(args) > 0 || len(extra) > 0:
 				return cli.Usagef("bf watch takes no arguments (see bf watch --help)")
+			case cacheOnly && (asJSON || interval != 0 || pollInterval != 0 || notify != "" || cycles != 0 ||
+				len(sensors) > 0 || len(routines) > 0 || len(assistants) > 0):
+				return cli.Usagef("bf watch --cache runs no program and prints one line; pass only --brain with it")
 			case interval != 0 && (interval < 5 || interval > 86400):
 				return cli.Usagef("invalid input: --interval: expected seconds from 5 to 86400")
 			case pollInterval != 0 && !(pollInterval >= 0.2 && pollInterval <= 60):
@@ -193,6 +203,9 @@ cycles. Ctrl-C or SIGTERM stops it cleanly, within 60 seconds. Needs collection 
 			b, err := one(brainFlag)
 			if err != nil {
 				return err
+			}
+			if cacheOnly {
+				return keepCache(ctx, env, b)
 			}
 			for _, c := range []struct {
 				names   cli.List
@@ -307,4 +320,20 @@ func output[T any](env *cli.Env, res *T, err error) error {
 		}
 	}
 	return cli.Classify(err)
+}
+
+// keepCache is bf watch --cache: the brain's cache kept fresh until the watcher is
+// stopped, and one line once commands are answered by it.
+func keepCache(ctx context.Context, env *cli.Env, b *brain.Brain) error {
+	ready := func() {
+		cli.WriteJSON(env.Stdout, struct {
+			Brain string `json:"brain"`
+			Cache string `json:"cache"`
+			Path  string `json:"path"`
+		}{b.Config.Name, "kept", b.Root})
+	}
+	if err := cache.Keep(ctx, b, cache.KeepOptions{Ready: ready}); err != nil {
+		return cli.Classify(err)
+	}
+	return ctx.Err()
 }

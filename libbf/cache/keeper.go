@@ -127,8 +127,9 @@ type KeepOptions struct {
 	// Settle is how long the keeper waits after a change before refreshing on its own;
 	// 0: 100 ms. A sync refreshes at once.
 	Settle time.Duration
-	// Warn receives one sentence when the keeper stops serving syncs.
-	Warn func(string)
+	// Ready, when set, is called once the keeper answers syncs and has compared the brain
+	// with the cache (or found no cache to compare yet).
+	Ready func()
 }
 
 // keeperState is what the keeper knows between notifications.

@@ -201,6 +201,9 @@ func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error {
 
 	k := &keeperState{b: b, ix: newIndexer(b), sig: signature(b), dirty: true}
 	k.compareNow(ctx, dir) // an error leaves it dirty: the next sync compares again
+	if opt.Ready != nil {
+		opt.Ready()
+	}
 	var (
 		pending []pendingSync
 		seq     uint64

@@ -62,6 +62,9 @@ func (b *bench) searchesOnly() error {
 	if err := b.searches(); err != nil {
 		return err
 	}
+	if err := b.watchedIf(); err != nil {
+		return err
+	}
 	fmt.Print(kindTable(b.res.Search))
 	return nil
 }

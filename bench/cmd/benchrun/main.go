@@ -39,6 +39,7 @@ type options struct {
 	identity   string
 	searches   bool
 	fused      bool
+	watched    bool
 }
 
 func main() {
@@ -56,6 +57,7 @@ func main() {
 	flag.StringVar(&o.identity, "identity", "", "instead of measuring, write every fixed query's reply at six limits to this file (compare two builds with cmp)")
 	flag.BoolVar(&o.fused, "fused", false, "with -identity: write the replies of bf search --fused instead of word search --explain")
 	flag.BoolVar(&o.searches, "searches", false, "measure only the warm searches, on the copy a previous run built when there is one; print their table per query kind")
+	flag.BoolVar(&o.watched, "watched", runtime.GOOS == "linux", "also measure the warm searches and reads with bf watch --cache running (Linux)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "benchrun:", err)
@@ -119,13 +121,15 @@ type Refresh struct {
 
 type QueryResult struct {
 	gen.Query
-	BF     measure.Summary  `json:"bf"`
-	Fused  *measure.Summary `json:"bf_fused,omitempty"`
-	RG     *measure.Summary `json:"rg,omitempty"`
-	SQLite *measure.Summary `json:"sqlite3,omitempty"`
-	Items  int              `json:"items"`
-	RGHits int              `json:"rg_files"`
-	Errors int              `json:"errors,omitempty"`
+	BF measure.Summary `json:"bf"`
+	// Watched is bf with bf watch --cache running.
+	Watched *measure.Summary `json:"bf_watched,omitempty"`
+	Fused   *measure.Summary `json:"bf_fused,omitempty"`
+	RG      *measure.Summary `json:"rg,omitempty"`
+	SQLite  *measure.Summary `json:"sqlite3,omitempty"`
+	Items   int              `json:"items"`
+	RGHits  int              `json:"rg_files"`
+	Errors  int              `json:"errors,omitempty"`
 }
 
 type KindSummary struct {
@@ -135,6 +139,8 @@ type KindSummary struct {
 	Fused  float64 `json:"bf_fused_median_ms,omitempty"`
 	RG     float64 `json:"rg_median_ms,omitempty"`
 	SQLite float64 `json:"sqlite3_median_ms,omitempty"`
+	// Watched is bf and sqlite3 again, in the passes with bf watch --cache running.
+	Watched *Pair `json:"watched,omitempty"`
 }
 
 type SearchResult struct {
@@ -142,12 +148,16 @@ type SearchResult struct {
 	All  measure.Summary `json:"bf"`
 	// Fused is bf search --fused over the same queries, run alternately with the word
 	// search above.
-	Fused   *measure.Summary `json:"bf_fused,omitempty"`
-	RG      *measure.Summary `json:"rg,omitempty"`
-	SQLite  *measure.Summary `json:"sqlite3,omitempty"`
-	MaxRSS  int64            `json:"bf_max_rss_bytes"`
-	PerKind []KindSummary    `json:"per_kind"`
-	Queries []QueryResult    `json:"queries"`
+	Fused  *measure.Summary `json:"bf_fused,omitempty"`
+	RG     *measure.Summary `json:"rg,omitempty"`
+	SQLite *measure.Summary `json:"sqlite3,omitempty"`
+	// Watched is every query again with bf watch --cache running, and WatchedSQLite
+	// sqlite3 in the same passes.
+	Watched       *measure.Summary `json:"bf_watched,omitempty"`
+	WatchedSQLite *measure.Summary `json:"sqlite3_watched,omitempty"`
+	MaxRSS        int64            `json:"bf_max_rss_bytes"`
+	PerKind       []KindSummary    `json:"per_kind"`
+	Queries       []QueryResult    `json:"queries"`
 }
 
 type ReadResult struct {
@@ -157,7 +167,15 @@ type ReadResult struct {
 	RG        *measure.Summary `json:"rg,omitempty"`
 	SQLite    *measure.Summary `json:"sqlite3,omitempty"`
 	Backlinks int              `json:"backlinks,omitempty"`
-	Bytes     int              `json:"reply_bytes"`
+	// Watched is the read again with bf watch --cache running, sqlite3 beside it.
+	Watched *Pair `json:"watched,omitempty"`
+	Bytes   int   `json:"reply_bytes"`
+}
+
+// Pair is bf beside sqlite3, measured in the same passes.
+type Pair struct {
+	BF     measure.Summary  `json:"bf"`
+	SQLite *measure.Summary `json:"sqlite3,omitempty"`
 }
 
 type CacheResult struct {
@@ -248,6 +266,7 @@ func run(o options) error {
 		{"full build", b.build},
 		{"warm searches", b.searches},
 		{"warm reads", b.reads},
+		{"warm searches and reads with bf watch --cache running", b.watchedIf},
 		{"search after editing a note", b.afterEdit},
 		{"search after adding records", b.afterAdd},
 	}

@@ -99,7 +99,72 @@ func targets(r *Result) []Target {
 		}
 	}
 	below("home page read, median", "< 100 ms", home, 100, measure.Millis)
+	if raw := median(r.Build.SQLiteFTS); !math.IsNaN(raw) {
+		below("full build ÷ raw FTS5 build", "≤ 2.5×", r.Build.Wall.Median/raw, 2.5+1e-9,
+			func(v float64) string { return fmt.Sprintf("%.2f×", v) })
+	}
+	if r.Search.Watched != nil {
+		watchedTargets(r, &ts, below)
+	}
 	return ts
+}
+
+// watchedTargets adds the goals of commands answered by a running bf watch --cache: per
+// query kind against sqlite3 and rg, and the fixed cost of reads.
+func watchedTargets(r *Result, ts *[]Target, below func(name, goal string, v, limit float64, show func(float64) string)) {
+	// worst is the query kind with the largest f (NaN when no kind has one).
+	worst := func(f func(k KindSummary) float64) (float64, string) {
+		v, name := math.NaN(), ""
+		for _, k := range r.Search.PerKind {
+			if k.Watched == nil {
+				continue
+			}
+			if x := f(k); !math.IsNaN(x) && (math.IsNaN(v) || x > v) {
+				v, name = x, k.Kind
+			}
+		}
+		return v, name
+	}
+	if v, kind := worst(func(k KindSummary) float64 { return k.Watched.BF.Median / median(k.Watched.SQLite) }); !math.IsNaN(v) {
+		below("warm search, watcher, worst kind: median", "≤ 1.5× sqlite3", v, 1.5+1e-9,
+			func(v float64) string { return fmt.Sprintf("%.2f× (%s)", v, kind) })
+	}
+	if v, kind := worst(func(k KindSummary) float64 { return k.Watched.BF.P95 / p95(k.Watched.SQLite) }); !math.IsNaN(v) {
+		below("warm search, watcher, worst kind: p95", "≤ 2× sqlite3's p95", v, 2+1e-9,
+			func(v float64) string { return fmt.Sprintf("%.2f× (%s)", v, kind) })
+	}
+	// The speed-up over rg: the worst kind is the one with the smallest.
+	if v, kind := worst(func(k KindSummary) float64 {
+		if k.RG <= 0 {
+			return math.NaN()
+		}
+		return k.Watched.BF.Median / k.RG
+	}); !math.IsNaN(v) {
+		at := 1 / v
+		t := Target{Name: "warm search, watcher, worst kind: speed-up over rg", Goal: "≥ 10×",
+			Value: fmt.Sprintf("%.1f× (%s)", at, kind), Met: at >= 10, Ratio: at / 10}
+		if t.Met {
+			t.Margin = fmt.Sprintf("met, %s the goal", ratio(at, 10))
+		} else {
+			t.Margin = fmt.Sprintf("missed, %s of the goal", ratio(at, 10))
+		}
+		*ts = append(*ts, t)
+	}
+	below("warm search, watcher, p95 of all queries", "< 100 ms", r.Search.Watched.P95, 100, measure.Millis)
+	page, slowest := "", math.NaN()
+	for _, rd := range r.Reads {
+		switch {
+		case rd.Watched == nil:
+		case rd.Name == "record":
+			below("read of a record, watcher, median", "≤ 20 ms", rd.Watched.BF.Median, 20+1e-9, measure.Millis)
+		case math.IsNaN(slowest) || rd.Watched.BF.Median > slowest:
+			page, slowest = rd.Name, rd.Watched.BF.Median
+		}
+	}
+	if !math.IsNaN(slowest) {
+		below("slowest page read, watcher, median", "≤ 50 ms", slowest, 50+1e-9,
+			func(v float64) string { return measure.Millis(v) + " (" + page + ")" })
+	}
 }
 
 // markdown renders a run as the tables of bench/README.md.
@@ -164,6 +229,12 @@ func markdown(r *Result) string {
 		row(fmt.Sprintf("fused search, median (same queries × %d)", s.Reps), measure.Millis(s.Fused.Median), "", "", "", "",
 			fmt.Sprintf("`bf search --fused`, run right after each word search: %s the warm median; p95 %s", ratio(s.Fused.Median, warm), measure.Millis(s.Fused.P95)))
 	}
+	if w := s.Watched; w != nil {
+		row(fmt.Sprintf("warm search, watcher, median (same queries × %d)", s.Reps), measure.Millis(w.Median), measure.Millis(median(s.RG)), measure.Millis(median(s.WatchedSQLite)),
+			ratio(w.Median, median(s.RG)), ratio(w.Median, median(s.WatchedSQLite)), "with `bf watch --cache` running, so no command lists the brain; sqlite3 again in the same passes; "+speedup(median(s.RG), w.Median))
+		row("warm search, watcher, p95", measure.Millis(w.P95), measure.Millis(p95(s.RG)), measure.Millis(p95(s.WatchedSQLite)),
+			ratio(w.P95, p95(s.RG)), ratio(w.P95, p95(s.WatchedSQLite)), "")
+	}
 	for _, rd := range r.Reads {
 		name := "read " + rd.Name
 		if rd.Backlinks > 0 {
@@ -175,6 +246,10 @@ func markdown(r *Result) string {
 		}
 		row(name, measure.Millis(rd.BF.Median), measure.Millis(median(rd.RG)), measure.Millis(median(rd.SQLite)),
 			ratio(rd.BF.Median, median(rd.RG)), ratio(rd.BF.Median, median(rd.SQLite)), fmt.Sprintf("`%s`, %s reply", ref, measure.Bytes(int64(rd.Bytes))))
+		if w := rd.Watched; w != nil {
+			row("read "+rd.Name+", watcher", measure.Millis(w.BF.Median), measure.Millis(median(rd.RG)), measure.Millis(median(w.SQLite)),
+				ratio(w.BF.Median, median(rd.RG)), ratio(w.BF.Median, median(w.SQLite)), "with `bf watch --cache` running")
+		}
 	}
 	row("cache size on disk", measure.Bytes(r.Cache.Bytes), "", "", "", "",
 		fmt.Sprintf("%s the brain's files; %s after the edits and additions", ratio(float64(r.Cache.Bytes), float64(r.Cache.BrainBytes)), measure.Bytes(r.Cache.BytesAtEnd)))
@@ -212,6 +287,19 @@ func kindTable(s SearchResult) string {
 		}
 		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s | %s |\n", k.Kind, k.N, measure.Millis(k.BF), fu, rg, sq,
 			ratio(k.RG, k.BF), ratio(k.BF, k.SQLite))
+	}
+	if s.Watched == nil {
+		return b.String()
+	}
+	b.WriteString("\nWith `bf watch --cache` running (sqlite3 again in the same passes; rg from the passes above):\n\n")
+	b.WriteString("| query kind | bf median | sqlite3 median | bf ÷ sqlite3 | bf p95 | sqlite3 p95 | bf ÷ sqlite3, p95 | rg ÷ bf |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	for _, k := range s.PerKind {
+		w := k.Watched
+		if w == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", k.Kind, measure.Millis(w.BF.Median), measure.Millis(median(w.SQLite)),
+			ratio(w.BF.Median, median(w.SQLite)), measure.Millis(w.BF.P95), measure.Millis(p95(w.SQLite)), ratio(w.BF.P95, p95(w.SQLite)), ratio(k.RG, w.BF.Median))
 	}
 
 	return b.String()

@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/bfgo/bf/bench/gen"
+	"github.com/bfgo/bf/bench/internal/measure"
+)
+
+// keeperReady bounds how long bf watch --cache may take to answer: it compares the brain
+// with the cache once before it does.
+const keeperReady = 2 * time.Minute
+
+// keep starts bf watch --cache on the work copy and returns once it answers syncs. Every
+// command run before stop is called asks it instead of listing the brain.
+func (b *bench) keep() (stop func() error, err error) {
+	cmd := exec.Command(b.bf, "watch", "--cache", "--brain", b.work)
+	cmd.Dir = b.work
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	line := make(chan string, 1)
+	go func() {
+		l, _ := bufio.NewReader(out).ReadString('\n')
+		line <- l
+	}()
+	stop = func() error {
+		cmd.Process.Signal(syscall.SIGINT)
+		err := cmd.Wait()
+		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 130 {
+			return nil // stopped by the signal, as asked
+		}
+		if err != nil {
+			return fmt.Errorf("bf watch --cache: %w: %s", err, strings.TrimSpace(stderr.String()))
+		}
+		return nil
+	}
+	select {
+	case l := <-line:
+		if !strings.Contains(l, `"cache":"kept"`) {
+			stop()
+			return nil, fmt.Errorf("bf watch --cache did not start: %q %s", l, strings.TrimSpace(stderr.String()))
+		}
+	case <-time.After(keeperReady):
+		stop()
+		return nil, fmt.Errorf("bf watch --cache did not answer within %s", keeperReady)
+	}
+	return stop, nil
+}
+
+// watchedIf runs watched when -watched asks for it.
+func (b *bench) watchedIf() error {
+	if !b.o.watched {
+		return nil
+	}
+	return b.watched()
+}
+
+// watched measures the warm searches and reads again while bf watch --cache runs, so no
+// command lists the brain: what remains is process start, the sync and the work itself.
+// sqlite3 runs beside each, in the same passes.
+func (b *bench) watched() error {
+	stop, err := b.keep()
+	if err != nil {
+		return err
+	}
+	stopped := false
+	defer func() {
+		if !stopped {
+			stop()
+		}
+	}()
+	dbPath := filepath.Join(b.work, ".bf", "index.sqlite")
+	sr := &b.res.Search
+	qs := gen.Queries(b.plan)
+	bfs := make([][]time.Duration, len(qs))
+	sqs := make([][]time.Duration, len(qs))
+	for rep := 0; rep <= b.o.searchReps; rep++ {
+		for i, q := range qs {
+			s, err := b.bfRun("search", searchArgs(q)...)
+			if err != nil {
+				return err
+			}
+			if rep == 0 && (s.Exit != 0 || items(s.Stdout) != sr.Queries[i].Items) {
+				b.problem("bf search %q with a watcher exited %d with %d items (%d without)", q.Text, s.Exit, items(s.Stdout), sr.Queries[i].Items)
+			}
+			if rep > 0 {
+				bfs[i] = append(bfs[i], s.Wall)
+			}
+			if b.sqlite3 != "" {
+				s, err := measure.Run(b.work, b.sqlite3, "-readonly", "-batch", dbPath, sqlFor(q))
+				if err != nil {
+					return err
+				}
+				if rep > 0 {
+					sqs[i] = append(sqs[i], s.Wall)
+				}
+			}
+		}
+		if rep > 0 {
+			logf("  watched pass %d/%d done", rep, b.o.searchReps)
+		}
+	}
+	type acc struct{ bf, sq []time.Duration }
+	byKind := map[string]*acc{}
+	var all, allSQ []time.Duration
+	for i, q := range qs {
+		s := measure.Summarize(bfs[i])
+		sr.Queries[i].Watched = &s
+		all, allSQ = append(all, bfs[i]...), append(allSQ, sqs[i]...)
+		if byKind[q.Kind] == nil {
+			byKind[q.Kind] = &acc{}
+		}
+		byKind[q.Kind].bf = append(byKind[q.Kind].bf, bfs[i]...)
+		byKind[q.Kind].sq = append(byKind[q.Kind].sq, sqs[i]...)
+	}
+	w := measure.Summarize(all)
+	sr.Watched = &w
+	if len(allSQ) > 0 {
+		s := measure.Summarize(allSQ)
+		sr.WatchedSQLite = &s
+	}
+	for k := range sr.PerKind {
+		a := byKind[sr.PerKind[k].Kind]
+		bf := measure.Summarize(a.bf)
+		sr.PerKind[k].Watched = &Pair{BF: bf}
+		if len(a.sq) > 0 {
+			sq := measure.Summarize(a.sq)
+			sr.PerKind[k].Watched.SQLite = &sq
+		}
+	}
+
+	if len(b.res.Reads) == 0 {
+		stopped = true
+		return stop() // only the searches were measured
+	}
+	for k, c := range readCases(b.plan, b.work) {
+		var args []string
+		if c.Ref != "" {
+			args = append(args, "--", c.Ref)
+		}
+		var bfr, sqr []time.Duration
+		for rep := 0; rep <= b.o.readReps; rep++ {
+			s, err := b.bfRun("read", args...)
+			if err != nil {
+				return err
+			}
+			if rep == 0 && (s.Exit != 0 || len(s.Stdout) != b.res.Reads[k].Bytes) {
+				b.problem("bf read %q with a watcher exited %d with %d bytes (%d without)", c.Ref, s.Exit, len(s.Stdout), b.res.Reads[k].Bytes)
+			}
+			if rep > 0 {
+				bfr = append(bfr, s.Wall)
+			}
+			if b.sqlite3 != "" {
+				s, err := measure.Run(b.work, b.sqlite3, "-readonly", "-batch", dbPath, c.sql)
+				if err != nil {
+					return err
+				}
+				if rep > 0 {
+					sqr = append(sqr, s.Wall)
+				}
+			}
+		}
+		p := &Pair{BF: measure.Summarize(bfr)}
+		if len(sqr) > 0 {
+			s := measure.Summarize(sqr)
+			p.SQLite = &s
+		}
+		b.res.Reads[k].Watched = p
+		logf("  %s with a watcher: %s", c.Name, measure.Millis(p.BF.Median))
+	}
+	stopped = true
+	return stop()
+}
