@@ -1,64 +1,12 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
-	"os/exec"
 	"path/filepath"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/bfgo/bf/bench/gen"
 	"github.com/bfgo/bf/bench/internal/measure"
 )
-
-// keeperReady bounds how long bf watch --cache may take to answer: it compares the brain
-// with the cache once before it does.
-const keeperReady = 2 * time.Minute
-
-// keep starts bf watch --cache on the work copy and returns once it answers syncs. Every
-// command run before stop is called asks it instead of listing the brain.
-func (b *bench) keep() (stop func() error, err error) {
-	cmd := exec.Command(b.bf, "watch", "--cache", "--brain", b.work)
-	cmd.Dir = b.work
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	line := make(chan string, 1)
-	go func() {
-		l, _ := bufio.NewReader(out).ReadString('\n')
-		line <- l
-	}()
-	stop = func() error {
-		cmd.Process.Signal(syscall.SIGINT)
-		err := cmd.Wait()
-		if ee, ok := err.(*exec.ExitError); ok && ee.ExitCode() == 130 {
-			return nil // stopped by the signal, as asked
-		}
-		if err != nil {
-			return fmt.Errorf("bf watch --cache: %w: %s", err, strings.TrimSpace(stderr.String()))
-		}
-		return nil
-	}
-	select {
-	case l := <-line:
-		if !strings.Contains(l, `"cache":"kept"`) {
-			stop()
-			return nil, fmt.Errorf("bf watch --cache did not start: %q %s", l, strings.TrimSpace(stderr.String()))
-		}
-	case <-time.After(keeperReady):
-		stop()
-		return nil, fmt.Errorf("bf watch --cache did not answer within %s", keeperReady)
-	}
-	return stop, nil
-}
 
 // watchedIf runs watched when -watched asks for it.
 func (b *bench) watchedIf() error {
@@ -72,16 +20,11 @@ func (b *bench) watchedIf() error {
 // command lists the brain: what remains is process start, the sync and the work itself.
 // sqlite3 runs beside each, in the same passes.
 func (b *bench) watched() error {
-	stop, err := b.keep()
+	stop, err := measure.Keep(b.bf, b.work)
 	if err != nil {
 		return err
 	}
-	stopped := false
-	defer func() {
-		if !stopped {
-			stop()
-		}
-	}()
+	defer stop()
 	dbPath := filepath.Join(b.work, ".bf", "index.sqlite")
 	sr := &b.res.Search
 	qs := gen.Queries(b.plan)
@@ -143,7 +86,6 @@ func (b *bench) watched() error {
 	}
 
 	if len(b.res.Reads) == 0 {
-		stopped = true
 		return stop() // only the searches were measured
 	}
 	for k, c := range readCases(b.plan, b.work) {
@@ -181,6 +123,5 @@ func (b *bench) watched() error {
 		b.res.Reads[k].Watched = p
 		logf("  %s with a watcher: %s", c.Name, measure.Millis(p.BF.Median))
 	}
-	stopped = true
 	return stop()
 }

@@ -11,17 +11,14 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/bfgo/bf/bench/gen"
@@ -182,30 +179,20 @@ func measureSize(o options, bf, name string, cfg gen.Config) (Point, error) {
 	// so that the machine's load hits both alike.
 	logf("%s: fixed cost", name)
 	record := "tickets:" + gen.TicketKey(0)
-	// bf watch needs a registered brain: a private registry and state, never the user's.
-	home, err := os.MkdirTemp("", "bf-benchscale-")
-	if err != nil {
-		return pt, err
-	}
-	defer os.RemoveAll(home)
-	for _, v := range []string{"XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"} {
-		os.Setenv(v, filepath.Join(home, v))
-	}
-	if s, err := measure.Run(work, bf, "register", work, "--collect"); err != nil || s.Exit != 0 {
-		return pt, fmt.Errorf("bf register --collect failed: %v %s", err, s.Stderr)
-	}
 	var plain, watched []time.Duration
 	for rep := 0; rep <= o.readReps; rep++ {
 		s, err := bfRun("read", "--", record)
 		if err != nil {
 			return pt, err
 		}
-		w, err := startWatch(bf, work)
+		stop, err := measure.Keep(bf, work)
 		if err != nil {
 			return pt, err
 		}
 		sw, err := bfRun("read", "--", record)
-		w.stop()
+		if serr := stop(); err == nil {
+			err = serr
+		}
 		if err != nil {
 			return pt, err
 		}
@@ -217,35 +204,6 @@ func measureSize(o options, bf, name string, cfg gen.Config) (Point, error) {
 	pt.FixedMS = measure.Summarize(plain).Median
 	pt.FixedWatchMS = measure.Summarize(watched).Median
 	return pt, nil
-}
-
-// watcher is a running bf watch.
-type watcher struct{ cmd *exec.Cmd }
-
-// startWatch starts bf watch --json and waits until it answers syncs (its socket exists
-// and a read no longer lists the brain: the first comparison is done).
-func startWatch(bf, work string) (*watcher, error) {
-	cmd := exec.Command(bf, "watch", "--json", "--brain", work)
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	w := &watcher{cmd}
-	sock := filepath.Join(work, ".bf", "keeper.sock")
-	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if st, err := os.Stat(sock); err == nil && st.Mode()&os.ModeSocket != 0 {
-			// One unmeasured read waits for the keeper's first comparison.
-			if s, err := measure.Run(work, bf, "read", "--brain", work, "--", "tickets:"+gen.TicketKey(0)); err == nil && s.Exit == 0 {
-				return w, nil
-			}
-		}
-	}
-	w.stop()
-	return nil, errors.New("bf watch never kept the cache (no .bf/keeper.sock): is this Linux?")
-}
-
-func (w *watcher) stop() {
-	w.cmd.Process.Signal(syscall.SIGTERM)
-	w.cmd.Wait()
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
