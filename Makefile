@@ -28,10 +28,12 @@ DIST := $(CURDIR)/dist
 
 all: build
 
+# Binaries are static (CGO_ENABLED=0), as make dist's are: nothing in bf needs cgo, and a
+# process that loads no shared C library starts faster (docs/decisions.md, "Startup cost").
 build:
 	@echo "== build: bin/"
 	@mkdir -p $(BIN)
-	$(GO) build -trimpath -o $(BIN)/ $(addprefix ./,$(COMMANDS)) $(EXAMPLES)
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/ $(addprefix ./,$(COMMANDS)) $(EXAMPLES)
 
 # Unit tests (fuzz targets run their seed corpora), then end-to-end scripts over the binaries.
 # The queue is shared by concurrent processes and goroutines, and bf watch runs its streams
@@ -58,7 +60,7 @@ demo: build
 install:
 	@$(foreach p,$(PIECES),$(if $(filter $(p),$(COMMANDS)),,$(error PIECES: unknown piece $(p); choose among $(COMMANDS))))
 	@mkdir -p $(INSTALL_BIN)
-	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(INSTALL_BIN)/ $(addprefix ./,$(PIECES))
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(INSTALL_BIN)/ $(addprefix ./,$(PIECES))
 	@echo "installed $(PIECES) in $(INSTALL_BIN) (version $(VERSION))"
 
 # One tarball per platform, bf_VERSION_OS_ARCH.tar.gz holding every binary and the README,

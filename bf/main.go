@@ -13,7 +13,7 @@ import (
 	"strings"
 	"syscall"
 
-	"github.com/bfgo/bf/libbf/cli"
+	"github.com/bfgo/bf/libbf/dispatch"
 	"github.com/bfgo/bf/libbf/release"
 )
 
@@ -108,7 +108,7 @@ func run(args []string, stdout, stderr io.Writer, environ []string) int {
 	}
 	// argv[0] "bf VERB" names the verb, so a binary serving several verbs knows which one
 	// was asked for (run directly, such a binary takes the verb as its first argument).
-	argv := append([]string{cli.DispatchPrefix + name}, args[1:]...)
+	argv := append([]string{dispatch.Prefix + name}, args[1:]...)
 	err = syscall.Exec(path, argv, environ)
 	fmt.Fprintf(stderr, "bf: cannot run %s: %v\n", binary, err)
 	return 1

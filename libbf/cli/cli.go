@@ -23,6 +23,7 @@ import (
 
 	"github.com/peterbourgon/ff/v3"
 
+	"github.com/bfgo/bf/libbf/dispatch"
 	"github.com/bfgo/bf/libbf/release"
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -154,13 +155,10 @@ func (o *Optional) String() string { return o.Value }
 // Set records the value.
 func (o *Optional) Set(s string) error { o.Value, o.Given = s, true; return nil }
 
-// DispatchPrefix starts the argv[0] the dispatcher gives a binary: "bf search".
-const DispatchPrefix = "bf "
-
 // pick finds the command argv asks for and its arguments. When it cannot, it has already
 // printed help (exit 0) or a diagnostic (exit 2) and ok is false.
 func pick(env *Env, argv []string, cmds []*Command) (cmd *Command, args []string, code int, ok bool) {
-	if verb, found := strings.CutPrefix(argv[0], DispatchPrefix); found {
+	if verb, found := strings.CutPrefix(argv[0], dispatch.Prefix); found {
 		for _, c := range cmds {
 			if c.Name == verb {
 				return c, argv[1:], 0, true
@@ -197,7 +195,7 @@ func pick(env *Env, argv []string, cmds []*Command) (cmd *Command, args []string
 
 // program is the name a binary was run as: "bf-index", or "bf search" from the dispatcher.
 func program(argv0 string) string {
-	if strings.HasPrefix(argv0, DispatchPrefix) {
+	if strings.HasPrefix(argv0, dispatch.Prefix) {
 		return argv0
 	}
 	if i := strings.LastIndexAny(argv0, `/\`); i >= 0 {

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/text/cases"
 
@@ -345,10 +346,10 @@ func notePath(p string) bool {
 	return ref.UnderAuthored(p) && strings.HasSuffix(p, ".md")
 }
 
-var folder = cases.Fold()
+var folder = sync.OnceValue(func() cases.Caser { return cases.Fold() })
 
 // fold prepares text for case-insensitive literal matching (Unicode case folding).
-func fold(s string) string { return folder.String(s) }
+func fold(s string) string { return folder().String(s) }
 
 // containsFold reports whether folded text holds fragment, case-insensitively.
 func containsFold(folded, fragment string) bool {

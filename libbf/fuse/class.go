@@ -3,6 +3,7 @@ package fuse
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/bfgo/bf/libbf/fold"
@@ -67,7 +68,9 @@ var questionWords = map[string]bool{
 
 // period matches a day, a month, a range of days or a relative period (7d, 2w, 12h)
 // written in a query.
-var period = regexp.MustCompile(`(^|\s)(\d{4}-\d{2}(-\d{2})?(\.\.\d{4}-\d{2}-\d{2})?|\d{1,3}[hdw])(\s|$)`)
+var period = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(^|\s)(\d{4}-\d{2}(-\d{2})?(\.\.\d{4}-\d{2}-\d{2})?|\d{1,3}[hdw])(\s|$)`)
+})
 
 // sentenceWords is the number of words from which an unquoted query is a sentence.
 const sentenceWords = 6
@@ -100,7 +103,7 @@ func Classify(text string, q fold.Query) string {
 			return ClassRecent
 		}
 	}
-	if period.MatchString(strings.ToLower(trimmed)) {
+	if period().MatchString(strings.ToLower(trimmed)) {
 		return ClassRecent
 	}
 	if q.Identity != "" || capitalized(trimmed) {

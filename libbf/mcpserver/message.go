@@ -5,19 +5,20 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bfgo/bf/libbf/cli"
 )
 
 // cliCommand matches the CLI's wording of the two commands the tools serve.
-var cliCommand = regexp.MustCompile(`\bbf (search|read)\b`)
+var cliCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bbf (search|read)\b`) })
 
 // message words an error for a tool result: the CLI's message with "bf search" and
 // "bf read" named as tools, paths under a brain root, the registry file or the home
 // directory shortened to <brain>, <registry> or ~, and control and format characters
 // escaped as in CLI diagnostics.
 func (s *Server) message(err error, roots []string) string {
-	msg := cliCommand.ReplaceAllString(err.Error(), "the $1 tool")
+	msg := cliCommand().ReplaceAllString(err.Error(), "the $1 tool")
 	var subs []sub
 	seen := map[string]bool{}
 	add := func(path, with string) {

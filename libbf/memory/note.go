@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"regexp"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -32,9 +33,9 @@ const (
 )
 
 var (
-	scopeLevel = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`)
-	dayShape   = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
-	commitHex  = regexp.MustCompile(`^[0-9a-f]{7,64}$`)
+	scopeLevel = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9_-]{0,63}$`) })
+	dayShape   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
+	commitHex  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{7,64}$`) })
 )
 
 // CheckScope reports why s is not a scope: levels of lowercase letters, digits, - and _
@@ -48,7 +49,7 @@ func CheckScope(s string) error {
 	}
 	parts := strings.Split(s, ":")
 	for _, p := range parts {
-		if !scopeLevel.MatchString(p) {
+		if !scopeLevel().MatchString(p) {
 			return fmt.Errorf("expected levels of lowercase letters, digits, - and _ joined by : such as channel:deploy:prod")
 		}
 		if p == DefaultScope {
@@ -60,7 +61,7 @@ func CheckScope(s string) error {
 
 // CheckDay reports whether s is a real YYYY-MM-DD day.
 func CheckDay(s string) bool {
-	if !dayShape.MatchString(s) {
+	if !dayShape().MatchString(s) {
 		return false
 	}
 	_, err := parseDay(s)
@@ -148,7 +149,7 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 	}
 	if v, ok := f[FieldCommit]; ok {
 		s, _ := v.(string)
-		if !commitHex.MatchString(s) {
+		if !commitHex().MatchString(s) {
 			bad("fields.commit", "expected a hexadecimal commit id")
 		} else {
 			m.Commit = s
@@ -156,7 +157,7 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 	}
 	if v, ok := f[FieldProject]; ok {
 		s, _ := v.(string)
-		if !commitHex.MatchString(s) {
+		if !commitHex().MatchString(s) {
 			bad("fields.project", "expected the hexadecimal root commit of the repository")
 		} else {
 			m.Project = s

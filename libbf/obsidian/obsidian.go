@@ -10,6 +10,7 @@ package obsidian
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -279,12 +280,12 @@ func tagRune(r rune) bool {
 		(r > 0x7f && unicode.Is(unicode.So, r))
 }
 
-var blockRE = regexp.MustCompile(`(?:^|\s)\^([A-Za-z0-9-]+)[ \t]*$`)
+var blockRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|\s)\^([A-Za-z0-9-]+)[ \t]*$`) })
 
 // BlockLine returns the 1-based line of text that ends with the block id ^id, or 0.
 func BlockLine(text, id string) int {
 	for i, line := range strings.Split(text, "\n") {
-		if m := blockRE.FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil && m[1] == id {
+		if m := blockRE().FindStringSubmatch(strings.TrimRight(line, "\r")); m != nil && m[1] == id {
 			return i + 1
 		}
 	}
@@ -301,7 +302,7 @@ type Dest struct {
 	Open int
 }
 
-var refDefRE = regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)`)
+var refDefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^ {0,3}\[[^\]\n]+\]:[ \t]*(<[^>\n]*>|\S+)`) })
 
 // FindDests returns the destinations of the inline links, images and reference
 // definitions of a Markdown body, outside code.
@@ -309,7 +310,7 @@ func FindDests(text string) []Dest {
 	var out []Dest
 	for _, sp := range Spans(text) {
 		seg := text[sp[0]:sp[1]]
-		for _, m := range refDefRE.FindAllStringSubmatchIndex(seg, -1) {
+		for _, m := range refDefRE().FindAllStringSubmatchIndex(seg, -1) {
 			raw := seg[m[2]:m[3]]
 			out = append(out, Dest{Start: sp[0] + m[2], End: sp[0] + m[3], Value: unescape(strings.TrimSuffix(strings.TrimPrefix(raw, "<"), ">")), Open: sp[0] + strings.Index(seg[m[0]:m[1]], "]:") + m[0]})
 		}

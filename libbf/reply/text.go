@@ -3,6 +3,7 @@ package reply
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -46,12 +47,14 @@ func Collapse(s string) string {
 func IsSpace(r rune) bool { return unicode.IsSpace(r) || (r >= 0x1c && r <= 0x1f) }
 
 // canonical is the stored instant form, YYYY-MM-DDTHH:MM:SS.ffffffZ.
-var canonical = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$`)
+var canonical = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6}Z$`)
+})
 
 // Local presents a stored canonical UTC instant with loc's offset (nil: the machine's),
 // to the second, such as 2026-09-29T09:00:00+02:00. Any other value is returned as is.
 func Local(s string, loc *time.Location) string {
-	if !canonical.MatchString(s) {
+	if !canonical().MatchString(s) {
 		return s
 	}
 	t, err := time.Parse("2006-01-02T15:04:05.000000Z", s)

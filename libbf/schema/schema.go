@@ -8,8 +8,8 @@
 // The schemas are hand-written JSON files embedded in the package, so each reads on its
 // own; the definitions the reply schemas share (items, claims, coverage, windows,
 // problems, instants…) live once in reply.defs.json and are copied into each reply
-// schema's $defs when the package loads. Get prints a schema the way bf prints every
-// document: compact JSON with sorted keys and without HTML escaping.
+// schema's $defs the first time a schema is asked for. Get prints a schema the way bf
+// prints every document: compact JSON with sorted keys and without HTML escaping.
 //
 // Published schemas are open: none sets additionalProperties to false, so a client
 // validating a reply of a later minor release, which may add optional fields, still
@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bfgo/bf/libbf/reply"
 )
@@ -71,10 +72,10 @@ const sharedDefs = "reply.defs.json"
 //go:embed *.json
 var files embed.FS
 
-// printed holds each kind's schema as Get returns it, built once when the package loads.
-var printed = map[string][]byte{}
-
-func init() {
+// printed holds each kind's schema as Get returns it, built on the first Get: most runs of the
+// binaries that link this package print no schema.
+var printed = sync.OnceValue(func() map[string][]byte {
+	out := map[string][]byte{}
 	shared, err := load(sharedDefs)
 	if err != nil {
 		panic(err)
@@ -101,9 +102,10 @@ func init() {
 		if err != nil {
 			panic(err)
 		}
-		printed[k.kind] = b
+		out[k.kind] = b
 	}
-}
+	return out
+})
 
 // load decodes an embedded schema file, keeping numbers exactly as written.
 func load(name string) (map[string]any, error) {
@@ -138,7 +140,7 @@ func Get(kind string) ([]byte, error) {
 	if kind == "" {
 		kind = DefaultKind
 	}
-	b, ok := printed[kind]
+	b, ok := printed()[kind]
 	if !ok {
 		return nil, &reply.InputError{Argument: "kind", Err: errors.New("expected " + orList(Kinds()))}
 	}

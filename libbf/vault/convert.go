@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -290,7 +291,7 @@ type edit struct {
 	with       string
 }
 
-var schemeRE = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var schemeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 
 // links rewrites the wikilinks, embeds and Markdown links of d's body and gathers its
 // inline tags.
@@ -347,7 +348,7 @@ func (imp *importer) links(d *doc, x *index, r *Report) {
 				switch {
 				case !l.HasText:
 					alt = stem
-				case sizeRE.MatchString(l.Text):
+				case sizeRE().MatchString(l.Text):
 					alt = stem + "|" + l.Text
 				}
 			}
@@ -363,7 +364,7 @@ func (imp *importer) links(d *doc, x *index, r *Report) {
 	}
 	for _, m := range obsidian.FindDests(body) {
 		v := m.Value
-		if v == "" || v == "#" || schemeRE.MatchString(v) {
+		if v == "" || v == "#" || schemeRE().MatchString(v) {
 			continue
 		}
 		raw := body[m.Start:m.End]
@@ -405,7 +406,7 @@ func (imp *importer) links(d *doc, x *index, r *Report) {
 	}
 }
 
-var sizeRE = regexp.MustCompile(`^\d+(x\d+)?$`)
+var sizeRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d+(x\d+)?$`) })
 
 func bang(embed bool) string {
 	if embed {
