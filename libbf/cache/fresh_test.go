@@ -284,15 +284,16 @@ func TestRebuilds(t *testing.T) {
 			}
 		}},
 		{"previous schema version", func(t *testing.T, f *fixture) {
-			// Version 4 indexed edges by target and items by kind and time alone: such a
-			// cache is rebuilt, never read.
+			// Version 4 indexed edges by target and items by kind and time alone, with no index of
+			// projects: such a cache is rebuilt, never read.
 			db, err := openFile(f.path(".bf/index.sqlite"), false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
 			if _, err := db.Exec(`DROP INDEX edges_target; CREATE INDEX edges_target ON edges(target);
-				DROP INDEX items_kind_time; CREATE INDEX items_kind_time ON items(kind, time); PRAGMA user_version = 4`); err != nil {
+				DROP INDEX items_kind_time; CREATE INDEX items_kind_time ON items(kind, time); DROP INDEX items_projects;
+				PRAGMA user_version = 4`); err != nil {
 				t.Fatal(err)
 			}
 		}},
