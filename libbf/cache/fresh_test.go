@@ -284,13 +284,27 @@ func TestRebuilds(t *testing.T) {
 			}
 		}},
 		{"previous schema version", func(t *testing.T, f *fixture) {
-			// Version 3 had no heavy table: such a cache is rebuilt, never read.
+			// Version 4 indexed edges by target and items by kind and time alone, with no index of
+			// projects: such a cache is rebuilt, never read.
 			db, err := openFile(f.path(".bf/index.sqlite"), false)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db.Close()
-			if _, err := db.Exec(fmt.Sprintf("DROP TABLE heavy; PRAGMA user_version = %d", SchemaVersion-1)); err != nil {
+			if _, err := db.Exec(`DROP INDEX edges_target; CREATE INDEX edges_target ON edges(target);
+				DROP INDEX items_kind_time; CREATE INDEX items_kind_time ON items(kind, time); DROP INDEX items_projects;
+				PRAGMA user_version = 4`); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"schema version 3", func(t *testing.T, f *fixture) {
+			// Version 3 had no heavy table.
+			db, err := openFile(f.path(".bf/index.sqlite"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec("DROP TABLE heavy; PRAGMA user_version = 3"); err != nil {
 				t.Fatal(err)
 			}
 		}},

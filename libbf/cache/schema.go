@@ -3,8 +3,11 @@ package cache
 // SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
 // with another value is never read: it is rebuilt from the brain's files. Version 2 added
 // the scopes table; version 3 keeps the typed links of ordinary Markdown as claims and adds
-// the reviews, chunks, vectors and bigrams tables; version 4 adds the heavy table.
-const SchemaVersion = 4
+// the reviews, chunks, vectors and bigrams tables; version 4 adds the heavy table; version 5
+// widens edges_target to edges(target, item, relation) and items_kind_time to items(kind, time,
+// source, observed) and adds items_projects, a partial index holding what home orders projects
+// by, so backlinks, period activity and home's projects read only indexes.
+const SchemaVersion = 5
 
 // File names inside a brain's .bf/ folder.
 const (
@@ -211,12 +214,16 @@ var ddl = []string{
 // indexes are created after a full fill (and exist in every live generation).
 var indexes = []string{
 	`CREATE INDEX edges_item ON edges(item)`,
-	`CREATE INDEX edges_target ON edges(target)`,
+	`CREATE INDEX edges_target ON edges(target, item, relation)`,
 	`CREATE INDEX edges_subject ON edges(subject, relation)`,
 	`CREATE INDEX items_path ON items(path)`,
-	`CREATE INDEX items_kind_time ON items(kind, time)`,
+	`CREATE INDEX items_kind_time ON items(kind, time, source, observed)`,
 	`CREATE INDEX items_kind_source_time ON items(kind, source, time)`,
 	`CREATE INDEX items_kind_updated ON items(kind, coalesce(nullif(updated, ''), time))`,
+	// Home reads every project (not only those it shows) to order them: this index holds all
+	// that step reads.
+	`CREATE INDEX items_projects ON items(kind, type, weight, status, time, ref, path, tasks_open, tasks_done,
+		next, stale_after) WHERE kind = 'note' AND weight = 2 AND type = 'project'`,
 	`CREATE INDEX passages_item ON passages(item)`,
 	`CREATE INDEX chunks_item ON chunks(item)`,
 	`CREATE INDEX chunks_hash ON chunks(hash)`,

@@ -57,8 +57,10 @@ func tasks(ctx context.Context, req Request) (*TasksReply, error) {
 		out.Summary.Open += open
 		out.Summary.Done += done
 		out.Summary.Notes += notes
+		// Items are walked in ref order and each one's tasks in line order (their keys), so a
+		// page reads its own tasks, not every open one sorted.
 		rows, err := p.tx.QueryContext(ctx, `SELECT i.ref, i.title, t.line, t.fragment, t.text
-			FROM tasks t JOIN items i ON i.id = t.item WHERE t.done = 0 ORDER BY i.ref, t.line LIMIT ?`,
+			FROM items i CROSS JOIN tasks t ON t.item = i.id WHERE t.done = 0 ORDER BY i.ref, t.line LIMIT ?`,
 			fetch(req.Offset, PageSize))
 		if err != nil {
 			return nil, cacheError(err)
