@@ -21,13 +21,17 @@ func TestRankingProperty(t *testing.T) {
 	if os.Getenv("BF_RANK_THOROUGH") != "" {
 		brains, queries = 12, 80
 	}
-	var total rankStats
+	var total, one rankStats
 	defer func() { traceRank = nil }()
 	traceRank = func(s rankStats) {
 		total.heavy += s.heavy
 		total.top += s.top
 		total.topBound += s.topBound
 		total.topMissed += s.topMissed
+		if s.terms == 1 {
+			one.topBound += s.topBound
+			one.topMissed += s.topMissed
+		}
 	}
 	for seed := range uint64(brains) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
@@ -53,6 +57,10 @@ func TestRankingProperty(t *testing.T) {
 	if total.topBound == 0 || total.topMissed == 0 {
 		t.Errorf("the first attempt over the best few matches settled %d pages by its bound and missed %d of %d: both must happen",
 			total.topBound, total.topMissed, total.top)
+	}
+	if one.topBound == 0 || one.topMissed == 0 {
+		t.Errorf("the first attempt over the best few matches of one term settled %d pages by its bound and missed %d: both must happen",
+			one.topBound, one.topMissed)
 	}
 }
 

@@ -1,7 +1,7 @@
 package search
 
-// The first attempt of an unscoped word ranking of several terms (words.go): FTS5 sorts
-// the matches by BM25 and hands over only the best k, which are then ranked as usual.
+// The first attempt of an unscoped word ranking (words.go): FTS5 sorts the matches by
+// BM25 and hands over only the best k, which are then ranked as usual.
 //
 // Every match outside those k has BM25 at most v, the k-th value, so its score is at most
 // v × the largest item weight × bonus(all terms): the halving of low-priority sources only
@@ -20,8 +20,15 @@ package search
 // the raw query does, but the matches are not listed term by term nor handed over one by
 // one. Keeping per-term lists of the best passages in the cache would spare BM25 too, but
 // building them costs a BM25 (or a count of every instance) for each posting of every
-// common term: more than a full build of the bench brain (bench/README.md). One term
-// gains nothing: its ordinary ranking is one pass already.
+// common term: more than a full build of the bench brain (bench/README.md).
+//
+// One term gains too, though its ordinary ranking is one pass: that pass computes two
+// BM25 per match (the second tells a section matching by its heading or text) and hands
+// every match over, where this one computes one inside FTS5's sort and hands over k; on
+// the large bench brain it halves the ranking of one word, common or not, of a phrase
+// and of a prefix (bench/README.md). Ordering the k by BM25 × the item weight instead
+// would make the bound tight, but reading every match's item inside the sort cost more
+// than all it spared.
 
 import (
 	"database/sql"

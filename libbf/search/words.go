@@ -36,8 +36,8 @@ import (
 //     other partition can reach the page, nor a record that would be listed beside its
 //     URL's best one. Deprecated notes rank after every open one, so they never raise θ.
 //
-// Without a scope, a first attempt asks FTS5 for only the best few matches by BM25 × item
-// weight and stops there when the page is settled (topfirst.go); the steps above run when
+// Without a scope, a first attempt asks FTS5 for only the best few matches by BM25 and
+// stops there when the page is settled (topfirst.go); the steps above run when
 // it is not.
 //
 // Partitions reaching the page are then completed: a note's other sections and the records
@@ -191,6 +191,8 @@ type rankStats struct {
 	// top counts the first attempts over the best few matches, topBound those that settled
 	// the page by its bound, topMissed those that did not settle it (topfirst.go).
 	top, topBound, topMissed int
+	// terms is the number of query terms.
+	terms int
 	// phases is the time spent listing terms, scoring, reading items and building the page.
 	phases [4]time.Duration
 }
@@ -257,6 +259,7 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 	if w.heavy, err = newHeavy(ctx, p, terms); err != nil {
 		return nil, err
 	}
+	w.stats.terms = len(w.terms)
 	if err := w.rank(); err != nil {
 		return nil, err
 	}
@@ -269,7 +272,7 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 
 // rank scores and reads passages until the page is settled.
 func (w *wordSearch) rank() error {
-	if !w.scoped && len(w.terms) > 1 {
+	if !w.scoped {
 		if settled, err := w.rankTopFirst(); settled || err != nil {
 			return err
 		}
