@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"database/sql"
+	"hash/maphash"
 	"strings"
 )
 
@@ -12,13 +13,36 @@ import (
 // instead and inserts batchRows rows per statement. It can: a build writes a new file, so
 // the ids SQLite would give the passages are known in advance (one more than the last),
 // and no row of those tables can fail on its own (their only constraints are ignored
-// duplicates), so a file's rows need no savepoint. The one row that can fail, its item
-// (another file holding the same ref), is still inserted at once, before the rest.
+// duplicates), so a file's rows need no savepoint. The one row that can fail is its item,
+// when another file holds the same ref: a hash of every ref inserted tells the items that
+// cannot (they are queued too), and the others are inserted at once, before the rest of
+// their file, so SQLite checks them.
 const batchRows = 64
 
 // batched names the statements of writeSQL a build batches, in the order they are
 // flushed at the end.
-var batched = []string{"passageAt", "task", "name", "link", "tag", "edge", "review", "chunk", "file"}
+var batched = []string{"itemAt", "passageAt", "task", "name", "link", "tag", "edge", "review", "chunk", "file"}
+
+// refSet holds a hash of each ref a build inserted, so that an item whose ref is not held
+// yet (all but a few) is queued without asking SQLite.
+type refSet struct {
+	seed maphash.Seed
+	held map[uint64]struct{}
+}
+
+// add records ref and reports whether no ref of the same hash was recorded before: then
+// ref is certainly new.
+func (s *refSet) add(ref string) bool {
+	if s.held == nil {
+		s.seed, s.held = maphash.MakeSeed(), map[uint64]struct{}{}
+	}
+	h := maphash.String(s.seed, ref)
+	if _, ok := s.held[h]; ok {
+		return false
+	}
+	s.held[h] = struct{}{}
+	return true
+}
 
 // rowBatch collects the rows of one statement.
 type rowBatch struct {

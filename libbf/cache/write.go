@@ -38,10 +38,12 @@ type writer struct {
 	// sink, when set, takes the search rows to add instead (a build writes them on another
 	// connection); a writer with a sink never removes files.
 	sink chan<- []ftsRow
-	// batches, when set (a build), collect the rows of the statements in batched; the
-	// passages then get their ids from lastPassage.
-	batches     map[string]*rowBatch
-	lastPassage int64
+	// batches, when set (a build), collect the rows of the statements in batched; items
+	// and passages then get their ids from lastItem and lastPassage, and refs tells the
+	// refs that cannot be held yet.
+	batches               map[string]*rowBatch
+	lastItem, lastPassage int64
+	refs                  refSet
 	// onFile, when set, is called with each files row written.
 	onFile func(path string, fp fingerprint, msg string)
 }
@@ -56,8 +58,11 @@ var writeSQL = map[string]string{
 	"item": `INSERT INTO items(ref, path, kind, source, title, time, type, status, lead, url, updated,
 		observed, partial, tasks_open, tasks_done, next, weight, stale_after, fields)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"passage":    `INSERT INTO passages(item, fragment, title, original) VALUES(?, ?, ?, ?)`,
-	"passageAt":  `INSERT INTO passages(id, item, fragment, title, original) VALUES(?, ?, ?, ?, ?)`,
+	"passage":   `INSERT INTO passages(item, fragment, title, original) VALUES(?, ?, ?, ?)`,
+	"passageAt": `INSERT INTO passages(id, item, fragment, title, original) VALUES(?, ?, ?, ?, ?)`,
+	"itemAt": `INSERT INTO items(id, ref, path, kind, source, title, time, type, status, lead, url, updated,
+		observed, partial, tasks_open, tasks_done, next, weight, stale_after, fields)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"search":     `INSERT INTO search(rowid, title, text, names, context) VALUES(?, ?, ?, ?, ?)`,
 	"bigram":     `INSERT INTO bigrams(rowid, text) VALUES(?, ?)`,
 	"dropBigram": `DELETE FROM bigrams WHERE rowid = ?`,
@@ -185,17 +190,7 @@ func (w *writer) drop(ctx context.Context, path string) error {
 
 // add inserts one entry.
 func (w *writer) add(ctx context.Context, e *entry) error {
-	it := e.item
-	res, err := w.exec(ctx, "item", it.ref, it.path, it.kind, it.source, it.title, it.time, it.typ,
-		it.status, it.lead, it.url, it.updated, it.observed, it.partial, it.tasksOpen, it.tasksDone,
-		it.next, it.weight, it.staleAfter, it.fields)
-	if err != nil {
-		if strings.Contains(err.Error(), "UNIQUE") {
-			return &fileError{"another file already holds the ref " + it.ref + "; run bf validate"}
-		}
-		return err
-	}
-	id, err := res.LastInsertId()
+	id, err := w.addItem(ctx, &e.item)
 	if err != nil {
 		return err
 	}
@@ -247,6 +242,46 @@ func (w *writer) add(ctx context.Context, e *entry) error {
 		}
 	}
 	return nil
+}
+
+// addItem inserts an item row and returns its id, or a fileError when another file holds
+// its ref.
+func (w *writer) addItem(ctx context.Context, it *itemRow) (int64, error) {
+	args := []any{it.ref, it.path, it.kind, it.source, it.title, it.time, it.typ,
+		it.status, it.lead, it.url, it.updated, it.observed, it.partial, it.tasksOpen, it.tasksDone,
+		it.next, it.weight, it.staleAfter, it.fields}
+	if w.batches == nil {
+		res, err := w.exec(ctx, "item", args...)
+		if err != nil {
+			return 0, itemError(err, it.ref)
+		}
+		return res.LastInsertId()
+	}
+	id := w.lastItem + 1
+	args = append([]any{id}, args...)
+	if w.refs.add(it.ref) {
+		if err := w.put(ctx, "itemAt", args...); err != nil {
+			return 0, err
+		}
+	} else {
+		// The ref may be held already: the rows queued go first, then SQLite checks it.
+		if err := w.batches["itemAt"].flush(ctx); err != nil {
+			return 0, err
+		}
+		if _, err := w.exec(ctx, "itemAt", args...); err != nil {
+			return 0, itemError(err, it.ref)
+		}
+	}
+	w.lastItem = id
+	return id, nil
+}
+
+// itemError names the file holding the same ref when an item insert failed on it.
+func itemError(err error, ref string) error {
+	if strings.Contains(err.Error(), "UNIQUE") {
+		return &fileError{"another file already holds the ref " + ref + "; run bf validate"}
+	}
+	return err
 }
 
 // addPassage inserts a passage row and returns its id.

@@ -23,7 +23,7 @@ func (e *TooLargeError) Error() string { return fmt.Sprintf("is larger than %d b
 // through a symbolic link, never waiting on a FIFO, and at most limit bytes, however the
 // file grows while it is read. It uses the system calls directly: a build reads every file
 // of a brain, and an *os.File costs each one a failed poller registration and a read per
-// doubling of its buffer, where this costs open, fstat, two reads and close.
+// doubling of its buffer, where this costs open, fstat, one read and close.
 func ReadRegular(path string, limit int64) ([]byte, error) {
 	fd, err := retry(func() (int, error) {
 		return syscall.Open(path, syscall.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
@@ -51,14 +51,17 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 		if len(data) == cap(data) {
 			data = slices.Grow(data, len(data))
 		}
+		want := cap(data) - len(data)
 		n, err := retry(func() (int, error) { return syscall.Read(fd, data[len(data):cap(data)]) })
 		if err != nil {
 			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
 		}
-		if n == 0 {
+		data = data[:len(data)+n]
+		// A read that stops short at the size fstat gave has met the end of the file:
+		// a regular file's read returns less than asked only there.
+		if n == 0 || n < want && int64(len(data)) == st.Size {
 			return data, nil
 		}
-		data = data[:len(data)+n]
 		if int64(len(data)) > limit {
 			return nil, &TooLargeError{Limit: limit}
 		}
