@@ -267,7 +267,7 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 
 	sidecar := file + tablesSuffix
 	defer removeFiles(sidecar)
-	if err := writeTables(ctx, b, db, sidecar, l, digests, inputs, progress); err != nil {
+	if res, err = writeTables(ctx, b, db, sidecar, l, digests, inputs, previous, progress); err != nil {
 		return res, err
 	}
 	if _, err := db.ExecContext(ctx, `ATTACH ? AS t`, sidecar); err != nil {
@@ -278,6 +278,13 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 		return res, err
 	}
 	defer tx.Rollback()
+	// The indexes are made on the empty tables first: the copy then moves each table
+	// and each of its indexes from the sidecar, which made them, page by page in order.
+	for _, s := range indexes {
+		if _, err := tx.ExecContext(ctx, s); err != nil {
+			return res, err
+		}
+	}
 	for _, t := range copiedTables {
 		if _, err := tx.ExecContext(ctx, fmt.Sprintf(`INSERT INTO main.%s SELECT * FROM t.%s`, t, t)); err != nil {
 			return res, err
@@ -289,48 +296,11 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	if _, err := db.ExecContext(ctx, `DETACH t`); err != nil {
 		return res, err
 	}
-	for _, s := range indexes {
-		if _, err := db.ExecContext(ctx, s); err != nil {
-			return res, err
-		}
-	}
 	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
 		return res, err
 	}
 	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
 		return res, err
-	}
-
-	// Counts, relative to the previous generation.
-	rows, err := db.QueryContext(ctx, `SELECT path, size, mtime, ctime, inode, error != '' FROM files`)
-	if err != nil {
-		return res, err
-	}
-	defer rows.Close()
-	seen := map[string]bool{}
-	for rows.Next() {
-		var p string
-		var f fingerprint
-		var skipped bool
-		if err := rows.Scan(&p, &f.size, &f.mtime, &f.ctime, &f.inode, &skipped); err != nil {
-			return res, err
-		}
-		res.Files++
-		if skipped {
-			res.Skipped++
-		}
-		if old, ok := previous[p]; !ok || old != f || f == unknown {
-			res.Changed++
-		}
-		seen[p] = true
-	}
-	if err := rows.Err(); err != nil {
-		return res, err
-	}
-	for p := range previous {
-		if !seen[p] {
-			res.Removed++
-		}
 	}
 	return res, nil
 }
@@ -355,29 +325,59 @@ func checkLive(live string) error {
 }
 
 // writeTables writes every input into the sidecar file, handing the search rows to a sink
-// writing them into db, and returns when both are committed.
-func writeTables(ctx context.Context, b *brain.Brain, db *sql.DB, sidecar string, l *listing, digests map[string]string, inputs []input, progress func(done, total int)) error {
+// writing them into db, and returns when both are committed, with the counts relative to
+// the previous generation.
+func writeTables(ctx context.Context, b *brain.Brain, db *sql.DB, sidecar string, l *listing, digests map[string]string, inputs []input, previous map[string]fingerprint, progress func(done, total int)) (BuildResult, error) {
+	var res BuildResult
 	removeFiles(sidecar)
 	side, err := openBuildFile(ctx, sidecar)
 	if err != nil {
-		return err
+		return res, err
 	}
 	defer side.Close()
 	sink, err := startSearchSink(ctx, db)
 	if err != nil {
-		return err
+		return res, err
 	}
-	err = writeInputs(ctx, b, side, sink.rows, l, digests, inputs, progress)
+	kept := 0 // files of the previous generation still there
+	count := func(path string, fp fingerprint, msg string) {
+		res.Files++
+		if msg != "" {
+			res.Skipped++
+		}
+		old, ok := previous[path]
+		if ok {
+			kept++
+		}
+		if !ok || old != fp || fp == unknown {
+			res.Changed++
+		}
+	}
+	err = writeInputs(ctx, b, side, sink.rows, l, digests, inputs, count, progress)
+	if err == nil {
+		// The sidecar's indexes are made while the search index is still being written.
+		for _, s := range indexes {
+			if _, err = side.ExecContext(ctx, s); err != nil {
+				break
+			}
+		}
+	}
 	if serr := sink.wait(err != nil); err == nil {
 		err = serr
 	}
-	return err
+	res.Removed = len(previous) - kept
+	return res, err
 }
 
-// writeInputs writes the tables other than the search tables into db in one transaction.
-func writeInputs(ctx context.Context, b *brain.Brain, db *sql.DB, sink chan<- []ftsRow, l *listing, digests map[string]string, inputs []input, progress func(done, total int)) error {
+// writeInputs writes the tables other than the search tables into db in one transaction;
+// count is called with each files row.
+func writeInputs(ctx context.Context, b *brain.Brain, db *sql.DB, sink chan<- []ftsRow, l *listing, digests map[string]string, inputs []input, count func(path string, fp fingerprint, msg string), progress func(done, total int)) error {
 	return writeTx(ctx, db, func(w *writer) error {
 		w.sink = sink
+		w.onFile = count
+		if err := w.batch(ctx); err != nil {
+			return err
+		}
 		var report func(int)
 		if progress != nil {
 			report = func(done int) { progress(done, len(inputs)) }

@@ -44,10 +44,24 @@ type itemRow struct {
 }
 
 // passageRow is one FTS row: display is passages.title; title, text, names and context are
-// the FTS columns before folding.
+// the FTS columns, before folding until foldPassages folds them (original then keeps the
+// text column as written when folding changed it).
 type passageRow struct {
 	fragment, display           string
 	title, text, names, context string
+	original                    string
+}
+
+// foldPassages folds the FTS columns of e's passages, as the search table holds them: in
+// the goroutine that parsed the file rather than in the one writing the cache.
+func (e *entry) foldPassages() {
+	for i := range e.passages {
+		p := &e.passages[i]
+		if text := foldText(p.text); text != p.text {
+			p.original, p.text = p.text, text
+		}
+		p.title, p.names, p.context = foldText(p.title), foldText(p.names), foldText(p.context)
+	}
 }
 
 type taskRow struct {
@@ -310,7 +324,7 @@ func (ix *indexer) record(source, path string, data []byte) (*entry, error) {
 	e := &entry{}
 	e.item = itemRow{
 		ref: rref, path: path, kind: KindRecord, source: source, title: r.Title, time: r.Time,
-		url: r.URL, weight: 1, lead: clipRunes(collapse(r.Text), MaxLead),
+		url: r.URL, weight: 1, lead: collapseClip(r.Text, MaxLead),
 	}
 	if t, ok := r.Updated(); ok {
 		e.item.updated = timestamp.Canonical(t)

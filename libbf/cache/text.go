@@ -4,6 +4,7 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/yuin/goldmark"
@@ -86,6 +87,24 @@ func plainText(md string) string {
 // collapse turns every run of whitespace into one space and trims the ends.
 func collapse(s string) string {
 	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+}
+
+// collapseClip is clipRunes(collapse(s), n), without collapsing more of s than its first n
+// characters need: a record's lead is cut from texts of any length.
+func collapseClip(s string, n int) string {
+	var b strings.Builder
+	runes := 0
+	for w := range strings.FieldsFuncSeq(s, unicode.IsSpace) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+			runes++
+		}
+		b.WriteString(w)
+		if runes += utf8.RuneCountInString(w); runes > n {
+			break
+		}
+	}
+	return clipRunes(b.String(), n)
 }
 
 // clipRunes cuts s to at most n characters.

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/fold"
@@ -37,6 +38,14 @@ type writer struct {
 	// sink, when set, takes the search rows to add instead (a build writes them on another
 	// connection); a writer with a sink never removes files.
 	sink chan<- []ftsRow
+	// batches, when set (a build), collect the rows of the statements in batched; items
+	// and passages then get their ids from lastItem and lastPassage, and refs tells the
+	// refs that cannot be held yet.
+	batches               map[string]*rowBatch
+	lastItem, lastPassage int64
+	refs                  refSet
+	// onFile, when set, is called with each files row written.
+	onFile func(path string, fp fingerprint, msg string)
 }
 
 // ftsRow is one search row, its values folded.
@@ -49,7 +58,11 @@ var writeSQL = map[string]string{
 	"item": `INSERT INTO items(ref, path, kind, source, title, time, type, status, lead, url, updated,
 		observed, partial, tasks_open, tasks_done, next, weight, stale_after, fields)
 		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-	"passage":    `INSERT INTO passages(item, fragment, title, original) VALUES(?, ?, ?, ?)`,
+	"passage":   `INSERT INTO passages(item, fragment, title, original) VALUES(?, ?, ?, ?)`,
+	"passageAt": `INSERT INTO passages(id, item, fragment, title, original) VALUES(?, ?, ?, ?, ?)`,
+	"itemAt": `INSERT INTO items(id, ref, path, kind, source, title, time, type, status, lead, url, updated,
+		observed, partial, tasks_open, tasks_done, next, weight, stale_after, fields)
+		VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 	"search":     `INSERT INTO search(rowid, title, text, names, context) VALUES(?, ?, ?, ?, ?)`,
 	"bigram":     `INSERT INTO bigrams(rowid, text) VALUES(?, ?)`,
 	"dropBigram": `DELETE FROM bigrams WHERE rowid = ?`,
@@ -119,7 +132,36 @@ func writeTx(ctx context.Context, db *sql.DB, fn func(*writer) error) error {
 	return tx.Commit()
 }
 
+// batch makes the writer of a new file collect the rows of the batched statements.
+func (w *writer) batch(ctx context.Context) error {
+	bs, err := newRowBatches(ctx, w.tx, w.stmts)
+	w.batches = bs
+	return err
+}
+
+// put inserts one row with statement k, or queues it when k is batched.
+func (w *writer) put(ctx context.Context, k string, args ...any) error {
+	if b := w.batches[k]; b != nil {
+		return b.add(ctx, args...)
+	}
+	_, err := w.exec(ctx, k, args...)
+	return err
+}
+
+// flushBatches inserts the rows still queued.
+func (w *writer) flushBatches(ctx context.Context) error {
+	for _, k := range batched {
+		if b := w.batches[k]; b != nil {
+			if err := b.flush(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 func (w *writer) close() {
+	closeBatches(w.batches)
 	for _, st := range w.stmts {
 		st.Close()
 	}
@@ -148,63 +190,44 @@ func (w *writer) drop(ctx context.Context, path string) error {
 
 // add inserts one entry.
 func (w *writer) add(ctx context.Context, e *entry) error {
-	it := e.item
-	res, err := w.exec(ctx, "item", it.ref, it.path, it.kind, it.source, it.title, it.time, it.typ,
-		it.status, it.lead, it.url, it.updated, it.observed, it.partial, it.tasksOpen, it.tasksDone,
-		it.next, it.weight, it.staleAfter, it.fields)
-	if err != nil {
-		if strings.Contains(err.Error(), "UNIQUE") {
-			return &fileError{"another file already holds the ref " + it.ref + "; run bf validate"}
-		}
-		return err
-	}
-	id, err := res.LastInsertId()
+	id, err := w.addItem(ctx, &e.item)
 	if err != nil {
 		return err
 	}
 	for _, p := range e.passages {
-		text := foldText(p.text)
-		original := ""
-		if text != p.text {
-			original = p.text
-		}
-		res, err := w.exec(ctx, "passage", id, p.fragment, p.display, original)
+		pid, err := w.addPassage(ctx, id, p)
 		if err != nil {
 			return err
 		}
-		pid, err := res.LastInsertId()
-		if err != nil {
-			return err
-		}
-		w.pending = append(w.pending, ftsRow{pid, foldText(p.title), text, foldText(p.names), foldText(p.context)})
+		w.pending = append(w.pending, ftsRow{pid, p.title, p.text, p.names, p.context})
 	}
 	for _, t := range e.tasks {
-		if _, err := w.exec(ctx, "task", id, t.line, t.fragment, t.text, t.done); err != nil {
+		if err := w.put(ctx, "task", id, t.line, t.fragment, t.text, t.done); err != nil {
 			return err
 		}
 	}
 	for _, n := range e.names {
-		if _, err := w.exec(ctx, "name", n, id); err != nil {
+		if err := w.put(ctx, "name", n, id); err != nil {
 			return err
 		}
 	}
 	for _, l := range e.links {
-		if _, err := w.exec(ctx, "link", id, l); err != nil {
+		if err := w.put(ctx, "link", id, l); err != nil {
 			return err
 		}
 	}
 	for _, t := range e.tags {
-		if _, err := w.exec(ctx, "tag", id, t); err != nil {
+		if err := w.put(ctx, "tag", id, t); err != nil {
 			return err
 		}
 	}
 	if e.review != "" {
-		if _, err := w.exec(ctx, "review", id, e.review); err != nil {
+		if err := w.put(ctx, "review", id, e.review); err != nil {
 			return err
 		}
 	}
 	for _, c := range e.chunks {
-		if _, err := w.exec(ctx, "chunk", id, c.Fragment, c.Hash(), c.Text); err != nil {
+		if err := w.put(ctx, "chunk", id, c.Fragment, c.Hash(), c.Text); err != nil {
 			return err
 		}
 	}
@@ -214,11 +237,64 @@ func (w *writer) add(ctx context.Context, e *entry) error {
 			continue
 		}
 		seen[ed] = true
-		if _, err := w.exec(ctx, "edge", id, ed.subject, ed.relation, ed.target, ed.origin); err != nil {
+		if err := w.put(ctx, "edge", id, ed.subject, ed.relation, ed.target, ed.origin); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// addItem inserts an item row and returns its id, or a fileError when another file holds
+// its ref.
+func (w *writer) addItem(ctx context.Context, it *itemRow) (int64, error) {
+	args := []any{it.ref, it.path, it.kind, it.source, it.title, it.time, it.typ,
+		it.status, it.lead, it.url, it.updated, it.observed, it.partial, it.tasksOpen, it.tasksDone,
+		it.next, it.weight, it.staleAfter, it.fields}
+	if w.batches == nil {
+		res, err := w.exec(ctx, "item", args...)
+		if err != nil {
+			return 0, itemError(err, it.ref)
+		}
+		return res.LastInsertId()
+	}
+	id := w.lastItem + 1
+	args = append([]any{id}, args...)
+	if w.refs.add(it.ref) {
+		if err := w.put(ctx, "itemAt", args...); err != nil {
+			return 0, err
+		}
+	} else {
+		// The ref may be held already: the rows queued go first, then SQLite checks it.
+		if err := w.batches["itemAt"].flush(ctx); err != nil {
+			return 0, err
+		}
+		if _, err := w.exec(ctx, "itemAt", args...); err != nil {
+			return 0, itemError(err, it.ref)
+		}
+	}
+	w.lastItem = id
+	return id, nil
+}
+
+// itemError names the file holding the same ref when an item insert failed on it.
+func itemError(err error, ref string) error {
+	if strings.Contains(err.Error(), "UNIQUE") {
+		return &fileError{"another file already holds the ref " + ref + "; run bf validate"}
+	}
+	return err
+}
+
+// addPassage inserts a passage row and returns its id.
+func (w *writer) addPassage(ctx context.Context, item int64, p passageRow) (int64, error) {
+	if w.batches != nil {
+		w.lastPassage++
+		return w.lastPassage, w.put(ctx, "passageAt", w.lastPassage, item, p.fragment, p.display, p.original)
+	}
+	res, err := w.exec(ctx, "passage", item, p.fragment, p.display, p.original)
+	if err != nil {
+		return 0, err
+	}
+	return res.LastInsertId()
 }
 
 // flushFTS writes the search rows waiting since the last flush: deletes first, since a
@@ -272,8 +348,10 @@ func (w *writer) flushFTS(ctx context.Context) error {
 }
 
 func (w *writer) setFile(ctx context.Context, path string, fp fingerprint, msg string) error {
-	_, err := w.exec(ctx, "file", path, fp.size, fp.mtime, fp.ctime, fp.inode, clipError(msg))
-	return err
+	if w.onFile != nil {
+		w.onFile(path, fp, msg)
+	}
+	return w.put(ctx, "file", path, fp.size, fp.mtime, fp.ctime, fp.inode, clipError(msg))
 }
 
 // setScope stores the digest of an authored root's listing, or removes it: when digest is
@@ -357,6 +435,8 @@ func prepare(ix *indexer, root string, in input) prepared {
 	}
 	if err != nil {
 		p.err = err.Error()
+	} else {
+		p.e.foldPassages()
 	}
 	return p
 }
@@ -429,28 +509,29 @@ func (w *writer) apply(ctx context.Context, ix *indexer, root string, inputs []i
 			return err
 		}
 	}
-	return ctx.Err()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return w.flushBatches(ctx)
 }
 
-// parseBatch reads and parses batch into out on a few goroutines.
+// parseBatch reads and parses batch into out on a few goroutines, each taking the next
+// file until none is left.
 func parseBatch(ix *indexer, root string, batch []input, out []prepared) {
 	var wg sync.WaitGroup
-	next := make(chan int)
+	var next atomic.Int64
 	for range max(1, min(runtime.GOMAXPROCS(0), 8)) {
 		wg.Go(func() {
-			for i := range next {
+			for i := int(next.Add(1) - 1); i < len(batch); i = int(next.Add(1) - 1) {
 				out[i] = prepare(ix, root, batch[i])
 			}
 		})
 	}
-	for i := range batch {
-		next <- i
-	}
-	close(next)
 	wg.Wait()
 }
 
-// insert stores one prepared input inside its own savepoint.
+// insert stores one prepared input: inside its own savepoint, or with its rows queued when
+// the writer batches.
 func (w *writer) insert(ctx context.Context, p prepared, replace bool) error {
 	if replace {
 		if err := w.drop(ctx, p.in.path); err != nil {
@@ -461,7 +542,19 @@ func (w *writer) insert(ctx context.Context, p prepared, replace bool) error {
 		return nil
 	}
 	msg := p.err
-	if p.e != nil {
+	if p.e != nil && w.batches != nil {
+		// Only the item's row can fail, before any other row of the file is queued.
+		w.pending = w.pending[:0]
+		var fe *fileError
+		switch err := w.add(ctx, p.e); {
+		case err == nil:
+			w.ftsAdd = append(w.ftsAdd, w.pending...)
+		case errors.As(err, &fe):
+			msg = err.Error()
+		default:
+			return err
+		}
+	} else if p.e != nil {
 		if _, err := w.exec(ctx, "savepoint"); err != nil {
 			return err
 		}

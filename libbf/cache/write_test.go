@@ -1,0 +1,90 @@
+package cache
+
+import (
+	"context"
+	"database/sql"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestDuplicateRef inserts three files, the second holding the ref of the first, with the
+// refresh's writer (a savepoint per file) and the build's (rows batched): the second is
+// recorded as skipped with nothing else of it written, and ids go on as if it were absent.
+func TestDuplicateRef(t *testing.T) {
+	entry := func(ref, path string) *entry {
+		return &entry{
+			item:     itemRow{ref: ref, path: path, kind: KindNote, title: ref, weight: 1},
+			passages: []passageRow{{display: ref, title: ref, text: "text of " + path}},
+			names:    []string{"bf://work/" + path},
+			links:    []string{"target/" + path},
+		}
+	}
+	files := []prepared{
+		{in: input{path: "a.md", fp: fingerprint{1, 1, 1, 1}}, e: entry("x", "a.md")},
+		{in: input{path: "b.md", fp: fingerprint{2, 2, 2, 2}}, e: entry("x", "b.md")},
+		{in: input{path: "c.md", fp: fingerprint{3, 3, 3, 3}}, e: entry("y", "c.md")},
+	}
+	for _, batch := range []bool{false, true} {
+		name := "savepoints"
+		if batch {
+			name = "batched"
+		}
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			db, err := openBuildFile(ctx, filepath.Join(t.TempDir(), "index.sqlite"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			var fts []int64
+			err = writeTx(ctx, db, func(w *writer) error {
+				if batch {
+					if err := w.batch(ctx); err != nil {
+						return err
+					}
+				}
+				for _, p := range files {
+					if err := w.insert(ctx, p, false); err != nil {
+						return err
+					}
+				}
+				for _, r := range w.ftsAdd {
+					fts = append(fts, r.id)
+				}
+				return w.flushBatches(ctx)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			query := func(q string) string {
+				t.Helper()
+				rows, err := db.QueryContext(ctx, q)
+				got, err := ReadRows(rows, err, func(rows *sql.Rows) (v string, err error) {
+					return v, rows.Scan(&v)
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return strings.Join(got, "; ")
+			}
+			checks := []struct{ q, want string }{
+				{`SELECT id || ' ' || ref || ' ' || path FROM items ORDER BY id`, "1 x a.md; 2 y c.md"},
+				{`SELECT id || ' ' || item || ' ' || title FROM passages ORDER BY id`, "1 1 x; 2 2 y"},
+				{`SELECT item || ' ' || name FROM names ORDER BY item`, "1 bf://work/a.md; 2 bf://work/c.md"},
+				{`SELECT item || ' ' || target FROM links ORDER BY item`, "1 target/a.md; 2 target/c.md"},
+				{`SELECT path || ' ' || size || ' [' || error || ']' FROM files ORDER BY path`,
+					"a.md 1 []; b.md 2 [another file already holds the ref x; run bf validate]; c.md 3 []"},
+			}
+			for _, c := range checks {
+				if got := query(c.q); got != c.want {
+					t.Errorf("%s:\n got %s\nwant %s", c.q, got, c.want)
+				}
+			}
+			if !slices.Equal(fts, []int64{1, 2}) {
+				t.Errorf("search rows %v, want [1 2]", fts)
+			}
+		})
+	}
+}
