@@ -40,12 +40,14 @@ func Build(ctx context.Context, b *brain.Brain, progress func(done, total int)) 
 	if err != nil {
 		return BuildResult{}, err
 	}
-	return build(ctx, b, dir, progress, false)
+	return build(ctx, b, dir, progress, false, 0)
 }
 
 // build runs a full build under the writer lock. onlyIfNeeded (Open) skips it when a usable
-// generation appeared while it waited for the lock, and never touches records.
-func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, total int), onlyIfNeeded bool) (BuildResult, error) {
+// generation appeared while it waited for the lock, and never touches records; unusable is
+// the inode of the generation Open found missing, incompatible or damaged (0: none), which
+// is never taken for one that appeared, even when its files table still reads.
+func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, total int), onlyIfNeeded bool, unusable uint64) (BuildResult, error) {
 	writer, err := acquire(ctx, dir, WriterLockFile, true, missingWait)
 	if err != nil {
 		return BuildResult{}, busyError(err, "another bf process is updating the search cache in .bf")
@@ -58,7 +60,9 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 	}
 	previous, good := previousFiles(ctx, live, sig)
 	if onlyIfNeeded && good {
-		return BuildResult{}, nil
+		if st, err := os.Lstat(live); err == nil && inodeOf(st) != unusable {
+			return BuildResult{}, nil
+		}
 	}
 	if !onlyIfNeeded {
 		if err := store.Recover(ctx, b.Root); err != nil {

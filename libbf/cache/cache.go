@@ -109,7 +109,11 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 		if rebuilt {
 			return nil, errors.New("the search cache in .bf could not be rebuilt; run bf build")
 		}
-		if _, err := build(ctx, b, dir, progressOf(ctx), true); err != nil {
+		var unusable uint64
+		if st, err := os.Lstat(filepath.Join(dir, IndexFile)); err == nil {
+			unusable = inodeOf(st)
+		}
+		if _, err := build(ctx, b, dir, progressOf(ctx), true, unusable); err != nil {
 			return nil, err
 		}
 	}
