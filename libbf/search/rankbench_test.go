@@ -7,27 +7,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
-	"github.com/bfgo/bf/libbf/reply"
 )
 
 // BenchmarkRankWarm is the ranking of each query over a cache opened once: the search
 // itself, without the open and freshness check every command pays.
 func BenchmarkRankWarm(b *testing.B) {
-	root := benchBrain(b)
 	ctx := context.Background()
-	br, err := brain.Open(root)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var probs reply.Problems
-	var stale []string
-	parts, err := open(ctx, []*brain.Brain{br}, time.UTC, &probs, &stale)
-	if err != nil || len(parts) != 1 {
-		b.Fatal(err, len(parts))
-	}
-	defer closeParts(parts)
+	parts := openBench(b)
 	for _, q := range rankQueries {
 		pq, err := parse(Request{Query: q.query, Scope: q.scope, Location: time.UTC})
 		if err != nil {
