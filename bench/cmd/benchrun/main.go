@@ -558,21 +558,12 @@ func (b *bench) searches() error {
 		a := accs[i]
 		res[i].BF = measure.Summarize(a.bf)
 		all = append(all, a.bf...)
-		if len(a.fused) > 0 {
-			s := measure.Summarize(a.fused)
-			res[i].Fused = &s
-			allFused = append(allFused, a.fused...)
-		}
-		if len(a.rg) > 0 {
-			s := measure.Summarize(a.rg)
-			res[i].RG = &s
-			allRG = append(allRG, a.rg...)
-		}
-		if len(a.sq) > 0 {
-			s := measure.Summarize(a.sq)
-			res[i].SQLite = &s
-			allSQ = append(allSQ, a.sq...)
-		}
+		res[i].Fused = measure.Optional(a.fused)
+		allFused = append(allFused, a.fused...)
+		res[i].RG = measure.Optional(a.rg)
+		allRG = append(allRG, a.rg...)
+		res[i].SQLite = measure.Optional(a.sq)
+		allSQ = append(allSQ, a.sq...)
 		k := qs[i].Kind
 		if byKind[k] == nil {
 			byKind[k] = &acc{}
@@ -586,31 +577,15 @@ func (b *bench) searches() error {
 	sr := &b.res.Search
 	sr.Reps, sr.Queries, sr.MaxRSS = b.o.searchReps, res, maxRSS
 	sr.All = measure.Summarize(all)
-	if len(allFused) > 0 {
-		s := measure.Summarize(allFused)
-		sr.Fused = &s
-	}
-	if len(allRG) > 0 {
-		s := measure.Summarize(allRG)
-		sr.RG = &s
-	}
-	if len(allSQ) > 0 {
-		s := measure.Summarize(allSQ)
-		sr.SQLite = &s
-	}
+	sr.Fused = measure.Optional(allFused)
+	sr.RG = measure.Optional(allRG)
+	sr.SQLite = measure.Optional(allSQ)
 	for _, k := range kinds {
 		a := byKind[k]
-		ks := KindSummary{Kind: k, N: len(a.bf) / b.o.searchReps, BF: measure.Summarize(a.bf).Median}
-		if len(a.fused) > 0 {
-			ks.Fused = measure.Summarize(a.fused).Median
-		}
-		if len(a.rg) > 0 {
-			ks.RG = measure.Summarize(a.rg).Median
-		}
-		if len(a.sq) > 0 {
-			ks.SQLite = measure.Summarize(a.sq).Median
-		}
-		sr.PerKind = append(sr.PerKind, ks)
+		// An empty list summarizes to 0, which the JSON leaves out.
+		sr.PerKind = append(sr.PerKind, KindSummary{Kind: k, N: len(a.bf) / b.o.searchReps,
+			BF: measure.Summarize(a.bf).Median, Fused: measure.Summarize(a.fused).Median,
+			RG: measure.Summarize(a.rg).Median, SQLite: measure.Summarize(a.sq).Median})
 	}
 	return nil
 }
@@ -668,14 +643,7 @@ func (b *bench) reads() error {
 			}
 		}
 		r.BF = measure.Summarize(bfs)
-		if len(rgs) > 0 {
-			s := measure.Summarize(rgs)
-			r.RG = &s
-		}
-		if len(sqs) > 0 {
-			s := measure.Summarize(sqs)
-			r.SQLite = &s
-		}
+		r.RG, r.SQLite = measure.Optional(rgs), measure.Optional(sqs)
 		logf("  %s: %s", c.Name, measure.Millis(r.BF.Median))
 		b.res.Reads = append(b.res.Reads, r)
 	}

@@ -60,8 +60,7 @@ func (b *bench) watched() error {
 	byKind := map[string]*acc{}
 	var all, allSQ []time.Duration
 	for i, q := range qs {
-		s := measure.Summarize(bfs[i])
-		sr.Queries[i].Watched = &s
+		sr.Queries[i].Watched = measure.Optional(bfs[i])
 		all, allSQ = append(all, bfs[i]...), append(allSQ, sqs[i]...)
 		if byKind[q.Kind] == nil {
 			byKind[q.Kind] = &acc{}
@@ -69,20 +68,10 @@ func (b *bench) watched() error {
 		byKind[q.Kind].bf = append(byKind[q.Kind].bf, bfs[i]...)
 		byKind[q.Kind].sq = append(byKind[q.Kind].sq, sqs[i]...)
 	}
-	w := measure.Summarize(all)
-	sr.Watched = &w
-	if len(allSQ) > 0 {
-		s := measure.Summarize(allSQ)
-		sr.WatchedSQLite = &s
-	}
+	sr.Watched, sr.WatchedSQLite = measure.Optional(all), measure.Optional(allSQ)
 	for k := range sr.PerKind {
 		a := byKind[sr.PerKind[k].Kind]
-		bf := measure.Summarize(a.bf)
-		sr.PerKind[k].Watched = &Pair{BF: bf}
-		if len(a.sq) > 0 {
-			sq := measure.Summarize(a.sq)
-			sr.PerKind[k].Watched.SQLite = &sq
-		}
+		sr.PerKind[k].Watched = &Pair{BF: measure.Summarize(a.bf), SQLite: measure.Optional(a.sq)}
 	}
 
 	if len(b.res.Reads) == 0 {
@@ -115,11 +104,7 @@ func (b *bench) watched() error {
 				}
 			}
 		}
-		p := &Pair{BF: measure.Summarize(bfr)}
-		if len(sqr) > 0 {
-			s := measure.Summarize(sqr)
-			p.SQLite = &s
-		}
+		p := &Pair{BF: measure.Summarize(bfr), SQLite: measure.Optional(sqr)}
 		b.res.Reads[k].Watched = p
 		logf("  %s with a watcher: %s", c.Name, measure.Millis(p.BF.Median))
 	}

@@ -68,6 +68,15 @@ func Summarize(ds []time.Duration) Summary {
 	return Summary{N: len(ms), Median: Median(ms), P95: Percentile(ms, 95), Min: ms[0], Max: ms[len(ms)-1]}
 }
 
+// Optional is Summarize for a figure that may not have been measured: nil when ds is empty.
+func Optional(ds []time.Duration) *Summary {
+	if len(ds) == 0 {
+		return nil
+	}
+	s := Summarize(ds)
+	return &s
+}
+
 // Median of sorted values: the middle one, or the mean of the two middle ones.
 func Median(sorted []float64) float64 {
 	n := len(sorted)
