@@ -2,27 +2,17 @@ package cache
 
 import (
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/fold"
-	"github.com/yuin/goldmark"
+	"github.com/bfgo/bf/libbf/markdown"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 )
 
 // MaxLead bounds items.lead, in characters.
 const MaxLead = 320
-
-// markdown parses lead sources; a goldmark parser is safe for concurrent use. It is built on
-// first use: most commands read the cache and never parse Markdown.
-var markdown = sync.OnceValue(func() parser.Parser {
-	return goldmark.New(goldmark.WithExtensions(extension.TaskList, extension.Strikethrough)).Parser()
-})
 
 // plainText reduces Markdown to the words a reader sees: links and images become their
 // labels, heading markers, rules, emphasis and code markers disappear, HTML is dropped,
@@ -32,7 +22,7 @@ func plainText(md string) string {
 		return ""
 	}
 	src := []byte(md)
-	doc := markdown().Parse(text.NewReader(src))
+	doc := markdown.Parse(markdown.Leads(), src)
 	var b strings.Builder
 	space := func() { b.WriteByte(' ') }
 	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {

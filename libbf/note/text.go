@@ -3,35 +3,17 @@ package note
 import (
 	"strconv"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/markdown"
 	"github.com/yuin/goldmark/ast"
-	"github.com/yuin/goldmark/extension"
 	extast "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/parser"
-	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
 )
 
-// markdown is CommonMark plus footnotes. Footnote definitions are parsed as blocks so the
-// links inside `[^id]: [Source](ref)` count and the definition is not mistaken
-// for a link reference definition. The footnote AST transformer is left out on purpose:
-// it drops definitions nobody cites, and their links still count.
-// A goldmark parser is safe for concurrent use; this one is built on first use, so a command
-// that parses no note does not pay for it.
-var markdown = sync.OnceValue(func() parser.Parser {
-	return parser.NewParser(
-		parser.WithBlockParsers(append(parser.DefaultBlockParsers(),
-			util.Prioritized(extension.NewFootnoteBlockParser(), 999))...),
-		parser.WithInlineParsers(append(parser.DefaultInlineParsers(),
-			util.Prioritized(extension.NewFootnoteParser(), 101))...),
-		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...),
-	)
-})
-
+// parseMarkdown parses a note body in bf's note dialect (CommonMark plus footnotes).
 func parseMarkdown(body []byte) ast.Node {
-	return markdown().Parse(text.NewReader(body))
+	return markdown.Parse(markdown.Notes(), body)
 }
 
 // decode gives the text a CommonMark renderer would show for raw inline source: backslash
