@@ -14,6 +14,8 @@
 //   - Instants and calendar days: timestamp. Text folding and query terms: fold.
 //   - One note parsed (front matter, headings, sections, tasks, links): note. One record:
 //     record. Which files of a brain bf reads: scan.
+//   - bf's Markdown dialect (the goldmark parsers of notes and leads, with bf's own task
+//     checkbox, strikethrough and footnote parsers): markdown.
 //   - Finding, opening and selecting brains, the machine registry and collection trust
 //     (refusing an untrusted brain's programs: brain.Env.RequireTrust): brain. A new brain (bf init): starter. Importing a folder of Markdown: vault, with
 //     Obsidian's dialect in obsidian.
