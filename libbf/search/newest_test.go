@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 
@@ -17,7 +18,12 @@ import (
 // newest linkers must give every row, rank and score of the sort of every linker. The
 // walk's thresholds are lowered so that it runs on small brains, finds the page, and
 // gives up (too long a walk, or the items without a place in time reached).
+// BF_RANK_THOROUGH=1 runs more brains and queries.
 func TestNewestProperty(t *testing.T) {
+	brains, searches := 4, 40
+	if os.Getenv("BF_RANK_THOROUGH") != "" {
+		brains, searches = 16, 120
+	}
 	defer func(from float64, slack int64) { walkFrom, walkSlack, traceWalk = from, slack, nil }(walkFrom, walkSlack)
 	walkFrom = 0
 	found, gaveUp, pages := 0, 0, 0
@@ -29,7 +35,7 @@ func TestNewestProperty(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	for seed := range uint64(4) {
+	for seed := range uint64(brains) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 31))
 			b := linkedBrain(t, r)
@@ -37,7 +43,7 @@ func TestNewestProperty(t *testing.T) {
 			queries := []string{"repo:github.com/rand/app", "bf://rand/projects/owner.md", "person:email/ana@example.test",
 				"bf://rand/tags/t0", "bf://rand/tags/t1", "bf://rand/people/ana.md", "mail:r001"}
 			scopes := []string{"", "", "", "", "projects", "2026-08", "memories/mail", "bf://rand/tags/t2"}
-			for range 40 {
+			for range searches {
 				query, scopeText := queries[r.IntN(len(queries))], scopes[r.IntN(len(scopes))]
 				limit := []int{1, 2, 3, 5, 10, 20, 50}[r.IntN(7)]
 				offset := []int64{0, 0, 0, 3}[r.IntN(4)]
