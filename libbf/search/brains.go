@@ -26,6 +26,8 @@ type part struct {
 	low string
 	// texts reads a passage's folded columns, original text and lead, prepared on first use.
 	texts *sql.Stmt
+	// claims reads the claims explaining an identity-search result, prepared on first use.
+	claims *sql.Stmt
 	// hist is the brain's run history on this machine, read on first use.
 	hist *history.History
 }
@@ -46,8 +48,10 @@ func open(ctx context.Context, brains []*brain.Brain, loc *time.Location, probs 
 }
 
 func (p *part) close() {
-	if p.texts != nil {
-		p.texts.Close()
+	for _, st := range []*sql.Stmt{p.texts, p.claims} {
+		if st != nil {
+			st.Close()
+		}
 	}
 	p.tx.Rollback()
 	p.cache.Close()

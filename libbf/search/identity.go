@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/bfgo/bf/libbf/cache"
@@ -156,7 +157,7 @@ func expand(ctx context.Context, parts []*part, missing bool, value string, prob
 }
 
 func itemNames(ctx context.Context, p *part, item int64) (map[string]bool, error) {
-	list, err := cache.Strings(ctx, p.tx, `SELECT name FROM names WHERE item = ? LIMIT ?`, item, graph.MaxNames+1)
+	list, err := cache.Strings(ctx, p.tx, `SELECT name FROM names WHERE item = ? LIMIT `+strconv.Itoa(graph.MaxNames+1), item)
 	if err != nil {
 		return nil, err
 	}
@@ -188,8 +189,8 @@ func localRefs(ctx context.Context, p *part, ids map[string]bool) (map[string]bo
 	}
 	sort.Strings(qualified)
 	refs, err := cache.Strings(ctx, p.tx, `SELECT DISTINCT i.ref FROM items i JOIN (SELECT name, min(item) AS item FROM names
-		WHERE name IN (SELECT value FROM json_each(?)) GROUP BY name HAVING count(*) = 1) o ON o.item = i.id LIMIT ?`,
-		jsontext.Array(qualified), maxOwners+1)
+		WHERE name IN (SELECT value FROM json_each(?)) GROUP BY name HAVING count(*) = 1) o ON o.item = i.id LIMIT `+
+		strconv.Itoa(maxOwners+1), jsontext.Array(qualified))
 	if err != nil {
 		return nil, err
 	}
@@ -220,15 +221,23 @@ func known(ctx context.Context, p *part, ids map[string]bool) (bool, error) {
 // were cut. An untyped link repeating a typed one from the same origin to the same target
 // is listed once, under its relation.
 func explain(ctx context.Context, p *part, item int64, targets map[string]bool) ([]reply.Claim, bool, error) {
-	list := sortedSet(targets)
-	rows, err := p.tx.QueryContext(ctx, `SELECT subject, relation, target, origin FROM (
+	if p.claims == nil {
+		// The bound is written as a number: as a parameter, SQLite would compile the
+		// statement again on its first run.
+		st, err := p.tx.PrepareContext(ctx, `SELECT subject, relation, target, origin FROM (
 			SELECT subject, relation, target, origin,
 				max(relation != '') OVER (PARTITION BY target, origin) AS typed
 			FROM edges WHERE item = ?1 AND (target IN (SELECT value FROM json_each(?2))
 				OR EXISTS (SELECT 1 FROM json_each(?3) s WHERE target > s.value || '#' AND target < s.value || '$')))
 		WHERE relation != '' OR NOT typed
-		ORDER BY relation, target, origin, subject LIMIT ?4`,
-		item, jsontext.Array(list), jsontext.Array(sectionTargets(list)), maxRelations+1)
+		ORDER BY relation, target, origin, subject LIMIT `+strconv.Itoa(maxRelations+1))
+		if err != nil {
+			return nil, false, err
+		}
+		p.claims = st
+	}
+	list := sortedSet(targets)
+	rows, err := p.claims.QueryContext(ctx, item, jsontext.Array(list), jsontext.Array(sectionTargets(list)))
 	if err != nil {
 		return nil, false, err
 	}

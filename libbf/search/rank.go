@@ -36,27 +36,53 @@ const (
 )
 
 // identitySQL lists the items that are the identity (its ref, 2e6), own it (a name, 1e6)
-// or link to it or to a section of it (1e3), best score first, then newest, then by ref
-// descending.
+// or link to it or to a section of it (1e3: {linkers}), best score first, then newest,
+// then by ref descending.
 const identitySQL = `WITH ` + cache.DaysCTE + `,
 candidates(item, score) AS (
 	SELECT id, 2e6 FROM items WHERE ref = :text
 	UNION ALL SELECT item, 1e6 FROM names WHERE name IN (SELECT value FROM json_each(:identities))
-	UNION ALL SELECT item, 1e3 FROM links WHERE target IN (SELECT value FROM json_each(:identities))
-	UNION ALL SELECT l.item, 1e3 FROM json_each(:idsections) s CROSS JOIN links l
-		ON l.target > s.value || '#' AND l.target < s.value || '$'),
+	UNION ALL ` + linkers + `),
 owners AS (SELECT item, max(score) AS score FROM candidates GROUP BY item)
 SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, c.score, '', ''
 FROM owners c JOIN items i ON i.id = c.item ` + cache.DaysJoin + `
 WHERE ` + filters + `
 ORDER BY c.score DESC, time DESC, i.ref DESC LIMIT ` + limitBound
 
-// tagSQL lists a tag's members, newest first.
+// SQL of the items linking to an identity: linkers stands for them in identitySQL.
+const (
+	linkers = `{linkers}`
+	// allLinkers selects every item linking to one of :identities or to a section of one
+	// of :idsections.
+	allLinkers = `SELECT item, 1e3 FROM links WHERE target IN (SELECT value FROM json_each(:identities))
+	UNION ALL SELECT l.item, 1e3 FROM json_each(:idsections) s CROSS JOIN links l
+		ON l.target > s.value || '#' AND l.target < s.value || '$'`
+	// walkedLinkers are the linkers the walk found (:walked).
+	walkedLinkers = `SELECT value, 1e3 FROM json_each(:walked)`
+	// linkerCount counts linkers, up to the bound.
+	linkerCount = `SELECT count(*) FROM (` + allLinkers + ` LIMIT ` + limitBound + `)`
+	// linksTo is whether item i links to one of :identities; linksToSection whether it
+	// links to a section of one of :idsections.
+	linksTo        = `EXISTS (SELECT 1 FROM links l WHERE l.item = i.id AND l.target IN (SELECT value FROM json_each(:identities)))`
+	linksToSection = `EXISTS (SELECT 1 FROM json_each(:idsections) s CROSS JOIN links l
+		ON l.item = i.id AND l.target > s.value || '#' AND l.target < s.value || '$')`
+)
+
+// tagSQL lists a tag's members ({members}), newest first.
 const tagSQL = `WITH ` + cache.DaysCTE + `
 SELECT ` + rowColumns + `, ` + timeExpr + ` AS time, '', i.title, 0, 1e3, '', ''
 FROM items i ` + cache.DaysJoin + `
-WHERE i.id IN (SELECT item FROM tags WHERE target = :text) AND ` + filters + `
+WHERE i.id IN (` + members + `) AND ` + filters + `
 ORDER BY time DESC, i.ref DESC LIMIT ` + limitBound
+
+// SQL of a tag's members: members stands for them in tagSQL.
+const (
+	members       = `{members}`
+	allMembers    = `SELECT item FROM tags WHERE target = :text`
+	walkedMembers = `SELECT value FROM json_each(:walked)`
+	memberCount   = `SELECT count(*) FROM (` + allMembers + ` LIMIT ` + limitBound + `)`
+	taggedWith    = `EXISTS (SELECT 1 FROM tags t WHERE t.item = i.id AND t.target = :text)`
+)
 
 // row is one ranked item of one brain.
 type row struct {
@@ -115,19 +141,49 @@ func scopeArgs(p *part, sc scope, targets map[string]bool) []any {
 }
 
 // rankIdentity runs the identity query in one brain: tag members for a tag address.
+// Without a scope, the newest linkers or members are found by a walk when there are many
+// (newest.go); the page then reads only their rows.
 func rankIdentity(ctx context.Context, p *part, text string, identities map[string]bool, sc scope, targets map[string]bool, limit int64) ([]*row, error) {
 	args := append(scopeArgs(p, sc, targets), sql.Named("text", text))
+	query, count, probe, all, walked := identitySQL, linkerCount, linksTo, allLinkers, walkedLinkers
 	if isTagAddress(text) {
-		return queryRows(ctx, p, render(tagSQL, sc, limit), args)
+		query, count, probe, all, walked = tagSQL, memberCount, taggedWith, allMembers, walkedMembers
+	} else {
+		ids := identities
+		if len(ids) == 0 {
+			ids = map[string]bool{text: true}
+		}
+		list := sortedSet(ids)
+		sections := sectionTargets(list)
+		if len(sections) > 0 {
+			// Probing a section link costs a range read per section per item walked.
+			probe = "(" + linksTo + " OR " + linksToSection + ")"
+		}
+		args = append(args, sql.Named("identities", jsontext.Array(list)), sql.Named("idsections", jsontext.Array(sections)))
 	}
-	ids := identities
-	if len(ids) == 0 {
-		ids = map[string]bool{text: true}
+	if scopeFilter(sc) == "1" && !sortEveryMember {
+		found, ok, err := newest(ctx, p, membership{member: probe, count: count, args: args}, limit)
+		if err != nil {
+			return nil, err
+		}
+		if traceWalk != nil {
+			traceWalk(ok)
+		}
+		if ok {
+			page := strings.NewReplacer(linkers, walked, members, walked).Replace(query)
+			return queryRows(ctx, p, render(page, sc, limit), append(args, sql.Named("walked", int64List(found))))
+		}
 	}
-	list := sortedSet(ids)
-	args = append(args, sql.Named("identities", jsontext.Array(list)), sql.Named("idsections", jsontext.Array(sectionTargets(list))))
-	return queryRows(ctx, p, render(identitySQL, sc, limit), args)
+	full := strings.NewReplacer(linkers, all, members, all).Replace(query)
+	return queryRows(ctx, p, render(full, sc, limit), args)
 }
+
+// sortEveryMember turns the walk off, and traceWalk hears whether each walk tried found the
+// page: tests and benchmarks compare the walk with the sort.
+var (
+	sortEveryMember bool
+	traceWalk       func(found bool)
+)
 
 func queryRows(ctx context.Context, p *part, query string, args []any) ([]*row, error) {
 	return cache.Collect(ctx, p.tx, query, args, func(rows *sql.Rows) (*row, error) {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/reply"
 )
 
 // BenchmarkRankWarm is the ranking of each query over a cache opened once: the search
@@ -79,4 +80,45 @@ func cpuTime() int64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return ru.Utime.Nano() + ru.Stime.Nano()
+}
+
+// identityQueries are the bench's identity searches (bench/gen): run them over the bench's
+// large brain with BF_BENCH_BRAIN. The last one is known to no item: a word search.
+var identityQueries = []struct{ name, query string }{
+	{"email-dana", "person:email/dana.okafor@example.test"},
+	{"email-ravi", "person:email/ravi.menon@example.test"},
+	{"repo", "repo:github.com/bench/billing"},
+	{"tag", "bf://bench/tags/billing"},
+	{"entity", "bf://bench/people/dana-okafor"},
+	{"record", "tickets:OPS-100"},
+	{"hub", "bf://bench/projects/support/share-ledger.md"},
+	{"url", "https://tickets.example.test/browse/OPS-100"},
+}
+
+// BenchmarkRankIdentity is each identity search of the bench over a cache opened once:
+// the expansion, the known check and the ranking, as bf search runs them, with the walk
+// for the newest linkers (walk) and with every linker sorted (sort).
+func BenchmarkRankIdentity(b *testing.B) {
+	ctx := context.Background()
+	parts := openBench(b)
+	for _, q := range identityQueries {
+		pq, err := parse(Request{Query: q.query, Location: time.UTC})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, mode := range []string{"walk", "sort"} {
+			b.Run(q.name+"/"+mode, func(b *testing.B) {
+				sortEveryMember = mode == "sort"
+				defer func() { sortEveryMember = false }()
+				start := cpuTime()
+				for b.Loop() {
+					var probs reply.Problems
+					if _, err := run(ctx, pq, parts, false, &probs); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(cpuTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+			})
+		}
+	}
 }

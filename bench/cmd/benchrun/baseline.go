@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/bench/gen"
+	"github.com/bfgo/bf/libbf/fold"
 )
 
 // Baselines do the same lookup the brute-force way. rg lists the files holding the
@@ -85,15 +86,43 @@ func identityItems(id string) string {
 	return fmt.Sprintf("SELECT item FROM names WHERE name = %s UNION SELECT item FROM links WHERE target = %s", target, target)
 }
 
+// identitySQL is bf's rule for an identity-shaped query in one statement: when an item is,
+// names or links to the identity (for an address of a note, also its path and links to a
+// section of it), the items that are, own or link to it; otherwise the ranked FTS5 query
+// of the words bf's tokenizer finds in it, all of them OR-ed. Each branch holds the
+// condition among its own terms, where SQLite tests a constant term once before reading
+// anything: the branch not taken costs nothing.
+func identitySQL(id, ranked string) string {
+	v := sqlString(id)
+	known := fmt.Sprintf("(SELECT EXISTS (SELECT 1 FROM items WHERE ref = %s) OR EXISTS (SELECT 1 FROM names WHERE name = %s)"+
+		" OR EXISTS (SELECT 1 FROM links WHERE target = %s)", v, v, v)
+	if p, ok := strings.CutPrefix(id, "bf://"+gen.BrainName+"/"); ok && strings.HasSuffix(p, ".md") {
+		known += fmt.Sprintf(" OR EXISTS (SELECT 1 FROM items WHERE ref = %s)", sqlString(p))
+	}
+	if strings.HasPrefix(id, "bf://") && !strings.Contains(id, "#") {
+		known += fmt.Sprintf(" OR EXISTS (SELECT 1 FROM links WHERE target > %s AND target < %s)", sqlString(id+"#"), sqlString(id+"$"))
+	}
+	known += ")"
+	words := "SELECT NULL WHERE 0"
+	if fq, err := fold.Parse(id); err == nil && len(fq.Terms) > 0 {
+		words = strings.TrimSuffix(fmt.Sprintf(ranked, sqlString(fq.Match()), " AND NOT "+known), ";")
+	}
+	return fmt.Sprintf("SELECT * FROM (SELECT i.ref FROM items i WHERE i.id IN (%s) AND %s ORDER BY i.time DESC LIMIT 10)"+
+		" UNION ALL SELECT * FROM (%s);", identityItems(id), known, words)
+}
+
+// rankedSQL is the ranked FTS5 query of MATCH %s with the filter %s.
+const rankedSQL = "SELECT i.ref FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item WHERE search MATCH %s%s ORDER BY bm25(search, 10, 1, 0.5, 3) LIMIT 10;"
+
 // sqlFor returns the raw SQL that stands for query q.
 func sqlFor(q gen.Query) string {
-	const ranked = "SELECT i.ref FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item WHERE search MATCH %s%s ORDER BY bm25(search, 10, 1, 0.5, 3) LIMIT 10;"
+	const ranked = rankedSQL
 	switch q.Kind {
 	case "identity":
 		if strings.HasPrefix(q.Identity, "bf://"+gen.BrainName+"/tags/") {
 			return fmt.Sprintf("SELECT i.ref FROM tags t JOIN items i ON i.id = t.item WHERE t.target = %s ORDER BY i.time DESC LIMIT 10;", sqlString(q.Identity))
 		}
-		return fmt.Sprintf("SELECT i.ref FROM items i WHERE i.id IN (%s) ORDER BY i.time DESC LIMIT 10;", identityItems(q.Identity))
+		return identitySQL(q.Identity, ranked)
 	case "phrase":
 		return fmt.Sprintf(ranked, sqlString(`"`+q.Words[0]+`"`), "")
 	case "prefix":
