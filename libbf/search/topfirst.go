@@ -1,7 +1,10 @@
 package search
 
-// The first attempt of an unscoped word ranking (words.go): FTS5 sorts the matches by
-// BM25 and hands over only the best k, which are then ranked as usual.
+// The first attempt of a word ranking (words.go): FTS5 sorts the matches by BM25 and hands
+// over only the best k, which are then ranked as usual. Within a scope, the matches are
+// those of the scope's passages (the filter scoreAll applies), and the k the best of them:
+// the bound below holds among them as it does among all matches, the weights of the items
+// within a scope being at most the scope's largest weight.
 //
 // Every match outside those k has BM25 at most v, the k-th value, so its score is at most
 // v × the largest item weight × bonus(all terms): the halving of low-priority sources only
@@ -35,6 +38,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bfgo/bf/libbf/cache"
 )
@@ -47,9 +51,9 @@ const (
 	// topSQL lists the matches of the best BM25, at most :k, the heavy passages first (their
 	// BM25 is left NULL: FTS5's bm25() is slow on them).
 	topSQL = `SELECT rowid, CASE WHEN rowid IN (` + heavySQL + `) THEN NULL ELSE -` + cache.RankBM25 + ` END AS b
-		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
+		FROM search WHERE search MATCH :match` + only + ` ORDER BY b DESC NULLS FIRST LIMIT :k`
 	// topLightSQL is topSQL for a brain without heavy passages.
-	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match ORDER BY b DESC LIMIT :k`
+	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match` + only + ` ORDER BY b DESC LIMIT :k`
 	// notePassagesSQL lists the passages of the items of some passages, themselves included.
 	notePassagesSQL = `SELECT s.id FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
 		CROSS JOIN passages s ON s.item = p.item`
@@ -114,7 +118,12 @@ func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
 	if some {
 		query = topSQL
 	}
-	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", w.match), sql.Named("k", k))
+	restrict, args := "", []any{sql.Named("match", w.match), sql.Named("k", k)}
+	if w.scoped {
+		restrict = ` AND +rowid IN (` + scopedPassages(w.sc) + `)`
+		args = append(args, w.args...)
+	}
+	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(query), args...)
 	if err != nil {
 		return nil, 0, err
 	}
