@@ -1,10 +1,7 @@
 package search
 
-// The first attempt of a word ranking (words.go): FTS5 sorts the matches by BM25 and hands
-// over only the best k, which are then ranked as usual. Within a scope, the matches are
-// those of the scope's passages (the filter scoreAll applies), and the k the best of them:
-// the bound below holds among them as it does among all matches, the weights of the items
-// within a scope being at most the scope's largest weight.
+// The first attempt of an unscoped word ranking (words.go): FTS5 sorts the matches by
+// BM25 and hands over only the best k, which are then ranked as usual.
 //
 // Every match outside those k has BM25 at most v, the k-th value, so its score is at most
 // v × the largest item weight × bonus(all terms): the halving of low-priority sources only
@@ -34,11 +31,11 @@ package search
 // than all it spared.
 
 import (
+	"cmp"
 	"database/sql"
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/bfgo/bf/libbf/cache"
 )
@@ -51,11 +48,12 @@ const (
 	// topSQL lists the matches of the best BM25, at most :k, the heavy passages first (their
 	// BM25 is left NULL: FTS5's bm25() is slow on them).
 	topSQL = `SELECT rowid, CASE WHEN rowid IN (` + heavySQL + `) THEN NULL ELSE -` + cache.RankBM25 + ` END AS b
-		FROM search WHERE search MATCH :match` + only + ` ORDER BY b DESC NULLS FIRST LIMIT :k`
+		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
 	// topLightSQL is topSQL for a brain without heavy passages.
-	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match` + only + ` ORDER BY b DESC LIMIT :k`
-	// notePassagesSQL lists the passages of the items of some passages, themselves included.
-	notePassagesSQL = `SELECT s.id FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
+	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match ORDER BY b DESC LIMIT :k`
+	// notePassagesSQL lists the passages of the items of some passages, themselves included,
+	// with their fragments.
+	notePassagesSQL = `SELECT s.id, s.fragment FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
 		CROSS JOIN passages s ON s.item = p.item`
 	// matchingSQL lists which of some passages match the query.
 	matchingSQL = `SELECT rowid FROM search WHERE search MATCH :match AND +rowid IN (SELECT value FROM json_each(:ids))`
@@ -63,26 +61,51 @@ const (
 
 // rankTopFirst ranks the best few matches and reports whether the page is settled; when
 // it is not, the search is as new.
+//
+// The BM25 FTS5 sorted them by is kept: only the passages it does not settle are scored
+// again, the other passages of their notes (which may not match) and those with a
+// fragment (a section counts only when it matches through its heading or text, which a
+// second BM25 tells) or left to heavy.go. When the best few are records, no second pass
+// over the matches is needed.
 func (w *wordSearch) rankTopFirst() (bool, error) {
 	k := topFirst + topPerRow*min(w.limit, 1<<20)
 	if topFirst <= 0 {
 		return false, nil
 	}
-	ids, last, err := w.topIDs(k)
+	top, last, err := w.topIDs(k)
 	if err != nil {
 		return false, err
 	}
-	complete := int64(len(ids)) < k
-	all, err := w.ids(notePassagesSQL, sql.Named("ids", int64List(ids)))
+	complete := int64(len(top)) < k
+	ids := make([]int64, len(top))
+	for i, r := range top {
+		ids[i] = r.id
+	}
+	slices.SortFunc(top, func(a, b scoredRow) int { return cmp.Compare(a.id, b.id) })
+	all, err := cache.Collect(w.ctx, w.p.tx, notePassagesSQL, []any{sql.Named("ids", int64List(ids))},
+		func(rows *sql.Rows) (p notePassage, err error) { return p, rows.Scan(&p.id, &p.fragment) })
 	if err != nil {
 		return false, err
 	}
-	slices.Sort(all)
-	all = slices.Compact(all)
-	// Scoring them keeps the matching ones.
-	results, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", int64List(all)))
-	if err != nil {
-		return false, err
+	slices.SortFunc(all, func(a, b notePassage) int { return cmp.Compare(a.id, b.id) })
+	all = slices.CompactFunc(all, func(a, b notePassage) bool { return a.id == b.id })
+	var results []scoredRow
+	var again []int64
+	for _, p := range all {
+		i, found := slices.BinarySearchFunc(top, p.id, func(r scoredRow, id int64) int { return cmp.Compare(r.id, id) })
+		if found && p.fragment == "" && !math.IsNaN(top[i].b) {
+			results = append(results, top[i])
+		} else {
+			again = append(again, p.id)
+		}
+	}
+	if len(again) > 0 {
+		// Scoring them keeps the matching ones.
+		scored, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", int64List(again)))
+		if err != nil {
+			return false, err
+		}
+		results = append(results, scored...)
 	}
 	w.partial = !complete
 	if err := w.pend(results); err != nil {
@@ -106,9 +129,16 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 	return false, nil
 }
 
-// topIDs returns the at most k matches of the best BM25, and the last BM25 (+Inf when
-// none is known).
-func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
+// notePassage is a passage of a note (or record) among the best few matches.
+type notePassage struct {
+	id       int64
+	fragment string
+}
+
+// topIDs returns the at most k matches of the best BM25, best first, with their BM25
+// (NaN for a heavy passage, left to heavy.go), and the last BM25 (+Inf when none is
+// known).
+func (w *wordSearch) topIDs(k int64) ([]scoredRow, float64, error) {
 	defer w.timed(1)()
 	var some bool
 	if err := w.p.tx.QueryRowContext(w.ctx, `SELECT EXISTS(`+heavySQL+`)`).Scan(&some); err != nil {
@@ -118,30 +148,25 @@ func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
 	if some {
 		query = topSQL
 	}
-	restrict, args := "", []any{sql.Named("match", w.match), sql.Named("k", k)}
-	if w.scoped {
-		restrict = ` AND +rowid IN (` + scopedPassages(w.sc) + `)`
-		args = append(args, w.args...)
-	}
-	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(query), args...)
+	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", w.match), sql.Named("k", k))
 	if err != nil {
 		return nil, 0, err
 	}
 	defer rows.Close()
-	var ids []int64
+	var top []scoredRow
 	last := math.Inf(1)
 	for rows.Next() {
-		var id int64
+		r := scoredRow{b: math.NaN()}
 		var b sql.NullFloat64
-		if err := rows.Scan(&id, &b); err != nil {
+		if err := rows.Scan(&r.id, &b); err != nil {
 			return nil, 0, err
 		}
-		ids = append(ids, id)
 		if b.Valid {
-			last = b.Float64
+			r.b, last = b.Float64, b.Float64
 		}
+		top = append(top, r)
 	}
-	return ids, last, rows.Err()
+	return top, last, rows.Err()
 }
 
 // ids runs a query of passage ids.

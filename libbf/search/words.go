@@ -36,13 +36,13 @@ import (
 //     other partition can reach the page, nor a record that would be listed beside its
 //     URL's best one. Deprecated notes rank after every open one, so they never raise θ.
 //
-// A first attempt asks FTS5 for only the best few matches by BM25, of the scope when there
-// is one, and stops there when the page is settled (topfirst.go); the steps above run when
+// Without a scope, a first attempt asks FTS5 for only the best few matches by BM25 and
+// stops there when the page is settled (topfirst.go); the steps above run when
 // it is not.
 //
 // Partitions reaching the page are then completed: a note's other sections and the records
-// sharing a URL need not score well to be listed. A scope's passages are found through an
-// index of items, and only they are scored.
+// sharing a URL need not score well to be listed. A scope is read first, through an index
+// of items, and only its passages are scored.
 
 // maxWeight bounds items.weight: 2 for entry notes, 1 otherwise, as the cache schema
 // documents; recordWeight is the weight of every record. A larger weight met on the way
@@ -272,8 +272,10 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 
 // rank scores and reads passages until the page is settled.
 func (w *wordSearch) rank() error {
-	if settled, err := w.rankTopFirst(); settled || err != nil {
-		return err
+	if !w.scoped {
+		if settled, err := w.rankTopFirst(); settled || err != nil {
+			return err
+		}
 	}
 	if w.scoped || len(w.terms) == 1 {
 		// One term: every passage holds the same terms, so nothing is known before BM25.
