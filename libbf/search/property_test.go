@@ -18,9 +18,13 @@ import (
 // deleted, records added), so the row count, average size and the rows holding each term
 // move under the ranking. BF_RANK_THOROUGH=1 runs more brains and queries.
 func TestRankingProperty(t *testing.T) {
-	brains, queries := 3, 25
+	// Seed 10 meets a heavy passage whose idf Go's math.Log rounded a bit off FTS5's.
+	seeds, queries := []uint64{0, 1, 10}, 25
 	if os.Getenv("BF_RANK_THOROUGH") != "" {
-		brains, queries = 12, 80
+		seeds, queries = nil, 80
+		for s := range uint64(12) {
+			seeds = append(seeds, s)
+		}
 	}
 	var total, one rankStats
 	defer func() { traceRank = nil }()
@@ -34,7 +38,7 @@ func TestRankingProperty(t *testing.T) {
 			one.topMissed += s.topMissed
 		}
 	}
-	for seed := range uint64(brains) {
+	for _, seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 97))
 			b, vocab := randomBrain(t, r)
