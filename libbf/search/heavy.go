@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"math"
 	"strings"
 
 	"github.com/bfgo/bf/libbf/cache"
@@ -103,7 +102,13 @@ func (h *heavy) prepare(ctx context.Context, p *part, match []string) error {
 		if err := st.QueryRowContext(ctx, m).Scan(&hits); err != nil {
 			return err
 		}
-		idf := math.Log((float64(int64(rows)-hits) + 0.5) / (float64(hits) + 0.5))
+		// The logarithm is SQLite's, the C library's that FTS5 calls: Go's math.Log differs
+		// from it in the last bit for some values.
+		var idf float64
+		ratio := (float64(int64(rows)-hits) + 0.5) / (float64(hits) + 0.5)
+		if err := p.tx.QueryRowContext(ctx, `SELECT ln(?)`, ratio).Scan(&idf); err != nil {
+			return err
+		}
 		if idf <= 0 {
 			idf = 1e-6
 		}

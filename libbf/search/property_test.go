@@ -10,16 +10,21 @@ import (
 )
 
 // TestRankingProperty ranks random small brains with random queries (common words held by
-// most passages, rare words, phrases, prefixes, misses) in random scopes and page sizes:
-// every row and score of rankWords, with its bounds, pruning, first attempt over the best
-// few matches and counts-based scores, must be those of the plain statement that scores
-// every match with FTS5's bm25(). Between queries the brain changes at random (notes
-// edited or deleted, records added), so the row count, average size and the rows holding
-// each term move under the ranking. BF_RANK_THOROUGH=1 runs more brains and queries.
+// most passages, rare words, phrases, prefixes, misses) in random scopes of every kind
+// (folder, note, source, source and period, period, tag, identity) and page sizes: every
+// row and score of rankWords, with its bounds, pruning, first attempt over the best few
+// matches and counts-based scores, must be those of the plain statement that scores every
+// match with FTS5's bm25(). Between queries the brain changes at random (notes edited or
+// deleted, records added), so the row count, average size and the rows holding each term
+// move under the ranking. BF_RANK_THOROUGH=1 runs more brains and queries.
 func TestRankingProperty(t *testing.T) {
-	brains, queries := 3, 25
+	// Seed 10 meets a heavy passage whose idf Go's math.Log rounded a bit off FTS5's.
+	seeds, queries := []uint64{0, 1, 10}, 25
 	if os.Getenv("BF_RANK_THOROUGH") != "" {
-		brains, queries = 12, 80
+		seeds, queries = nil, 80
+		for s := range uint64(12) {
+			seeds = append(seeds, s)
+		}
 	}
 	var total, one rankStats
 	defer func() { traceRank = nil }()
@@ -33,12 +38,13 @@ func TestRankingProperty(t *testing.T) {
 			one.topMissed += s.topMissed
 		}
 	}
-	for seed := range uint64(brains) {
+	for _, seed := range seeds {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			r := rand.New(rand.NewPCG(seed, 97))
 			b, vocab := randomBrain(t, r)
 			parts := openParts(t, b)
-			scopes := []string{"", "", "", "projects", "concepts", "memories/mail", "2026-08", "bf://rand/tags/t1"}
+			scopes := []string{"", "", "", "projects", "projects/deep", "concepts", "projects/n003.md", "memories/mail",
+				"memories/chat/2026-08", "2026-08", "bf://rand/tags/t1", "bf://rand/concepts/n002.md", "https://docs.test/3"}
 			for range queries {
 				if r.IntN(5) == 0 {
 					closeParts(parts)
@@ -130,10 +136,19 @@ func randomBrain(t *testing.T, r *rand.Rand) (*testBrain, []string) {
 		var body strings.Builder
 		fmt.Fprintf(&body, "---\nupdated: %s\nstatus: %s\ntags: [t%d]\n---\n# %s\n\n%s.\n\n", day(), status, r.IntN(3),
 			words(1+r.IntN(3)), words(2+r.IntN(15)))
+		path := fmt.Sprintf("%s/n%03d.md", folders[i%len(folders)], i)
+		if r.IntN(3) == 0 {
+			// Links for the identity scopes: a note and a URL some records share.
+			rel, err := filepath.Rel(filepath.Dir(path), "concepts/n002.md")
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprintf(&body, "See [it](%s) and [docs](https://docs.test/3).\n\n", filepath.ToSlash(rel))
+		}
 		for s := range r.IntN(5) {
 			fmt.Fprintf(&body, "## %s %d\n\n%s.\n\n", words(1+r.IntN(2)), s, words(1+r.IntN(20)))
 		}
-		b.Write(fmt.Sprintf("%s/n%03d.md", folders[i%len(folders)], i), body.String())
+		b.Write(path, body.String())
 	}
 	sources := []string{"mail", "chat", "brief"}
 	for i := range 60 + r.IntN(80) {

@@ -1,8 +1,10 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -21,13 +23,23 @@ func BenchmarkRankWarm(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if q.scope == "" {
+		if q.scope == "" || q.raw != "" {
 			// The bench's sqlite3 baseline, in the same snapshot: its MATCH is the query's
-			// own (several words AND, where the ranking takes their OR).
+			// own (several words AND, where the ranking takes their OR); a scoped one filters
+			// the items as the bench's does.
 			b.Run(q.name+"/raw", func(b *testing.B) {
+				match := pq.query.Match()
+				if q.raw != "" {
+					var terms []string
+					for _, t := range pq.query.Terms {
+						terms = append(terms, t.Match())
+					}
+					match = strings.Join(terms, " OR ")
+				}
+				query := strings.Replace(rawSQL, "{filter}", cmp.Or(q.raw, "1"), 1)
 				start := cpuTime()
 				for b.Loop() {
-					rows, err := parts[0].tx.QueryContext(ctx, rawSQL, pq.query.Match())
+					rows, err := parts[0].tx.QueryContext(ctx, query, match)
 					refs, err := cache.ReadRows(rows, err, func(r *sql.Rows) (s string, err error) { return s, r.Scan(&s) })
 					if err != nil || len(refs) == 0 {
 						b.Fatal(err, len(refs))
@@ -57,21 +69,31 @@ func BenchmarkRankWarm(b *testing.B) {
 
 // rawSQL is the bench's sqlite3 baseline of a word search.
 const rawSQL = `SELECT i.ref FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
-	WHERE search MATCH ? ORDER BY bm25(search, 10, 1, 0.5, 3) LIMIT 10`
+	WHERE search MATCH ? AND {filter} ORDER BY bm25(search, 10, 1, 0.5, 3) LIMIT 10`
 
 // rankQueries are word queries of each class, the common ones made of words most passages
-// of a generated brain hold.
-var rankQueries = []struct{ name, query, scope string }{
-	{"word", "ledger", ""},
-	{"word2", "customer", ""},
-	{"common", "test", ""},
-	{"common2", "email", ""},
-	{"words", "ledger migration plan", ""},
-	{"words2", "team work customer", ""},
-	{"commonwords", "test email", ""},
-	{"phrase", `"error budget"`, ""},
-	{"prefix", "migr*", ""},
-	{"folder", "ledger", "projects"},
+// of a generated brain hold, and the bench's scoped queries with the filter of its sqlite3
+// baseline (raw, whose MATCH is then the OR of the words).
+var rankQueries = []struct{ name, query, scope, raw string }{
+	{"word", "ledger", "", ""},
+	{"word2", "customer", "", ""},
+	{"word3", "kubernetes", "", ""},
+	{"word4", "quarantine", "", ""},
+	{"common", "test", "", ""},
+	{"common2", "email", "", ""},
+	{"words", "ledger migration plan", "", ""},
+	{"words2", "team work customer", "", ""},
+	{"commonwords", "test email", "", ""},
+	{"phrase", `"error budget"`, "", ""},
+	{"prefix", "migr*", "", ""},
+	{"folder", "ledger", "projects", "i.path LIKE 'projects/%'"},
+	{"concepts", "rollback", "concepts", "i.path LIKE 'concepts/%'"},
+	{"source", "refund", "memories/tickets", "i.source = 'tickets'"},
+	{"source2", "latency", "memories/mail", "i.source = 'mail'"},
+	{"period", "budget review", "2026-03", "i.time >= '2026-03-01' AND i.time < '2026-04-01'"},
+	{"sourcemonth", "invoice", "memories/mail/2025-06", "i.source = 'mail' AND i.time >= '2025-06-01' AND i.time < '2025-07-01'"},
+	{"subfolder", "release", "projects/platform", "i.path LIKE 'projects/platform/%'"},
+	{"tag", "deploy", "bf://bench/tags/infra", "i.id IN (SELECT item FROM tags WHERE target = 'bf://bench/tags/infra')"},
 }
 
 // cpuTime is the process's user and system time so far, in nanoseconds: on a shared

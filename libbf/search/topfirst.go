@@ -31,6 +31,7 @@ package search
 // than all it spared.
 
 import (
+	"cmp"
 	"database/sql"
 	"math"
 	"slices"
@@ -50,8 +51,9 @@ const (
 		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
 	// topLightSQL is topSQL for a brain without heavy passages.
 	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match ORDER BY b DESC LIMIT :k`
-	// notePassagesSQL lists the passages of the items of some passages, themselves included.
-	notePassagesSQL = `SELECT s.id FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
+	// notePassagesSQL lists the passages of the items of some passages, themselves included,
+	// with their fragments.
+	notePassagesSQL = `SELECT s.id, s.fragment FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
 		CROSS JOIN passages s ON s.item = p.item`
 	// matchingSQL lists which of some passages match the query.
 	matchingSQL = `SELECT rowid FROM search WHERE search MATCH :match AND +rowid IN (SELECT value FROM json_each(:ids))`
@@ -59,26 +61,51 @@ const (
 
 // rankTopFirst ranks the best few matches and reports whether the page is settled; when
 // it is not, the search is as new.
+//
+// The BM25 FTS5 sorted them by is kept: only the passages it does not settle are scored
+// again, the other passages of their notes (which may not match) and those with a
+// fragment (a section counts only when it matches through its heading or text, which a
+// second BM25 tells) or left to heavy.go. When the best few are records, no second pass
+// over the matches is needed.
 func (w *wordSearch) rankTopFirst() (bool, error) {
 	k := topFirst + topPerRow*min(w.limit, 1<<20)
 	if topFirst <= 0 {
 		return false, nil
 	}
-	ids, last, err := w.topIDs(k)
+	top, last, err := w.topIDs(k)
 	if err != nil {
 		return false, err
 	}
-	complete := int64(len(ids)) < k
-	all, err := w.ids(notePassagesSQL, sql.Named("ids", int64List(ids)))
+	complete := int64(len(top)) < k
+	ids := make([]int64, len(top))
+	for i, r := range top {
+		ids[i] = r.id
+	}
+	slices.SortFunc(top, func(a, b scoredRow) int { return cmp.Compare(a.id, b.id) })
+	all, err := cache.Collect(w.ctx, w.p.tx, notePassagesSQL, []any{sql.Named("ids", int64List(ids))},
+		func(rows *sql.Rows) (p notePassage, err error) { return p, rows.Scan(&p.id, &p.fragment) })
 	if err != nil {
 		return false, err
 	}
-	slices.Sort(all)
-	all = slices.Compact(all)
-	// Scoring them keeps the matching ones.
-	results, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", int64List(all)))
-	if err != nil {
-		return false, err
+	slices.SortFunc(all, func(a, b notePassage) int { return cmp.Compare(a.id, b.id) })
+	all = slices.CompactFunc(all, func(a, b notePassage) bool { return a.id == b.id })
+	var results []scoredRow
+	var again []int64
+	for _, p := range all {
+		i, found := slices.BinarySearchFunc(top, p.id, func(r scoredRow, id int64) int { return cmp.Compare(r.id, id) })
+		if found && p.fragment == "" && !math.IsNaN(top[i].b) {
+			results = append(results, top[i])
+		} else {
+			again = append(again, p.id)
+		}
+	}
+	if len(again) > 0 {
+		// Scoring them keeps the matching ones.
+		scored, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", int64List(again)))
+		if err != nil {
+			return false, err
+		}
+		results = append(results, scored...)
 	}
 	w.partial = !complete
 	if err := w.pend(results); err != nil {
@@ -102,9 +129,16 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 	return false, nil
 }
 
-// topIDs returns the at most k matches of the best BM25, and the last BM25 (+Inf when
-// none is known).
-func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
+// notePassage is a passage of a note (or record) among the best few matches.
+type notePassage struct {
+	id       int64
+	fragment string
+}
+
+// topIDs returns the at most k matches of the best BM25, best first, with their BM25
+// (NaN for a heavy passage, left to heavy.go), and the last BM25 (+Inf when none is
+// known).
+func (w *wordSearch) topIDs(k int64) ([]scoredRow, float64, error) {
 	defer w.timed(1)()
 	var some bool
 	if err := w.p.tx.QueryRowContext(w.ctx, `SELECT EXISTS(`+heavySQL+`)`).Scan(&some); err != nil {
@@ -119,20 +153,20 @@ func (w *wordSearch) topIDs(k int64) ([]int64, float64, error) {
 		return nil, 0, err
 	}
 	defer rows.Close()
-	var ids []int64
+	var top []scoredRow
 	last := math.Inf(1)
 	for rows.Next() {
-		var id int64
+		r := scoredRow{b: math.NaN()}
 		var b sql.NullFloat64
-		if err := rows.Scan(&id, &b); err != nil {
+		if err := rows.Scan(&r.id, &b); err != nil {
 			return nil, 0, err
 		}
-		ids = append(ids, id)
 		if b.Valid {
-			last = b.Float64
+			r.b, last = b.Float64, b.Float64
 		}
+		top = append(top, r)
 	}
-	return ids, last, rows.Err()
+	return top, last, rows.Err()
 }
 
 // ids runs a query of passage ids.
