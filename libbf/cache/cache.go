@@ -202,16 +202,19 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	}
 	defer reader.release()
 
+	// A running keeper (bf watch) that acknowledges a sync has compared every change made
+	// before it: the brain need not be listed here (see keeper.go). Its answer is awaited
+	// while the generation is checked.
+	pending := startSync(ctx, dir, sig)
 	good, err := usable(ctx, ro, sig, ino)
-	if err != nil {
-		return nil, damaged(err)
-	}
-	if !good {
+	if err != nil || !good {
+		pending.stop()
+		if err != nil {
+			return nil, damaged(err)
+		}
 		return nil, errNeedBuild
 	}
-	// A running keeper (bf watch) that acknowledges a sync has compared every change made
-	// before it: the brain need not be listed here (see keeper.go).
-	if listed, fresh := syncKeeper(ctx, dir, sig); fresh {
+	if listed, fresh := pending.wait(); fresh {
 		if err := c.finish(ctx, ro, b.Name, listed); err != nil {
 			return nil, damaged(err)
 		}
