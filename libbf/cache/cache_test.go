@@ -257,3 +257,18 @@ func TestLayoutStampValues(t *testing.T) {
 		seen[v] = cookie
 	}
 }
+
+// TestReadCache: the read-only connections an Open serves keep a 1 MiB page cache.
+func TestReadCache(t *testing.T) {
+	f := smallBrain(t)
+	f.build()
+	c := f.open()
+	defer c.Close()
+	var kib int
+	if err := c.DB().QueryRow("PRAGMA cache_size").Scan(&kib); err != nil {
+		t.Fatal(err)
+	}
+	if kib != readCacheKiB {
+		t.Errorf("cache_size = %d, want %d", kib, readCacheKiB)
+	}
+}

