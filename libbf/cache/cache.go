@@ -214,6 +214,12 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		}
 		return nil, errNeedBuild
 	}
+	if pending == nil {
+		// A keeper that started meanwhile (bf watch starting beside this command) answers
+		// as well: asking it is cheaper than listing the brain, and its own first comparison
+		// would keep this Open from refreshing.
+		pending = startSync(ctx, dir, sig)
+	}
 	if listed, fresh := pending.wait(); fresh {
 		if err := c.finish(ctx, ro, b.Name, listed); err != nil {
 			return nil, damaged(err)
