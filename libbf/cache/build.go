@@ -303,6 +303,9 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
 		return res, err
 	}
+	if err := stampLayout(ctx, db); err != nil {
+		return res, err
+	}
 	if _, err := db.ExecContext(ctx, "PRAGMA journal_mode = WAL"); err != nil {
 		return res, err
 	}

@@ -202,16 +202,25 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	}
 	defer reader.release()
 
+	// A running keeper (bf watch) that acknowledges a sync has compared every change made
+	// before it: the brain need not be listed here (see keeper.go). Its answer is awaited
+	// while the generation is checked.
+	pending := startSync(ctx, dir, sig)
 	good, err := usable(ctx, ro, sig, ino)
-	if err != nil {
-		return nil, damaged(err)
-	}
-	if !good {
+	if err != nil || !good {
+		pending.stop()
+		if err != nil {
+			return nil, damaged(err)
+		}
 		return nil, errNeedBuild
 	}
-	// A running keeper (bf watch) that acknowledges a sync has compared every change made
-	// before it: the brain need not be listed here (see keeper.go).
-	if listed, fresh := syncKeeper(ctx, dir, sig); fresh {
+	if pending == nil {
+		// A keeper that started meanwhile (bf watch starting beside this command) answers
+		// as well: asking it is cheaper than listing the brain, and its own first comparison
+		// would keep this Open from refreshing.
+		pending = startSync(ctx, dir, sig)
+	}
+	if listed, fresh := pending.wait(); fresh {
 		if err := c.finish(ctx, ro, b.Name, listed); err != nil {
 			return nil, damaged(err)
 		}

@@ -192,3 +192,83 @@ func TestLayoutDigest(t *testing.T) {
 		t.Errorf("layoutDigest = %s; the DDL now gives %s", layoutDigest, got)
 	}
 }
+
+// TestLayoutStamp: a build stamps its generation with the layout, so an Open trusts the
+// stamp instead of reading sqlite_master; a generation without the stamp (built before
+// stamps) is still read without a rebuild, its layout compared in full.
+func TestLayoutStamp(t *testing.T) {
+	f := smallBrain(t)
+	f.build()
+	db, err := openFile(f.path(".bf/index.sqlite"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var cookie, stamp int64
+	if err := db.QueryRow("PRAGMA schema_version").Scan(&cookie); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRow("PRAGMA application_id").Scan(&stamp); err != nil {
+		t.Fatal(err)
+	}
+	if stamp == 0 || stamp != layoutStamp(cookie) {
+		t.Fatalf("application_id = %d, want layoutStamp(%d) = %d", stamp, cookie, layoutStamp(cookie))
+	}
+	reads := 0
+	onLayoutRead = func() { reads++ }
+	t.Cleanup(func() { onLayoutRead = nil })
+
+	before := inode(t, f.path(".bf/index.sqlite"))
+	c := f.open()
+	if got := len(refs(t, c)); got != 6 {
+		t.Errorf("items = %d, want 6", got)
+	}
+	c.Close()
+	if reads != 0 {
+		t.Errorf("sqlite_master read %d times for a stamped generation, want 0", reads)
+	}
+
+	if _, err := db.Exec("PRAGMA application_id = 0"); err != nil {
+		t.Fatal(err)
+	}
+	c = f.open()
+	if got := len(refs(t, c)); got != 6 {
+		t.Errorf("items = %d, want 6", got)
+	}
+	c.Close()
+	if reads != 1 {
+		t.Errorf("sqlite_master read %d times for an unstamped generation, want 1", reads)
+	}
+	if inode(t, f.path(".bf/index.sqlite")) != before {
+		t.Errorf("an unstamped generation of this layout was rebuilt")
+	}
+}
+
+func TestLayoutStampValues(t *testing.T) {
+	seen := map[int64]int64{}
+	for cookie := int64(0); cookie < 1000; cookie++ {
+		v := layoutStamp(cookie)
+		if v <= 0 || v > 1<<31-1 {
+			t.Fatalf("layoutStamp(%d) = %d, want 1..2^31-1", cookie, v)
+		}
+		if other, ok := seen[v]; ok {
+			t.Errorf("layoutStamp(%d) = layoutStamp(%d) = %d", cookie, other, v)
+		}
+		seen[v] = cookie
+	}
+}
+
+// TestReadCache: the read-only connections an Open serves keep a 1 MiB page cache.
+func TestReadCache(t *testing.T) {
+	f := smallBrain(t)
+	f.build()
+	c := f.open()
+	defer c.Close()
+	var kib int
+	if err := c.DB().QueryRow("PRAGMA cache_size").Scan(&kib); err != nil {
+		t.Fatal(err)
+	}
+	if kib != readCacheKiB {
+		t.Errorf("cache_size = %d, want %d", kib, readCacheKiB)
+	}
+}

@@ -70,20 +70,87 @@ type syncReply struct {
 // onKeeperCompare is called when the keeper compares the brain (tests count it).
 var onKeeperCompare func()
 
-// onSync is called with each sync's outcome (tests count them).
+// onSync is called with the outcome of each sync an Open used (tests count them).
 var onSync func(fresh bool)
 
 // syncKeeper asks the brain's keeper, if one runs, to sync. It returns the listing's
 // problems and true when the cache holds every change made before the call.
 func syncKeeper(ctx context.Context, dir, sig string) ([]brain.Problem, bool) {
+	sock, ok := keeperSocket(dir)
+	if !ok {
+		return nil, false
+	}
+	return used(syncWith(ctx, sock, sig))
+}
+
+// used reports a sync's answer to onSync.
+func used(listed []brain.Problem, fresh bool) ([]brain.Problem, bool) {
+	if onSync != nil {
+		onSync(fresh)
+	}
+	return listed, fresh
+}
+
+// keeperSocket returns the path of the brain's keeper socket, and false when no keeper can
+// answer there: no socket file means no keeper ever ran here (that common case costs one
+// lstat).
+func keeperSocket(dir string) (string, bool) {
 	sock := filepath.Join(dir, KeeperSocket)
 	if len(sock) > maxSocketPath {
-		return nil, false
+		return "", false
 	}
-	// No socket file: no keeper ever ran here (the common case costs one lstat).
 	if _, err := os.Lstat(sock); err != nil {
+		return "", false
+	}
+	return sock, true
+}
+
+// pendingSyncReply is a sync asked of the keeper while the caller goes on.
+type pendingSyncReply struct {
+	done   chan struct{}
+	cancel context.CancelFunc
+	listed []brain.Problem
+	fresh  bool
+}
+
+// startSync asks the brain's keeper, if one runs, to sync while the caller goes on: the
+// answer is a round trip through another process, during which an Open checks its
+// generation. It returns nil when no keeper can answer. Call wait or stop.
+func startSync(ctx context.Context, dir, sig string) *pendingSyncReply {
+	sock, ok := keeperSocket(dir)
+	if !ok {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	p := &pendingSyncReply{done: make(chan struct{}), cancel: cancel}
+	go func() {
+		defer close(p.done)
+		p.listed, p.fresh = syncWith(ctx, sock, sig)
+	}()
+	return p
+}
+
+// wait returns the sync's answer as syncKeeper does; no sync (nil) is not fresh.
+func (p *pendingSyncReply) wait() ([]brain.Problem, bool) {
+	if p == nil {
 		return nil, false
 	}
+	<-p.done
+	p.cancel()
+	return used(p.listed, p.fresh)
+}
+
+// stop abandons the sync and waits until it has ended.
+func (p *pendingSyncReply) stop() {
+	if p != nil {
+		p.cancel()
+		<-p.done
+	}
+}
+
+// syncWith syncs with the keeper answering on sock. It gives up after syncWait, or at once
+// when ctx ends.
+func syncWith(ctx context.Context, sock, sig string) ([]brain.Problem, bool) {
 	ctx, cancel := context.WithTimeout(ctx, syncWait)
 	defer cancel()
 	var d net.Dialer
@@ -95,6 +162,8 @@ func syncKeeper(ctx context.Context, dir, sig string) ([]brain.Problem, bool) {
 	if dl, ok := ctx.Deadline(); ok {
 		conn.SetDeadline(dl)
 	}
+	// A cancelled context ends the wait for the answer at once.
+	defer context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })()
 	req, _ := json.Marshal(syncRequest{Signature: sig})
 	if _, err := conn.Write(append(req, '\n')); err != nil {
 		return nil, false
@@ -106,9 +175,6 @@ func syncKeeper(ctx context.Context, dir, sig string) ([]brain.Problem, bool) {
 	var r syncReply
 	if json.Unmarshal(line, &r) != nil {
 		return nil, false
-	}
-	if onSync != nil {
-		onSync(r.Fresh)
 	}
 	return r.Problems, r.Fresh
 }

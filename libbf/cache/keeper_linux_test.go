@@ -263,3 +263,44 @@ func TestKeeperOne(t *testing.T) {
 		t.Errorf("syncs fresh %d, not fresh %d; want 2 and 0 (the keeper signs with the new bf.yaml)", n.fresh.Load(), n.notFresh.Load())
 	}
 }
+
+// TestSyncStop: an Open that finds its generation unusable abandons the sync it started;
+// stop returns at once even when the keeper never answers (syncWait is an hour here: a
+// stop that waited for it would hang the test).
+func TestSyncStop(t *testing.T) {
+	dir := t.TempDir()
+	sock := filepath.Join(dir, KeeperSocket)
+	if len(sock) > maxSocketPath {
+		t.Skip("temporary folder too deep for a socket")
+	}
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 1)
+	go func() {
+		if conn, err := ln.Accept(); err == nil {
+			accepted <- conn // read nothing, answer nothing
+		}
+	}()
+	was := syncWait
+	syncWait = time.Hour
+	t.Cleanup(func() { syncWait = was })
+	p := startSync(context.Background(), dir, "sig")
+	if p == nil {
+		t.Fatal("no sync started with a socket present")
+	}
+	conn := <-accepted
+	defer conn.Close()
+	p.stop()
+	if p.fresh {
+		t.Error("an abandoned sync answered fresh")
+	}
+	if p := startSync(context.Background(), t.TempDir(), "sig"); p != nil {
+		t.Error("a sync started without a socket")
+	}
+	if listed, fresh := (*pendingSyncReply)(nil).wait(); fresh || listed != nil {
+		t.Error("no sync is fresh")
+	}
+}

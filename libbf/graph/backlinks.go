@@ -2,6 +2,9 @@ package graph
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
+	"slices"
 	"sort"
 	"time"
 	"unicode/utf8"
@@ -41,7 +44,25 @@ func newer(a, b *link) bool {
 // newest first. With only set, just those relations are kept.
 func (t *Target) links(ctx context.Context, only map[string]bool) ([]*link, error) {
 	var out []*link
+	err := t.eachLink(ctx, only, func(l *link) { out = append(out, l) })
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(out, func(i, j int) bool { return newer(out[i], out[j]) })
+	return out, nil
+}
+
+// eachLink calls f with every item linking to the target, once per relation group it
+// belongs to, brain by brain in the order of the set and by item id within a brain. With
+// only set, just those relations are kept.
+func (t *Target) eachLink(ctx context.Context, only map[string]bool, f func(*link)) error {
 	loc := t.set.loc()
+	// A note is placed at local midnight of its day: each day is parsed once.
+	type day struct {
+		at    time.Time
+		dated bool
+	}
+	days := map[string]day{}
 	for _, p := range t.set.Parts {
 		exact, sections := t.targets(p.Name())
 		self := int64(0)
@@ -56,7 +77,7 @@ func (t *Target) links(ctx context.Context, only map[string]bool) ([]*link, erro
 			WHERE e.relation != ?3 AND e.item != ?4 ORDER BY e.item, e.relation`,
 			jsontext.Array(exact), jsontext.Array(sections), config.RelTaggedWith, self)
 		if err != nil {
-			return nil, dbError(err)
+			return dbError(err)
 		}
 		var cur []*link // the rows of one item
 		flush := func() {
@@ -71,7 +92,7 @@ func (t *Target) links(ctx context.Context, only map[string]bool) ([]*link, erro
 					continue
 				}
 				if only == nil || only[l.relation] {
-					out = append(out, l)
+					f(l)
 				}
 			}
 			cur = cur[:0]
@@ -81,10 +102,20 @@ func (t *Target) links(ctx context.Context, only map[string]bool) ([]*link, erro
 			var rel, stored string
 			if err := rows.Scan(&l.item, &rel, &l.ref, &l.kind, &stored); err != nil {
 				rows.Close()
-				return nil, dbError(err)
+				return dbError(err)
 			}
 			l.relation = relationName(rel)
-			l.at, l.dated = placed(l.kind, stored, loc)
+			if l.kind == reply.KindNote && stored != "" {
+				key := stored[:min(10, len(stored))]
+				d, ok := days[key]
+				if !ok {
+					d.at, d.dated = placed(l.kind, stored, loc)
+					days[key] = d
+				}
+				l.at, l.dated = d.at, d.dated
+			} else {
+				l.at, l.dated = placed(l.kind, stored, loc)
+			}
 			if len(cur) > 0 && cur[0].item != l.item {
 				flush()
 			}
@@ -93,11 +124,10 @@ func (t *Target) links(ctx context.Context, only map[string]bool) ([]*link, erro
 		flush()
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return nil, dbError(err)
+			return dbError(err)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return newer(out[i], out[j]) })
-	return out, nil
+	return nil
 }
 
 // groupOrder sorts relation names as groups list them: cites, declared relations by name,
@@ -121,17 +151,34 @@ func groupOrder(a, b string) bool {
 // Backlinks returns the target's backlink groups (at most MaxGroups) and how many more
 // groups were omitted.
 func (t *Target) Backlinks(ctx context.Context) ([]Group, int, error) {
-	all, err := t.links(ctx, nil)
-	if err != nil {
-		return nil, 0, err
+	// Each group keeps its total and its Preview newest links while the links stream by: a
+	// target with thousands of backlinks is never sorted whole.
+	type group struct {
+		total  int
+		newest []*link
 	}
-	byRel := map[string][]*link{}
+	byRel := map[string]*group{}
 	var names []string
-	for _, l := range all {
-		if _, ok := byRel[l.relation]; !ok {
+	err := t.eachLink(ctx, nil, func(l *link) {
+		g := byRel[l.relation]
+		if g == nil {
+			g = &group{}
+			byRel[l.relation] = g
 			names = append(names, l.relation)
 		}
-		byRel[l.relation] = append(byRel[l.relation], l)
+		g.total++
+		// No two links of a group tie (an item is in a group once per brain), so the
+		// Preview newest are the first Preview of the group sorted newest first.
+		i := sort.Search(len(g.newest), func(i int) bool { return newer(l, g.newest[i]) })
+		if i < Preview {
+			g.newest = slices.Insert(g.newest, i, l)
+			if len(g.newest) > Preview {
+				g.newest = g.newest[:Preview]
+			}
+		}
+	})
+	if err != nil {
+		return nil, 0, err
 	}
 	sort.Slice(names, func(i, j int) bool { return groupOrder(names[i], names[j]) })
 	omitted := 0
@@ -139,61 +186,133 @@ func (t *Target) Backlinks(ctx context.Context) ([]Group, int, error) {
 		omitted = len(names) - MaxGroups
 		names = names[:MaxGroups]
 	}
+	var shown []*link
+	for _, name := range names {
+		shown = append(shown, byRel[name].newest...)
+	}
+	items, err := t.set.items(ctx, shown, true)
+	if err != nil {
+		return nil, 0, err
+	}
 	groups := make([]Group, 0, len(names))
 	for _, name := range names {
-		ls := byRel[name]
-		g := Group{Relation: name, Total: len(ls), Items: []reply.Item{}}
-		for _, l := range ls[:min(Preview, len(ls))] {
-			it, err := t.set.item(ctx, l, true)
-			if err != nil {
-				return nil, 0, err
-			}
-			g.Items = append(g.Items, t.set.shape(it))
+		g := byRel[name]
+		out := Group{Relation: name, Total: g.total, Items: []reply.Item{}}
+		for range g.newest {
+			out.Items = append(out.Items, t.set.shape(items[0]))
+			items = items[1:]
 		}
-		groups = append(groups, g)
+		groups = append(groups, out)
 	}
 	return groups, omitted, nil
+}
+
+// itemColumns are the columns of items that a graph reply's item shows.
+const itemColumns = `id, type, status, source, url, updated, observed, partial, fields, title, lead, time, path`
+
+// itemRow is one row of itemColumns.
+type itemRow struct {
+	id                                                               int64
+	typ, status, source, url, updated, observed, fields, title, lead string
+	stored, path                                                     string
+	partial                                                          bool
+}
+
+func (r *itemRow) scan(sc interface{ Scan(...any) error }) error {
+	return sc.Scan(&r.id, &r.typ, &r.status, &r.source, &r.url, &r.updated, &r.observed, &r.partial, &r.fields,
+		&r.title, &r.lead, &r.stored, &r.path)
+}
+
+// items builds the reply items of links as item does, reading the rows of each brain in
+// one query.
+func (s *Set) items(ctx context.Context, links []*link, preview bool) ([]reply.Item, error) {
+	out := make([]reply.Item, len(links))
+	for _, p := range s.Parts {
+		var ids []int64
+		for _, l := range links {
+			if l.part.Name() == p.Name() {
+				ids = append(ids, l.item)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		idJSON, err := json.Marshal(ids)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := p.DB.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE id IN (SELECT value FROM json_each(?))`,
+			string(idJSON))
+		if err != nil {
+			return nil, dbError(err)
+		}
+		found := map[int64]itemRow{}
+		for rows.Next() {
+			var r itemRow
+			if err := r.scan(rows); err != nil {
+				rows.Close()
+				return nil, dbError(err)
+			}
+			found[r.id] = r
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, dbError(err)
+		}
+		for i, l := range links {
+			if l.part.Name() != p.Name() {
+				continue
+			}
+			r, ok := found[l.item]
+			if !ok {
+				return nil, dbError(sql.ErrNoRows)
+			}
+			out[i] = s.itemOf(l, r, preview)
+		}
+	}
+	return out, nil
 }
 
 // item builds the reply item of a linking item: a preview (excerpt up to 160 characters,
 // no url or record times) or a listing entry like a search result.
 func (s *Set) item(ctx context.Context, l *link, preview bool) (reply.Item, error) {
-	var typ, status, source, url, updated, observed, fields, title, lead, stored, path string
-	var partial bool
-	err := l.part.DB.QueryRowContext(ctx, `SELECT type, status, source, url, updated, observed, partial, fields,
-			title, lead, time, path FROM items WHERE id = ?`, l.item).Scan(&typ, &status, &source, &url, &updated,
-		&observed, &partial, &fields, &title, &lead, &stored, &path)
-	if err != nil {
+	var r itemRow
+	if err := r.scan(l.part.DB.QueryRowContext(ctx, `SELECT `+itemColumns+` FROM items WHERE id = ?`, l.item)); err != nil {
 		return reply.Item{}, dbError(err)
 	}
+	return s.itemOf(l, r, preview), nil
+}
+
+// itemOf is the reply item of link l, whose row is r.
+func (s *Set) itemOf(l *link, r itemRow, preview bool) reply.Item {
 	it := reply.Item{
 		Brain:   l.part.Name(),
 		Kind:    l.kind,
 		Ref:     l.ref,
-		Title:   reply.Title(title),
-		Status:  status,
-		Fields:  reply.ListedFields(fields, singleValued(l.part)),
-		Excerpt: reply.Collapse(lead),
+		Title:   reply.Title(r.title),
+		Status:  r.status,
+		Fields:  reply.ListedFields(r.fields, singleValued(l.part)),
+		Excerpt: reply.Collapse(r.lead),
 	}
 	if preview {
 		it.Excerpt = clip(it.Excerpt, Glimpse)
 	}
 	if l.kind == reply.KindNote {
-		it.Type = typ
-		if stored != "" {
-			it.Date = stored[:min(10, len(stored))]
+		it.Type = r.typ
+		if r.stored != "" {
+			it.Date = r.stored[:min(10, len(r.stored))]
 		}
-		it.URI = reply.Address(l.part.Name(), path)
+		it.URI = reply.Address(l.part.Name(), r.path)
 	} else {
-		it.Source = source
-		it.Time = stored
+		it.Source = r.source
+		it.Time = r.stored
 		it.URI = reply.Address(l.part.Name(), l.ref)
 		if !preview {
-			it.URL, it.Updated, it.Observed, it.Partial = url, updated, observed, partial
+			it.URL, it.Updated, it.Observed, it.Partial = r.url, r.updated, r.observed, r.partial
 		}
 	}
 	it.Present(s.loc())
-	return it, nil
+	return it
 }
 
 // shape drops brain and uri from an item when the set is local.

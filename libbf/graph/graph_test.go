@@ -240,3 +240,55 @@ func TestSharedAlias(t *testing.T) {
 		t.Errorf("problems (-want +got):\n%s", diff)
 	}
 }
+
+// TestBacklinkPreviewIsNewest: the preview kept while the links stream is the first
+// Preview of the group sorted whole, whatever order the links arrive in: notes of the same
+// day (ordered by ref), undated notes (last), records between notes' local midnights.
+func TestBacklinkPreviewIsNewest(t *testing.T) {
+	days := []string{"2026-09-03", "", "2026-09-05", "2026-09-03", "2026-09-07", "", "2026-09-05", "2026-09-01", "2026-09-03"}
+	files := map[string]string{}
+	for i, d := range days {
+		front := ""
+		if d != "" {
+			front = "---\nupdated: " + d + "\n---\n"
+		}
+		files[fmt.Sprintf("concepts/n%02d.md", (i*5)%len(days))] = front + "See [x](repo:x/y).\n"
+	}
+	b := newBrain(t, "work", "", files)
+	for i, at := range []string{"2026-09-04T23:30:00Z", "2026-09-02T21:59:59Z", "2026-09-06T22:00:00Z", "2026-09-08T01:00:00Z"} {
+		b.Record("feed", fmt.Sprintf("r%d", i), `"title":"R","time":"`+at+`","links":["repo:x/y"]`)
+	}
+	o, _ := open(t, b)
+	o.Location = zone
+	ctx := context.Background()
+	tg, err := Resolve(ctx, &o.Set, "", "repo:x/y")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := tg.links(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups, _, err := tg.Backlinks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(groups) != 1 || groups[0].Total != len(days)+4 || len(all) != len(days)+4 {
+		t.Fatalf("groups %+v, %d links; want one group of %d", groups, len(all), len(days)+4)
+	}
+	var want, got []string
+	for _, l := range all[:Preview] {
+		want = append(want, l.ref)
+	}
+	for _, it := range groups[0].Items {
+		got = append(got, it.Ref)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("preview (-sorted whole +kept while streaming):\n%s", diff)
+	}
+	// r3; then r2 and n02 at the same instant (09-07 00:00 local), by ref descending; r0 at
+	// 09-05 01:30 local; the notes of 09-05 by ref descending.
+	if diff := cmp.Diff([]string{"feed:r3", "feed:r2", "concepts/n02.md", "feed:r0", "concepts/n03.md"}, got); diff != "" {
+		t.Errorf("preview (-want +got):\n%s", diff)
+	}
+}
