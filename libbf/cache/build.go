@@ -224,14 +224,20 @@ func startSearchSink(ctx context.Context, db *sql.DB, dir string) (*searchSink, 
 	s := &searchSink{spool: sp, done: make(chan error, 1)}
 	go func() {
 		defer w.close()
+		// The statements run without a context that can be cancelled: for each statement, the
+		// driver would start a goroutine watching it. The loop checks ctx between batches.
+		quiet := context.WithoutCancel(ctx)
 		var rows []ftsRow
 		var err error
 		for {
 			if rows, err = sp.next(rows); err != nil {
 				break
 			}
+			if err = ctx.Err(); err != nil {
+				break
+			}
 			w.ftsAdd = rows
-			if err = w.flushFTS(ctx); err != nil {
+			if err = w.flushFTS(quiet); err != nil {
 				break
 			}
 		}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"unsafe"
 )
 
 // A build's search index is its slowest part, written on a connection of its own while the
@@ -28,7 +29,6 @@ type spool struct {
 	stop   error      // why the reader stopped early, when it did
 
 	out  []byte // the writer's encoding buffer
-	in   []byte // the reader's buffer
 	read int64  // the reader's offset
 }
 
@@ -116,10 +116,9 @@ func (s *spool) next(rows []ftsRow) ([]ftsRow, error) {
 	if n < 0 || s.read+8+n > size {
 		return nil, fmt.Errorf("the search rows' spool in %s is damaged; run bf build again", Dir)
 	}
-	if int64(cap(s.in)) < n {
-		s.in = make([]byte, n)
-	}
-	b := s.in[:n]
+	// The rows' strings point into b, which is the batch's own: a string each would cost an
+	// allocation and a copy per column.
+	b := make([]byte, n)
 	if _, err := s.f.ReadAt(b, s.read+8); err != nil {
 		return nil, fmt.Errorf("the search rows' spool in %s: %w", Dir, err)
 	}
@@ -137,7 +136,10 @@ func (s *spool) next(rows []ftsRow) ([]ftsRow, error) {
 			if k <= 0 || l > uint64(len(b)-k) {
 				return nil, fmt.Errorf("the search rows' spool in %s is damaged; run bf build again", Dir)
 			}
-			*v, b = string(b[k:k+int(l)]), b[k+int(l):]
+			if l > 0 {
+				*v = unsafe.String(&b[k], int(l))
+			}
+			b = b[k+int(l):]
 		}
 		rows = append(rows, r)
 	}
