@@ -292,6 +292,9 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	if res, err = writeTables(ctx, b, db, sidecar, l, digests, inputs, previous, progress); err != nil {
 		return res, err
 	}
+	// The search tables, most of the file, are committed: their pages go to disk while the
+	// other tables are copied in.
+	startWriteback(file)
 	if _, err := db.ExecContext(ctx, `ATTACH ? AS t`, sidecar); err != nil {
 		return res, err
 	}
