@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -380,6 +381,9 @@ func writeTables(ctx context.Context, b *brain.Brain, db *sql.DB, sidecar string
 	}
 	err = writeInputs(ctx, b, side, sink.spool, l, digests, inputs, count, progress)
 	if err == nil {
+		// The memory the parsing used goes back to the system first: the sort of the indexes
+		// and the search index, side by side, are the peak of a build's memory.
+		debug.FreeOSMemory()
 		// The sidecar's indexes are made while the search index is still being written.
 		for _, s := range indexes {
 			if _, err = side.ExecContext(ctx, s); err != nil {
