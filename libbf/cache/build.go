@@ -5,9 +5,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"syscall"
 	"time"
@@ -195,41 +197,55 @@ func openBuildFile(ctx context.Context, file string) (*sql.DB, error) {
 	return db, nil
 }
 
-// searchSink writes the search rows a build's writer hands on, in its own transaction on
-// the generation's connection.
+// searchSink writes the search rows a build's writer hands on through a spool, in its own
+// transaction on the generation's connection.
 type searchSink struct {
-	rows   chan []ftsRow
-	done   chan error
-	failed bool // set before rows is closed
+	spool *spool
+	done  chan error
 }
 
-func startSearchSink(ctx context.Context, db *sql.DB) (*searchSink, error) {
+// startSearchSink starts writing the search rows put into the sink's spool, which lives in
+// dir, into db.
+func startSearchSink(ctx context.Context, db *sql.DB, dir string) (*searchSink, error) {
+	sp, err := newSpool(dir)
+	if err != nil {
+		return nil, err
+	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
+		sp.release()
 		return nil, err
 	}
 	w, err := newWriter(ctx, tx)
 	if err != nil {
 		tx.Rollback()
+		sp.release()
 		return nil, err
 	}
-	// Two batches may wait: the writer rarely waits for the index, and memory stays bounded.
-	s := &searchSink{rows: make(chan []ftsRow, 2), done: make(chan error, 1)}
+	s := &searchSink{spool: sp, done: make(chan error, 1)}
 	go func() {
 		defer w.close()
+		// The statements run without a context that can be cancelled: for each statement, the
+		// driver would start a goroutine watching it. The loop checks ctx between batches.
+		quiet := context.WithoutCancel(ctx)
+		var rows []ftsRow
 		var err error
-		for rows := range s.rows {
-			if err == nil {
-				w.ftsAdd = rows
-				err = w.flushFTS(ctx)
+		for {
+			if rows, err = sp.next(rows); err != nil {
+				break
+			}
+			if err = ctx.Err(); err != nil {
+				break
+			}
+			w.ftsAdd = rows
+			if err = w.flushFTS(quiet); err != nil {
+				break
 			}
 		}
-		if err == nil && s.failed {
-			err = errors.New("the build stopped")
-		}
-		if err == nil {
+		if err == io.EOF {
 			err = tx.Commit()
 		} else {
+			sp.halt(err)
 			tx.Rollback()
 		}
 		s.done <- err
@@ -240,9 +256,12 @@ func startSearchSink(ctx context.Context, db *sql.DB) (*searchSink, error) {
 // wait returns once every row handed on is written and committed, or rolled back when
 // the writer failed.
 func (s *searchSink) wait(failed bool) error {
-	s.failed = failed
-	close(s.rows)
-	return <-s.done
+	s.spool.close(failed)
+	err := <-s.done
+	if rerr := s.spool.release(); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 // fill writes a complete generation into the new file.
@@ -274,6 +293,9 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	if res, err = writeTables(ctx, b, db, sidecar, l, digests, inputs, previous, progress); err != nil {
 		return res, err
 	}
+	// The search tables, most of the file, are committed: their pages go to disk while the
+	// other tables are copied in.
+	startWriteback(file)
 	if _, err := db.ExecContext(ctx, `ATTACH ? AS t`, sidecar); err != nil {
 		return res, err
 	}
@@ -342,7 +364,7 @@ func writeTables(ctx context.Context, b *brain.Brain, db *sql.DB, sidecar string
 		return res, err
 	}
 	defer side.Close()
-	sink, err := startSearchSink(ctx, db)
+	sink, err := startSearchSink(ctx, db, filepath.Dir(sidecar))
 	if err != nil {
 		return res, err
 	}
@@ -360,8 +382,11 @@ func writeTables(ctx context.Context, b *brain.Brain, db *sql.DB, sidecar string
 			res.Changed++
 		}
 	}
-	err = writeInputs(ctx, b, side, sink.rows, l, digests, inputs, count, progress)
+	err = writeInputs(ctx, b, side, sink.spool, l, digests, inputs, count, progress)
 	if err == nil {
+		// The memory the parsing used goes back to the system first: the sort of the indexes
+		// and the search index, side by side, are the peak of a build's memory.
+		debug.FreeOSMemory()
 		// The sidecar's indexes are made while the search index is still being written.
 		for _, s := range indexes {
 			if _, err = side.ExecContext(ctx, s); err != nil {
@@ -378,7 +403,7 @@ func writeTables(ctx context.Context, b *brain.Brain, db *sql.DB, sidecar string
 
 // writeInputs writes the tables other than the search tables into db in one transaction;
 // count is called with each files row.
-func writeInputs(ctx context.Context, b *brain.Brain, db *sql.DB, sink chan<- []ftsRow, l *listing, digests map[string]string, inputs []input, count func(path string, fp fingerprint, msg string), progress func(done, total int)) error {
+func writeInputs(ctx context.Context, b *brain.Brain, db *sql.DB, sink *spool, l *listing, digests map[string]string, inputs []input, count func(path string, fp fingerprint, msg string), progress func(done, total int)) error {
 	return writeTx(ctx, db, func(w *writer) error {
 		w.sink = sink
 		w.onFile = count

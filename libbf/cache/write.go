@@ -37,7 +37,7 @@ type writer struct {
 	pending []ftsRow
 	// sink, when set, takes the search rows to add instead (a build writes them on another
 	// connection); a writer with a sink never removes files.
-	sink chan<- []ftsRow
+	sink *spool
 	// batches, when set (a build), collect the rows of the statements in batched; items
 	// and passages then get their ids from lastItem and lastPassage, and refs tells the
 	// refs that cannot be held yet.
@@ -302,12 +302,14 @@ func (w *writer) addPassage(ctx context.Context, item int64, p passageRow) (int6
 func (w *writer) flushFTS(ctx context.Context) error {
 	if w.sink != nil && len(w.ftsDel) == 0 {
 		if len(w.ftsAdd) > 0 {
-			select {
-			case w.sink <- w.ftsAdd:
-			case <-ctx.Done():
-				return ctx.Err()
+			if err := ctx.Err(); err != nil {
+				return err
 			}
-			w.ftsAdd = nil // the sink owns them now
+			if err := w.sink.put(w.ftsAdd); err != nil {
+				return err
+			}
+			clear(w.ftsAdd) // drop the texts
+			w.ftsAdd = w.ftsAdd[:0]
 		}
 		return nil
 	}
