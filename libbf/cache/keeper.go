@@ -73,24 +73,6 @@ var onKeeperCompare func()
 // onSync is called with the outcome of each sync an Open used (tests count them).
 var onSync func(fresh bool)
 
-// syncKeeper asks the brain's keeper, if one runs, to sync. It returns the listing's
-// problems and true when the cache holds every change made before the call.
-func syncKeeper(ctx context.Context, dir, sig string) ([]brain.Problem, bool) {
-	sock, ok := keeperSocket(dir)
-	if !ok {
-		return nil, false
-	}
-	return used(syncWith(ctx, sock, sig))
-}
-
-// used reports a sync's answer to onSync.
-func used(listed []brain.Problem, fresh bool) ([]brain.Problem, bool) {
-	if onSync != nil {
-		onSync(fresh)
-	}
-	return listed, fresh
-}
-
 // keeperSocket returns the path of the brain's keeper socket, and false when no keeper can
 // answer there: no socket file means no keeper ever ran here (that common case costs one
 // lstat).
@@ -130,14 +112,18 @@ func startSync(ctx context.Context, dir, sig string) *pendingSyncReply {
 	return p
 }
 
-// wait returns the sync's answer as syncKeeper does; no sync (nil) is not fresh.
+// wait returns the listing's problems and true when the cache holds every change made
+// before the sync was asked; no sync (nil) is not fresh.
 func (p *pendingSyncReply) wait() ([]brain.Problem, bool) {
 	if p == nil {
 		return nil, false
 	}
 	<-p.done
 	p.cancel()
-	return used(p.listed, p.fresh)
+	if onSync != nil {
+		onSync(p.fresh)
+	}
+	return p.listed, p.fresh
 }
 
 // stop abandons the sync and waits until it has ended.

@@ -160,7 +160,7 @@ func (n *notifier) read(ctx context.Context, out chan<- []notice) {
 var onNotices func([]notice) []notice
 
 // Keep keeps the brain's cache fresh from file-system notifications until ctx ends,
-// answering the syncs of every Open (see syncKeeper). It returns ErrKept when another
+// answering the syncs of every Open (see startSync). It returns ErrKept when another
 // keeper runs, ErrNoKeeper (wrapped) when the brain cannot be watched, and nil when ctx
 // ends. It never builds the cache: until a build made one, Opens list the brain.
 func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error {

@@ -53,7 +53,7 @@ func startKeeper(t *testing.T, f *fixture) {
 	})
 	dir := f.path(Dir)
 	for range 500 {
-		if _, fresh := syncKeeper(context.Background(), dir, signature(f.brain())); fresh {
+		if _, fresh := startSync(context.Background(), dir, signature(f.brain())).wait(); fresh {
 			return
 		}
 		select {

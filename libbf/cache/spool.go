@@ -32,6 +32,9 @@ type spool struct {
 	read int64  // the reader's offset
 }
 
+// errSpoolDamaged says a batch read back is not one the writer appended.
+var errSpoolDamaged = fmt.Errorf("the search rows' spool in %s is damaged; run bf build again", Dir)
+
 // newSpool creates the spool's file in dir, already unlinked.
 func newSpool(dir string) (*spool, error) {
 	f, err := os.CreateTemp(dir, "search-*.spool")
@@ -114,7 +117,7 @@ func (s *spool) next(rows []ftsRow) ([]ftsRow, error) {
 	}
 	n := int64(binary.LittleEndian.Uint64(head[:]))
 	if n < 0 || s.read+8+n > size {
-		return nil, fmt.Errorf("the search rows' spool in %s is damaged; run bf build again", Dir)
+		return nil, errSpoolDamaged
 	}
 	// The rows' strings point into b, which is the batch's own: a string each would cost an
 	// allocation and a copy per column.
@@ -128,13 +131,13 @@ func (s *spool) next(rows []ftsRow) ([]ftsRow, error) {
 		var r ftsRow
 		id, k := binary.Varint(b)
 		if k <= 0 {
-			return nil, fmt.Errorf("the search rows' spool in %s is damaged; run bf build again", Dir)
+			return nil, errSpoolDamaged
 		}
 		r.id, b = id, b[k:]
 		for _, v := range [...]*string{&r.title, &r.text, &r.names, &r.context} {
 			l, k := binary.Uvarint(b)
 			if k <= 0 || l > uint64(len(b)-k) {
-				return nil, fmt.Errorf("the search rows' spool in %s is damaged; run bf build again", Dir)
+				return nil, errSpoolDamaged
 			}
 			if l > 0 {
 				*v = unsafe.String(&b[k], int(l))

@@ -3,7 +3,6 @@ package graph
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"slices"
 	"sort"
 	"time"
@@ -237,12 +236,8 @@ func (s *Set) items(ctx context.Context, links []*link, preview bool) ([]reply.I
 		if len(ids) == 0 {
 			continue
 		}
-		idJSON, err := json.Marshal(ids)
-		if err != nil {
-			return nil, err
-		}
 		rows, err := p.DB.QueryContext(ctx, `SELECT `+itemColumns+` FROM items WHERE id IN (SELECT value FROM json_each(?))`,
-			string(idJSON))
+			jsontext.Int64s(ids))
 		if err != nil {
 			return nil, dbError(err)
 		}

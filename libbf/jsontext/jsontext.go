@@ -155,3 +155,16 @@ func Array(values []string) string {
 	b, _ := json.Marshal(values)
 	return string(b)
 }
+
+// Int64s encodes ids as one JSON array, the json_each parameter of a list of ids.
+func Int64s(ids []int64) string {
+	b := make([]byte, 0, 8*len(ids)+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}

@@ -92,3 +92,18 @@ func TestArray(t *testing.T) {
 		}
 	}
 }
+
+func TestInt64s(t *testing.T) {
+	for _, tc := range []struct {
+		in   []int64
+		want string
+	}{
+		{nil, "[]"},
+		{[]int64{7}, "[7]"},
+		{[]int64{-1, 0, 9223372036854775807}, "[-1,0,9223372036854775807]"},
+	} {
+		if got := Int64s(tc.in); got != tc.want {
+			t.Errorf("Int64s(%v) = %s, want %s", tc.in, got, tc.want)
+		}
+	}
+}

@@ -171,7 +171,7 @@ func rankIdentity(ctx context.Context, p *part, text string, identities map[stri
 		}
 		if ok {
 			page := strings.NewReplacer(linkers, walked, members, walked).Replace(query)
-			return queryRows(ctx, p, render(page, sc, limit), append(args, sql.Named("walked", int64List(found))))
+			return queryRows(ctx, p, render(page, sc, limit), append(args, sql.Named("walked", jsontext.Int64s(found))))
 		}
 	}
 	full := strings.NewReplacer(linkers, all, members, all).Replace(query)

@@ -35,9 +35,9 @@ import (
 	"database/sql"
 	"math"
 	"slices"
-	"strconv"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 // k is topFirst plus topPerRow per row of the page; topFirst 0 turns the first attempt
@@ -82,7 +82,7 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 		ids[i] = r.id
 	}
 	slices.SortFunc(top, func(a, b scoredRow) int { return cmp.Compare(a.id, b.id) })
-	all, err := cache.Collect(w.ctx, w.p.tx, notePassagesSQL, []any{sql.Named("ids", int64List(ids))},
+	all, err := cache.Collect(w.ctx, w.p.tx, notePassagesSQL, []any{sql.Named("ids", jsontext.Int64s(ids))},
 		func(rows *sql.Rows) (p notePassage, err error) { return p, rows.Scan(&p.id, &p.fragment) })
 	if err != nil {
 		return false, err
@@ -101,7 +101,7 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 	}
 	if len(again) > 0 {
 		// Scoring them keeps the matching ones.
-		scored, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", int64List(again)))
+		scored, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", jsontext.Int64s(again)))
 		if err != nil {
 			return false, err
 		}
@@ -181,22 +181,9 @@ func (w *wordSearch) matching(ids []int64) (map[int64]bool, error) {
 	if !w.partial || len(ids) == 0 {
 		return out, nil
 	}
-	found, err := w.ids(matchingSQL, sql.Named("match", w.match), sql.Named("ids", int64List(ids)))
+	found, err := w.ids(matchingSQL, sql.Named("match", w.match), sql.Named("ids", jsontext.Int64s(ids)))
 	for _, id := range found {
 		out[id] = true
 	}
 	return out, err
-}
-
-// int64List is ids as a JSON array.
-func int64List(ids []int64) string {
-	b := make([]byte, 0, 8*len(ids)+2)
-	b = append(b, '[')
-	for i, id := range ids {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = strconv.AppendInt(b, id, 10)
-	}
-	return string(append(b, ']'))
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 // Statements of the word ranking. {only} restricts a pass to listed passages; {filters} is
@@ -94,5 +95,5 @@ func idList(list []*entry) string {
 	for i, e := range list {
 		ids[i] = e.id
 	}
-	return int64List(ids)
+	return jsontext.Int64s(ids)
 }
