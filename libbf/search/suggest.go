@@ -151,33 +151,75 @@ const (
 	plain   = "plain"
 )
 
-// tokenizer runs words through FTS5 tokenizers in a private in-memory database.
+// tokenizer runs words through FTS5 tokenizers in a private in-memory database. It holds
+// that database's one connection for the life of the process, with each table created and
+// its statements prepared on first use: a search asks for every word of its query, and
+// opening the database and creating its tables for each word cost more than the search's
+// own parsing.
 type tokenizer struct {
-	once  sync.Once
-	mu    sync.Mutex
-	db    *sql.DB
-	err   error
-	cache map[string]string
+	once   sync.Once
+	mu     sync.Mutex
+	conn   *sql.Conn
+	err    error
+	tables map[string]*tokenTable
+	cache  map[string]string
+}
+
+// tokenTable is one tokenizer table's statements: add a word, read its first term, empty
+// the table.
+type tokenTable struct {
+	add, first, clear *sql.Stmt
 }
 
 var tokens tokenizer
 
+// tokenTables holds the statements creating each tokenizer table and its vocabulary.
+var tokenTables = map[string][2]string{
+	stemmed: {`CREATE VIRTUAL TABLE IF NOT EXISTS stemmed USING fts5(x, tokenize='porter unicode61 remove_diacritics 2')`,
+		`CREATE VIRTUAL TABLE IF NOT EXISTS stemmed_terms USING fts5vocab(stemmed, row)`},
+	plain: {`CREATE VIRTUAL TABLE IF NOT EXISTS plain USING fts5(x, tokenize='unicode61 remove_diacritics 2')`,
+		`CREATE VIRTUAL TABLE IF NOT EXISTS plain_terms USING fts5vocab(plain, row)`},
+}
+
 func (tk *tokenizer) init() {
-	tk.db, tk.err = sql.Open("sqlite", "file:bf-search-tokens?mode=memory&cache=private")
-	if tk.err != nil {
+	db, err := sql.Open("sqlite", "file:bf-search-tokens?mode=memory&cache=private")
+	if err != nil {
+		tk.err = err
 		return
 	}
-	tk.db.SetMaxOpenConns(1)
+	db.SetMaxOpenConns(1)
+	// The connection is never returned: the database lives as long as it does.
+	tk.conn, tk.err = db.Conn(context.Background())
+	tk.tables = map[string]*tokenTable{}
 	tk.cache = map[string]string{}
 }
 
-// tokenTables creates the tables on a connection that lacks them: a new connection holds a
-// new, empty in-memory database.
-var tokenTables = []string{
-	`CREATE VIRTUAL TABLE IF NOT EXISTS stemmed USING fts5(x, tokenize='porter unicode61 remove_diacritics 2')`,
-	`CREATE VIRTUAL TABLE IF NOT EXISTS stemmed_terms USING fts5vocab(stemmed, row)`,
-	`CREATE VIRTUAL TABLE IF NOT EXISTS plain USING fts5(x, tokenize='unicode61 remove_diacritics 2')`,
-	`CREATE VIRTUAL TABLE IF NOT EXISTS plain_terms USING fts5vocab(plain, row)`,
+// table returns the statements of a tokenizer table, creating it on first use.
+func (tk *tokenizer) table(ctx context.Context, name string) (*tokenTable, error) {
+	if t, ok := tk.tables[name]; ok {
+		return t, nil
+	}
+	for _, stmt := range tokenTables[name] {
+		if _, err := tk.conn.ExecContext(ctx, stmt); err != nil {
+			return nil, err
+		}
+	}
+	t := &tokenTable{}
+	for _, p := range []struct {
+		stmt **sql.Stmt
+		sql  string
+	}{
+		{&t.add, `INSERT INTO ` + name + `(x) VALUES (?)`},
+		{&t.first, `SELECT term FROM ` + name + `_terms LIMIT 1`},
+		{&t.clear, `DELETE FROM ` + name},
+	} {
+		var err error
+		if *p.stmt, err = tk.conn.PrepareContext(ctx, p.sql); err != nil {
+			return nil, err
+		}
+	}
+	tk.tables[name] = t
+	return t, nil
 }
 
 // term returns the first term the table's tokenizer makes of word, or "".
@@ -192,25 +234,21 @@ func (tk *tokenizer) term(ctx context.Context, table, word string) (string, erro
 	if t, ok := tk.cache[key]; ok {
 		return t, nil
 	}
-	conn, err := tk.db.Conn(ctx)
+	tt, err := tk.table(ctx, table)
 	if err != nil {
 		return "", err
 	}
-	defer conn.Close()
-	for _, stmt := range tokenTables {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			return "", err
-		}
-	}
-	if _, err := conn.ExecContext(ctx, `INSERT INTO `+table+`(x) VALUES (?)`, word); err != nil {
+	if _, err := tt.add.ExecContext(ctx, word); err != nil {
 		return "", err
 	}
 	var t string
-	err = conn.QueryRowContext(ctx, `SELECT term FROM `+table+`_terms LIMIT 1`).Scan(&t)
+	err = tt.first.QueryRowContext(ctx).Scan(&t)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = nil
 	}
-	if _, derr := conn.ExecContext(ctx, `DELETE FROM `+table); err == nil {
+	// The table is emptied even after a failed read or a cancelled search, so the next
+	// word is read alone.
+	if _, derr := tt.clear.ExecContext(context.Background()); err == nil {
 		err = derr
 	}
 	if err != nil {
