@@ -316,6 +316,9 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 			return res, err
 		}
 	}
+	if err := keepNoteDays(ctx, tx); err != nil {
+		return res, err
+	}
 	if err := tx.Commit(); err != nil {
 		return res, err
 	}

@@ -719,3 +719,40 @@ func TestInexactScopeKeepsNoDigest(t *testing.T) {
 		t.Errorf("scopes = %v, want projects/ only", got)
 	}
 }
+
+// note_days holds the days of the notes, and no other, after a build and after every
+// refresh: a note added on a new day, a note moved to another day, the last note of a day
+// removed.
+func TestNoteDaysKept(t *testing.T) {
+	note := func(day string) string { return "---\nupdated: " + day + "\n---\n# Note\n\nText.\n" }
+	f := newFixture(t, map[string]string{
+		"projects/a.md": note("2026-09-01"),
+		"projects/b.md": note("2026-09-01"),
+		"projects/c.md": note("2026-09-03"),
+		"concepts/d.md": "# Undated\n",
+	})
+	f.writeRecord("mail", "m-1", `"title":"Mail","text":"Text.","time":"2026-09-02T09:00:00Z"`)
+	check := func(step string, want []string) {
+		t.Helper()
+		c := f.open()
+		defer c.Close()
+		got := rows(t, c.DB(), `SELECT day FROM note_days ORDER BY day`)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s: note_days (-want +got):\n%s", step, diff)
+		}
+		distinct := rows(t, c.DB(), `SELECT DISTINCT substr(time, 1, 10) FROM items WHERE kind = 'note' AND time > '' ORDER BY 1`)
+		if diff := cmp.Diff(distinct, got); diff != "" {
+			t.Errorf("%s: note_days against items (-items +note_days):\n%s", step, diff)
+		}
+	}
+	f.build()
+	check("build", []string{"2026-09-01", "2026-09-03"})
+	f.write("actions/2026-10-05_plan/ACTION.md", "---\nupdated: 2026-10-05\n---\n# Plan\n")
+	check("a note on a new day", []string{"2026-09-01", "2026-09-03", "2026-10-05"})
+	f.write("projects/c.md", note("2026-09-04"))
+	check("a note moved to another day", []string{"2026-09-01", "2026-09-04", "2026-10-05"})
+	f.remove("projects/a.md")
+	check("one of a day's two notes removed", []string{"2026-09-01", "2026-09-04", "2026-10-05"})
+	f.remove("projects/b.md")
+	check("the day's last note removed", []string{"2026-09-04", "2026-10-05"})
+}

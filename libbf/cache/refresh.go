@@ -315,6 +315,6 @@ func refresh(ctx context.Context, db *sql.DB, ix *indexer, root string, d *diff)
 				}
 			}
 		}
-		return nil
+		return keepNoteDays(ctx, w.tx)
 	})
 }

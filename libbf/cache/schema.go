@@ -6,8 +6,9 @@ package cache
 // the reviews, chunks, vectors and bigrams tables; version 4 adds the heavy table; version 5
 // widens edges_target to edges(target, item, relation) and items_kind_time to items(kind, time,
 // source, observed) and adds items_projects, a partial index holding what home orders projects
-// by, so backlinks, period activity and home's projects read only indexes.
-const SchemaVersion = 5
+// by, so backlinks, period activity and home's projects read only indexes; version 6 adds
+// note_days, the days notes are dated, which every search and page reads.
+const SchemaVersion = 6
 
 // File names inside a brain's .bf/ folder.
 const (
@@ -135,6 +136,9 @@ var Tables = []Table{
 		{"item", "items.id"},
 		{"target", "bf://NAME/tags/LABEL"},
 	}},
+	{Name: "note_days", Doc: "every distinct day a note's items.time holds, kept by every build and refresh", Columns: []Column{
+		{"day", "YYYY-MM-DD, primary key"},
+	}},
 	{Name: "reviews", Doc: "the review state a note declares in its front matter (`review:`), for notes that declare one", Columns: []Column{
 		{"item", "items.id, primary key"},
 		{"state", "`unreviewed` (written by an agent, not yet reviewed by a person: fused search leaves it out and never walks its links) or `reviewed`"},
@@ -205,6 +209,7 @@ var ddl = []string{
 	`CREATE TABLE edges(item INTEGER NOT NULL, subject TEXT NOT NULL, relation TEXT NOT NULL,
 		target TEXT NOT NULL, origin TEXT NOT NULL)`,
 	`CREATE TABLE reviews(item INTEGER PRIMARY KEY, state TEXT NOT NULL)`,
+	`CREATE TABLE note_days(day TEXT PRIMARY KEY) WITHOUT ROWID`,
 	`CREATE TABLE chunks(id INTEGER PRIMARY KEY, item INTEGER NOT NULL, fragment TEXT NOT NULL,
 		hash TEXT NOT NULL, text TEXT NOT NULL)`,
 	`CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL,

@@ -27,15 +27,11 @@ func Snapshot(ctx context.Context, b *brain.Brain) (*Cache, *sql.Tx, error) {
 }
 
 // NoteDays maps every day a note of the cache is dated to that day's midnight in loc, as a
-// JSON object that queries bind to place notes in time. A note's time is its day at
-// 00:00:00Z, so its distinct times are its distinct days: a skip-scan seeks items_kind_time
-// once per day instead of reading every note's index entry.
+// JSON object that queries bind to place notes in time. The days are kept in note_days by
+// every build and refresh (keepNoteDays), so a command reads a few pages, not the index of
+// every note.
 func NoteDays(ctx context.Context, q Querier, loc *time.Location) (string, error) {
-	days, err := Strings(ctx, q, `WITH RECURSIVE d(time) AS (
-			SELECT (SELECT min(time) FROM items WHERE kind = 'note' AND time > '')
-			UNION ALL SELECT (SELECT min(time) FROM items WHERE kind = 'note' AND time > d.time)
-			FROM d WHERE d.time IS NOT NULL)
-		SELECT substr(time, 1, 10) FROM d WHERE time IS NOT NULL`)
+	days, err := Strings(ctx, q, `SELECT day FROM note_days`)
 	if err != nil {
 		return "", err
 	}
@@ -47,6 +43,26 @@ func NoteDays(ctx context.Context, q Querier, loc *time.Location) (string, error
 	}
 	b, err := json.Marshal(m)
 	return string(b), err
+}
+
+// noteDaysSQL lists the days of note_days from items. A note's time is its day at
+// 00:00:00Z, so its distinct times are its distinct days: a skip-scan seeks items_kind_time
+// once per day instead of reading every note's index entry.
+const noteDaysSQL = `WITH RECURSIVE d(time) AS (
+		SELECT (SELECT min(time) FROM items WHERE kind = 'note' AND time > '')
+		UNION ALL SELECT (SELECT min(time) FROM items WHERE kind = 'note' AND time > d.time)
+		FROM d WHERE d.time IS NOT NULL)
+	SELECT substr(time, 1, 10) FROM d WHERE time IS NOT NULL`
+
+// keepNoteDays replaces note_days with the days of the notes items holds now.
+func keepNoteDays(ctx context.Context, q interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+}) error {
+	if _, err := q.ExecContext(ctx, `DELETE FROM note_days`); err != nil {
+		return err
+	}
+	_, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO note_days(day) `+noteDaysSQL)
+	return err
 }
 
 // SQL that places notes in time in a query over items i that binds NoteDays as :days:
