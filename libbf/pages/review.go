@@ -221,8 +221,10 @@ const (
 // sc.brains[self], but for their newer evidence, which settle adds. Until then a note's
 // Review holds its other reasons only.
 func startReview(ctx context.Context, sc *scope, self int, rows []*row, now time.Time, loc *time.Location) (*reviewer, error) {
-	v := &reviewer{sc: sc, self: self, now: now, loc: loc, stamp: canonical(now), rows: map[int64][]*row{},
-		signals: map[int64]*Signals{}, edits: map[int64]string{}, settled: map[int64]bool{},
+	// The maps are sized for every row at once: home reviews every project of a brain,
+	// thousands on a large one, and growing them step by step cost more than filling them.
+	v := &reviewer{sc: sc, self: self, now: now, loc: loc, stamp: canonical(now), rows: make(map[int64][]*row, len(rows)),
+		signals: make(map[int64]*Signals, len(rows)), edits: make(map[int64]string, len(rows)), settled: map[int64]bool{},
 		holders: map[string]int{}, homeRef: map[string]bool{}, days: make([]map[string]string, len(sc.brains))}
 	var paths []string
 	for _, r := range rows {
@@ -332,7 +334,7 @@ func fileTimes(ctx context.Context, q Querier, paths []string) (map[string]int64
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]int64{}
+	out := make(map[string]int64, len(paths))
 	for rows.Next() {
 		var path string
 		var mtime int64
