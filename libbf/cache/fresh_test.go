@@ -722,7 +722,7 @@ func TestInexactScopeKeepsNoDigest(t *testing.T) {
 
 // note_days holds the days of the notes, and no other, after a build and after every
 // refresh: a note added on a new day, a note moved to another day, the last note of a day
-// removed.
+// removed, a record added (a refresh that leaves note_days alone).
 func TestNoteDaysKept(t *testing.T) {
 	note := func(day string) string { return "---\nupdated: " + day + "\n---\n# Note\n\nText.\n" }
 	f := newFixture(t, map[string]string{
@@ -755,4 +755,6 @@ func TestNoteDaysKept(t *testing.T) {
 	check("one of a day's two notes removed", []string{"2026-09-01", "2026-09-04", "2026-10-05"})
 	f.remove("projects/b.md")
 	check("the day's last note removed", []string{"2026-09-04", "2026-10-05"})
+	f.writeRecord("mail", "m-2", `"title":"Later","text":"Text.","time":"2026-11-20T09:00:00Z"`)
+	check("a record alone", []string{"2026-09-04", "2026-10-05"})
 }

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"time"
+
+	"github.com/bfgo/bf/libbf/ref"
 )
 
 // diff is what an incremental refresh must do.
@@ -26,6 +28,18 @@ type diff struct {
 
 func (d *diff) empty() bool {
 	return len(d.changed) == 0 && len(d.removed) == 0 && len(d.folders) == 0 && len(d.dropFolders) == 0
+}
+
+// touchesNotes reports whether the refresh adds, changes or removes a file under the
+// authored roots, the only files that can change the days notes are dated: a refresh of
+// records alone, what a watcher does most, keeps note_days as it is.
+func (d *diff) touchesNotes() bool {
+	for _, in := range d.changed {
+		if ref.UnderAuthored(in.path) {
+			return true
+		}
+	}
+	return slices.ContainsFunc(d.removed, ref.UnderAuthored)
 }
 
 // upper is the smallest string above every string starting with prefix ("a/" → "a0").
@@ -314,6 +328,9 @@ func refresh(ctx context.Context, db *sql.DB, ix *indexer, root string, d *diff)
 					return err
 				}
 			}
+		}
+		if !d.touchesNotes() {
+			return nil
 		}
 		return keepNoteDays(ctx, w.tx)
 	})

@@ -55,13 +55,11 @@ const noteDaysSQL = `WITH RECURSIVE d(time) AS (
 	SELECT substr(time, 1, 10) FROM d WHERE time IS NOT NULL`
 
 // keepNoteDays replaces note_days with the days of the notes items holds now.
-func keepNoteDays(ctx context.Context, q interface {
-	ExecContext(context.Context, string, ...any) (sql.Result, error)
-}) error {
-	if _, err := q.ExecContext(ctx, `DELETE FROM note_days`); err != nil {
+func keepNoteDays(ctx context.Context, tx *sql.Tx) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM note_days`); err != nil {
 		return err
 	}
-	_, err := q.ExecContext(ctx, `INSERT OR IGNORE INTO note_days(day) `+noteDaysSQL)
+	_, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO note_days(day) `+noteDaysSQL)
 	return err
 }
 
