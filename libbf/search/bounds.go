@@ -37,22 +37,17 @@ func (w *wordSearch) holdings() error {
 	}
 	w.entries = mergeLists(lists)
 
-	// idf = ln((N − n + 0.5)/(n + 0.5)), at least 1e-6, with N the row count FTS5 keeps.
-	var block []byte
-	err = w.p.tx.QueryRowContext(w.ctx, averagesSQL).Scan(&block)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	total, err := w.rowCount()
+	if err != nil {
 		return err
 	}
-	total, n := varint(block)
 	w.idf = make([]float64, len(lists))
 	for k, l := range lists {
-		if n == 0 || uint64(len(l)) > total {
+		var ok bool
+		if w.idf[k], ok = idf(total, uint64(len(l))); !ok {
 			// A count FTS5 cannot have leaves no bound: everything is scored.
 			w.unbounded = true
-			continue
 		}
-		hits := float64(len(l))
-		w.idf[k] = max(math.Log((float64(total)-hits+0.5)/(hits+0.5)), 1e-6)
 	}
 	byMask := map[uint64]*tier{}
 	for i := range w.entries {
@@ -71,6 +66,30 @@ func (w *wordSearch) holdings() error {
 	}
 	slices.SortStableFunc(w.tiers, func(a, b *tier) int { return cmp.Compare(b.bound, a.bound) })
 	return nil
+}
+
+// rowCount returns the number of rows FTS5 keeps for BM25, 0 when it keeps none.
+func (w *wordSearch) rowCount() (uint64, error) {
+	var block []byte
+	err := w.p.tx.QueryRowContext(w.ctx, averagesSQL).Scan(&block)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return 0, err
+	}
+	total, n := varint(block)
+	if n == 0 {
+		return 0, nil
+	}
+	return total, nil
+}
+
+// idf is FTS5's idf of a term n of total rows hold, ln((N − n + 0.5)/(n + 0.5)) and at
+// least 1e-6; false when FTS5 cannot have those counts, which leaves no bound.
+func idf(total, n uint64) (float64, bool) {
+	if total == 0 || n > total {
+		return 0, false
+	}
+	hits := float64(n)
+	return max(math.Log((float64(total)-hits+0.5)/(hits+0.5)), 1e-6), true
 }
 
 // varint decodes an SQLite varint: big-endian groups of 7 bits, the ninth byte whole. It

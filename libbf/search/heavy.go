@@ -191,12 +191,18 @@ type scoredRow struct {
 // scoreRows runs BM25 over the passages matching any term, restricted by restrict (a
 // condition on search.rowid, or ""), in passage order.
 func (w *wordSearch) scoreRows(restrict string, args ...any) ([]scoredRow, error) {
+	return w.scoreMatch(w.match, restrict, args...)
+}
+
+// scoreMatch is scoreRows over the passages matching match, an expression of the query's
+// terms in their order, so that BM25 is the query's for each passage it keeps.
+func (w *wordSearch) scoreMatch(match, restrict string, args ...any) ([]scoredRow, error) {
 	query := scoreSQL
 	if w.heavy != nil {
 		query = scoreHeavySQL
 	}
 	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(query),
-		append([]any{sql.Named("match", w.match)}, args...)...)
+		append([]any{sql.Named("match", match)}, args...)...)
 	if err != nil {
 		return nil, err
 	}

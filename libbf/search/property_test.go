@@ -30,9 +30,11 @@ func TestRankingProperty(t *testing.T) {
 	defer func() { traceRank = nil }()
 	traceRank = func(s rankStats) {
 		total.heavy += s.heavy
-		total.top += s.top
 		total.topBound += s.topBound
 		total.topMissed += s.topMissed
+		total.everyBound += s.everyBound
+		total.everyMissed += s.everyMissed
+		total.later += s.later
 		if s.terms == 1 {
 			one.topBound += s.topBound
 			one.topMissed += s.topMissed
@@ -61,8 +63,12 @@ func TestRankingProperty(t *testing.T) {
 		t.Error("no passage was scored from its term counts")
 	}
 	if total.topBound == 0 || total.topMissed == 0 {
-		t.Errorf("the first attempt over the best few matches settled %d pages by its bound and missed %d of %d: both must happen",
-			total.topBound, total.topMissed, total.top)
+		t.Errorf("the first attempt over the best few matches settled %d pages by its bound and missed %d: both must happen",
+			total.topBound, total.topMissed)
+	}
+	if total.everyBound == 0 || total.everyMissed == 0 || total.later == 0 {
+		t.Errorf("the first attempt over the passages holding every term settled %d pages and missed %d, leaving %d passages for the page: all must happen",
+			total.everyBound, total.everyMissed, total.later)
 	}
 	if one.topBound == 0 || one.topMissed == 0 {
 		t.Errorf("the first attempt over the best few matches of one term settled %d pages by its bound and missed %d: both must happen",

@@ -89,6 +89,49 @@ func (w *wordSearch) pend(results []scoredRow) error {
 			return err
 		}
 	}
+	w.boundPending()
+	return nil
+}
+
+// pendEvery is pend for passages that hold every term. The passages of others, not scored,
+// become entries too when they hold a term, for page to score should their notes reach
+// the page.
+func (w *wordSearch) pendEvery(results []scoredRow, others []int64) error {
+	every := uint64(1)<<len(w.terms) - 1
+	w.entries = make([]entry, 0, len(results)+len(others))
+	for _, r := range results {
+		w.entries = append(w.entries, entry{id: r.id, b: r.b, tt: r.tt, state: scored, mask: every})
+	}
+	for _, id := range others {
+		w.entries = append(w.entries, entry{id: id, state: unscored})
+	}
+	slices.SortFunc(w.entries, func(a, b entry) int { return cmp.Compare(a.id, b.id) })
+	if len(others) > 0 {
+		list := make([]*entry, 0, len(others))
+		for i := range w.entries {
+			if w.entries[i].state == unscored {
+				list = append(list, &w.entries[i])
+			}
+		}
+		if err := w.held(list); err != nil {
+			return err
+		}
+		w.entries = slices.DeleteFunc(w.entries, func(e entry) bool { return e.state == unscored && e.mask == 0 })
+	}
+	w.stats.scored += len(results)
+	w.pending = make([]*entry, 0, len(results))
+	for i := range w.entries {
+		if w.entries[i].state == scored {
+			w.pending = append(w.pending, &w.entries[i])
+		}
+	}
+	w.boundPending()
+	return nil
+}
+
+// boundPending bounds the pending passages by their scores before the item weight is known, and
+// orders them highest first.
+func (w *wordSearch) boundPending() {
 	for _, e := range w.pending {
 		if e.b < 0 {
 			w.unbounded = true
@@ -96,7 +139,6 @@ func (w *wordSearch) pend(results []scoredRow) error {
 		e.bound = float64(float64(e.b*w.weight) * w.bonus(bits.OnesCount64(e.mask)))
 	}
 	slices.SortFunc(w.pending, func(a, b *entry) int { return cmp.Compare(b.bound, a.bound) })
-	return nil
 }
 
 // held sets which terms each listed passage holds.
@@ -124,7 +166,7 @@ func (w *wordSearch) held(list []*entry) error {
 
 // scoreOnly runs BM25 over listed passages whose items are known.
 func (w *wordSearch) scoreOnly(list []*entry) error {
-	results, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", idList(list)))
+	results, err := w.scoreRows(listedRows, sql.Named("ids", idList(list)))
 	if err != nil {
 		return err
 	}

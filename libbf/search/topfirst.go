@@ -1,7 +1,8 @@
 package search
 
-// The first attempt of an unscoped word ranking (words.go): FTS5 sorts the matches by
-// BM25 and hands over only the best k, which are then ranked as usual.
+// The first attempts of an unscoped word ranking (words.go): FTS5 sorts the matches by
+// BM25 and hands over only the best k, which are then ranked as usual. A query of several
+// terms first tries the passages holding every term (rankEveryTermFirst), then all.
 //
 // Every match outside those k has BM25 at most v, the k-th value, so its score is at most
 // v × the largest item weight × bonus(all terms): the halving of low-priority sources only
@@ -16,11 +17,13 @@ package search
 // slow on them). Records sharing a URL that are not among them are checked against the
 // query apart (also).
 //
-// This spares rows, not BM25: FTS5 still computes BM25 for every match inside SQLite, as
-// the raw query does, but the matches are not listed term by term nor handed over one by
-// one. Keeping per-term lists of the best passages in the cache would spare BM25 too, but
-// building them costs a BM25 (or a count of every instance) for each posting of every
-// common term: more than a full build of the bench brain (bench/README.md).
+// Over all matches this spares rows, not BM25: FTS5 still computes BM25 for every match
+// inside SQLite, as the raw query does, but the matches are not listed term by term nor
+// handed over one by one. Keeping per-term lists of the best passages in the cache would
+// spare BM25 too, but building them costs a BM25 (or a count of every instance) for each
+// posting of every common term: more than a full build of the bench brain
+// (bench/README.md). The attempt over the passages holding every term spares BM25: FTS5
+// computes it only for them.
 //
 // One term gains too, though its ordinary ranking is one pass: that pass computes two
 // BM25 per match (the second tells a section matching by its heading or text) and hands
@@ -33,8 +36,10 @@ package search
 import (
 	"cmp"
 	"database/sql"
+	"maps"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/jsontext"
@@ -51,6 +56,10 @@ const (
 		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
 	// topLightSQL is topSQL for a brain without heavy passages.
 	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match ORDER BY b DESC LIMIT :k`
+	// topItemsSQL lists the items, weights and sources of some passages, each with its
+	// place in the list.
+	topItemsSQL = `SELECT j.key, p.item, i.weight, i.source FROM json_each(:ids) j
+		CROSS JOIN passages p ON p.id = j.value CROSS JOIN items i ON i.id = p.item`
 	// notePassagesSQL lists the passages of the items of some passages, themselves included,
 	// with their fragments.
 	notePassagesSQL = `SELECT s.id, s.fragment FROM json_each(:ids) j CROSS JOIN passages p ON p.id = j.value
@@ -61,22 +70,58 @@ const (
 
 // rankTopFirst ranks the best few matches and reports whether the page is settled; when
 // it is not, the search is as new.
+func (w *wordSearch) rankTopFirst() (bool, error) {
+	if topFirst <= 0 {
+		return false, nil
+	}
+	return w.attempt(w.match, true, func(last float64) (float64, error) {
+		return last * w.weight * w.bonus(len(w.terms)), nil
+	})
+}
+
+// attempt ranks the matches of match of the best BM25, at most k of them, and reports
+// whether the page is settled: whether the page's last partition scores above the bound
+// of every passage left out, which bound gives from the BM25 of the k-th (0 when there
+// were fewer than k; +Inf when none is known). When match is the query's (whole), fewer
+// than k settle the page at once; otherwise match holds every term. When the page is not
+// settled, the search is as new.
 //
 // The BM25 FTS5 sorted them by is kept: only the passages it does not settle are scored
 // again, the other passages of their notes (which may not match) and those with a
 // fragment (a section counts only when it matches through its heading or text, which a
 // second BM25 tells) or left to heavy.go. When the best few are records, no second pass
 // over the matches is needed.
-func (w *wordSearch) rankTopFirst() (bool, error) {
+func (w *wordSearch) attempt(match string, whole bool, bound func(last float64) (float64, error)) (bool, error) {
 	k := topFirst + topPerRow*min(w.limit, 1<<20)
-	if topFirst <= 0 {
-		return false, nil
-	}
-	top, last, err := w.topIDs(k)
+	top, last, err := w.topIDs(match, k)
 	if err != nil {
 		return false, err
 	}
 	complete := int64(len(top)) < k
+	if complete {
+		last = 0
+	}
+	missed := func() (bool, error) {
+		w.stats.missed(whole)
+		w.reset()
+		return false, nil
+	}
+	rest := 0.0
+	if !(complete && whole) {
+		if int64(len(top)) < w.limit {
+			// The page's last partition would need a passage of its own among top.
+			return missed()
+		}
+		if rest, err = bound(last); err != nil {
+			return false, err
+		}
+		if ok, err := w.reachable(top, rest, !whole); err != nil || !ok {
+			if err != nil {
+				return false, err
+			}
+			return missed()
+		}
+	}
 	ids := make([]int64, len(top))
 	for i, r := range top {
 		ids[i] = r.id
@@ -99,34 +144,168 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 			again = append(again, p.id)
 		}
 	}
+	// The others are scored by match, which keeps those matching it; when match is not
+	// the query's, those it leaves are scored once the page is settled: they cannot reach
+	// it, but may be its notes' sections.
+	var later []int64
 	if len(again) > 0 {
-		// Scoring them keeps the matching ones.
-		scored, err := w.scoreRows(` AND +search.rowid IN (SELECT value FROM json_each(:ids))`, sql.Named("ids", jsontext.Int64s(again)))
+		scored, err := w.scoreMatch(match, listedRows, sql.Named("ids", jsontext.Int64s(again)))
 		if err != nil {
 			return false, err
 		}
 		results = append(results, scored...)
+		if !whole {
+			later = leftOut(again, scored)
+		}
 	}
-	w.partial = !complete
-	if err := w.pend(results); err != nil {
+	w.partial = !complete || !whole
+	pend := func() error {
+		if whole {
+			return w.pend(results)
+		}
+		return w.pendEvery(results, nil)
+	}
+	if err := pend(); err != nil {
 		return false, err
 	}
 	if err := w.read(); err != nil {
 		return false, err
 	}
-	w.stats.top++
-	if complete {
+	if complete && whole {
+		w.stats.settled(whole)
 		return true, nil
 	}
-	theta := w.theta()
-	if theta > last*w.weight*w.bonus(len(w.terms))*boundMargin {
-		w.stats.topBound++
-		return true, nil
+	if w.theta() > rest*boundMargin {
+		w.stats.settled(whole)
+		if len(later) == 0 {
+			return true, nil
+		}
+		// Again, with the passages left for the page.
+		w.reset()
+		w.partial = true
+		if err := w.pendEvery(results, later); err != nil {
+			return false, err
+		}
+		w.stats.later += len(later)
+		return true, w.read()
 	}
-	w.stats.topMissed++
+	return missed()
+}
+
+// reset forgets what a ranking found.
+func (w *wordSearch) reset() {
 	w.entries, w.pending, w.tiers, w.next, w.unbounded, w.partial = nil, nil, nil, 0, false, false
 	w.parts = map[partKey]*partition{}
-	return false, nil
+}
+
+// rankEveryTermFirst is a first attempt over the passages holding every term of a query
+// of several, where FTS5 computes BM25 only for them: for three common words of the large
+// bench brain, 3,882 passages instead of 86,081. A passage left out either holds every
+// term, and its BM25 is at most the k-th's, or lacks one. Each term t adds at most
+// idf(t) × BM25Cap to BM25, so a passage lacking one scores at most BM25Cap × the sum of
+// the idf of all terms but the one of least idf, times the largest item weight and the
+// bonus of one term fewer. The BM25 of a passage holding every term is the same for the
+// terms joined by AND as by OR: the same phrases, in the same order.
+func (w *wordSearch) rankEveryTermFirst() (bool, error) {
+	if topFirst <= 0 || len(w.terms) < 2 {
+		return false, nil
+	}
+	return w.attempt(strings.Join(w.terms, " AND "), false, func(last float64) (float64, error) {
+		total, err := w.rowCount()
+		if err != nil {
+			return 0, err
+		}
+		sum, least := 0.0, math.Inf(1)
+		for _, term := range w.terms {
+			var n uint64
+			if err := w.p.tx.QueryRowContext(w.ctx, countSQL, term).Scan(&n); err != nil {
+				return 0, err
+			}
+			v, ok := idf(total, n)
+			if !ok {
+				return math.Inf(1), nil
+			}
+			sum, least = sum+v, min(least, v)
+		}
+		fewer := (sum - least) * cache.BM25Cap * w.weight * w.bonus(len(w.terms)-1)
+		return max(last*w.weight*w.bonus(len(w.terms)), fewer), nil
+	})
+}
+
+// reachable reports whether the best few matches top, best first and at least a page of
+// them, can settle the page above rest. The page's last partition scores above rest only
+// if each of the page's partitions has a passage scoring above it, which only one of top
+// can. So the limit-th of top must score above rest with the largest weight and the bonus
+// of every term; then, when items is set, with their items' weights, the limit-th best of
+// their items (a partition holds one item or more) must too. A heavy passage, its BM25
+// not known yet, could.
+func (w *wordSearch) reachable(top []scoredRow, rest float64, items bool) (bool, error) {
+	most := w.bonus(len(w.terms))
+	if b := top[w.limit-1].b; !math.IsNaN(b) && b*w.weight*most*boundMargin <= rest {
+		return false, nil
+	}
+	if !items {
+		return true, nil
+	}
+	ids := make([]int64, len(top))
+	for i, r := range top {
+		if math.IsNaN(r.b) {
+			return true, nil
+		}
+		ids[i] = r.id
+	}
+	rows, err := w.p.tx.QueryContext(w.ctx, topItemsSQL, sql.Named("ids", jsontext.Int64s(ids)))
+	if err != nil {
+		return false, err
+	}
+	best := map[int64]float64{}
+	for rows.Next() {
+		var i, item, weight int64
+		var source string
+		if err := rows.Scan(&i, &item, &weight, &source); err != nil {
+			rows.Close()
+			return false, err
+		}
+		if float64(weight) > w.weight {
+			// Pruning would be off: nothing settles the page.
+			rows.Close()
+			return false, nil
+		}
+		s := top[i].b * float64(weight) * most
+		if w.low[source] {
+			s *= 0.5
+		}
+		best[item] = max(best[item], s)
+	}
+	if err := rows.Close(); err != nil {
+		return false, err
+	}
+	if err := rows.Err(); err != nil {
+		return false, err
+	}
+	if int64(len(best)) < w.limit {
+		return false, nil
+	}
+	scores := slices.SortedFunc(maps.Values(best), func(a, b float64) int { return cmp.Compare(b, a) })
+	return scores[w.limit-1]*boundMargin > rest, nil
+}
+
+// listedRows restricts a scoring statement to the passages listed in :ids.
+const listedRows = ` AND +search.rowid IN (SELECT value FROM json_each(:ids))`
+
+// leftOut returns the passages of ids, in order, that scored (in the same order) lacks.
+func leftOut(ids []int64, scored []scoredRow) []int64 {
+	var out []int64
+	j := 0
+	for _, id := range ids {
+		for j < len(scored) && scored[j].id < id {
+			j++
+		}
+		if j == len(scored) || scored[j].id != id {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // notePassage is a passage of a note (or record) among the best few matches.
@@ -138,7 +317,7 @@ type notePassage struct {
 // topIDs returns the at most k matches of the best BM25, best first, with their BM25
 // (NaN for a heavy passage, left to heavy.go), and the last BM25 (+Inf when none is
 // known).
-func (w *wordSearch) topIDs(k int64) ([]scoredRow, float64, error) {
+func (w *wordSearch) topIDs(match string, k int64) ([]scoredRow, float64, error) {
 	defer w.timed(1)()
 	var some bool
 	if err := w.p.tx.QueryRowContext(w.ctx, `SELECT EXISTS(`+heavySQL+`)`).Scan(&some); err != nil {
@@ -148,7 +327,7 @@ func (w *wordSearch) topIDs(k int64) ([]scoredRow, float64, error) {
 	if some {
 		query = topSQL
 	}
-	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", w.match), sql.Named("k", k))
+	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", match), sql.Named("k", k))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -36,9 +36,9 @@ import (
 //     other partition can reach the page, nor a record that would be listed beside its
 //     URL's best one. Deprecated notes rank after every open one, so they never raise θ.
 //
-// Without a scope, a first attempt asks FTS5 for only the best few matches by BM25 and
-// stops there when the page is settled (topfirst.go); the steps above run when
-// it is not.
+// Without a scope, first attempts ask FTS5 for only the best few matches by BM25, among
+// the passages holding every term (with several terms), then among all, and stop there
+// when the page is settled (topfirst.go); the steps above run when neither settles it.
 //
 // Partitions reaching the page are then completed: a note's other sections and the records
 // sharing a URL need not score well to be listed. A scope is read first, through an index
@@ -188,13 +188,33 @@ type rankStats struct {
 	passes, scored, read, lists int
 	// heavy counts the passages scored from the counts the cache keeps.
 	heavy int
-	// top counts the first attempts over the best few matches, topBound those that settled
-	// the page by its bound, topMissed those that did not settle it (topfirst.go).
-	top, topBound, topMissed int
+	// topBound counts the first attempts over the best few matches that settled the page,
+	// topMissed those that did not; everyBound and everyMissed the same for the attempts
+	// over the passages holding every term, later the passages these left for the page
+	// (topfirst.go).
+	topBound, topMissed, everyBound, everyMissed, later int
 	// terms is the number of query terms.
 	terms int
 	// phases is the time spent listing terms, scoring, reading items and building the page.
 	phases [4]time.Duration
+}
+
+// settled counts a first attempt that settled the page; whole tells which (attempt).
+func (s *rankStats) settled(whole bool) {
+	if whole {
+		s.topBound++
+	} else {
+		s.everyBound++
+	}
+}
+
+// missed counts a first attempt that did not settle the page.
+func (s *rankStats) missed(whole bool) {
+	if whole {
+		s.topMissed++
+	} else {
+		s.everyMissed++
+	}
 }
 
 // traceRank, when set, receives each ranking's counts.
@@ -273,6 +293,9 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 // rank scores and reads passages until the page is settled.
 func (w *wordSearch) rank() error {
 	if !w.scoped {
+		if settled, err := w.rankEveryTermFirst(); settled || err != nil {
+			return err
+		}
 		if settled, err := w.rankTopFirst(); settled || err != nil {
 			return err
 		}

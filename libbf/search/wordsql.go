@@ -16,6 +16,8 @@ const (
 	only = `{only}`
 	// termSQL lists the passages holding a term, in passage order.
 	termSQL = `SELECT rowid FROM search WHERE search MATCH ?`
+	// countSQL counts the passages holding a term.
+	countSQL = `SELECT count(*) FROM search WHERE search MATCH ?`
 	// heldSQL lists which of some passages (?2) hold a term (?1).
 	heldSQL = `SELECT rowid FROM search WHERE search MATCH ?1 AND +rowid IN (SELECT value FROM json_each(?2))`
 	// scoreSQL runs BM25 over the passages matching any term. The restriction to listed
