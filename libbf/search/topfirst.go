@@ -49,6 +49,13 @@ import (
 // off. Tests shrink them.
 var topFirst, topPerRow int64 = 200, 10
 
+// everyTermsMost is the most terms a query may have for the attempt over the passages
+// holding every term. With more, the bound of a passage lacking one keeps most of the
+// sum, so the attempt rarely settles the page, and FTS5 walks more lists to intersect
+// them (on the large bench brain, five and seven common terms never settled, and the
+// seven of a ticket's URL cost 20 % more than the attempt over all matches alone).
+const everyTermsMost = 4
+
 const (
 	// topSQL lists the matches of the best BM25, at most :k, the heavy passages first (their
 	// BM25 is left NULL: FTS5's bm25() is slow on them).
@@ -56,9 +63,9 @@ const (
 		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
 	// topLightSQL is topSQL for a brain without heavy passages.
 	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match ORDER BY b DESC LIMIT :k`
-	// topItemsSQL lists the items, weights and sources of some passages, each with its
-	// place in the list.
-	topItemsSQL = `SELECT j.key, p.item, i.weight, i.source FROM json_each(:ids) j
+	// topItemsSQL lists the items, URLs, weights and sources of some passages, each with
+	// its place in the list.
+	topItemsSQL = `SELECT j.key, p.item, i.url, i.weight, i.source FROM json_each(:ids) j
 		CROSS JOIN passages p ON p.id = j.value CROSS JOIN items i ON i.id = p.item`
 	// notePassagesSQL lists the passages of the items of some passages, themselves included,
 	// with their fragments.
@@ -207,7 +214,7 @@ func (w *wordSearch) reset() {
 // bonus of one term fewer. The BM25 of a passage holding every term is the same for the
 // terms joined by AND as by OR: the same phrases, in the same order.
 func (w *wordSearch) rankEveryTermFirst() (bool, error) {
-	if topFirst <= 0 || len(w.terms) < 2 {
+	if topFirst <= 0 || len(w.terms) < 2 || len(w.terms) > everyTermsMost {
 		return false, nil
 	}
 	return w.attempt(strings.Join(w.terms, " AND "), false, func(last float64) (float64, error) {
@@ -237,7 +244,7 @@ func (w *wordSearch) rankEveryTermFirst() (bool, error) {
 // if each of the page's partitions has a passage scoring above it, which only one of top
 // can. So the limit-th of top must score above rest with the largest weight and the bonus
 // of every term; then, when items is set, with their items' weights, the limit-th best of
-// their items (a partition holds one item or more) must too. A heavy passage, its BM25
+// their partitions (a note, or the records of a URL) must too. A heavy passage, its BM25
 // not known yet, could.
 func (w *wordSearch) reachable(top []scoredRow, rest float64, items bool) (bool, error) {
 	most := w.bonus(len(w.terms))
@@ -258,11 +265,11 @@ func (w *wordSearch) reachable(top []scoredRow, rest float64, items bool) (bool,
 	if err != nil {
 		return false, err
 	}
-	best := map[int64]float64{}
+	best := map[partKey]float64{}
 	for rows.Next() {
 		var i, item, weight int64
-		var source string
-		if err := rows.Scan(&i, &item, &weight, &source); err != nil {
+		var url, source string
+		if err := rows.Scan(&i, &item, &url, &weight, &source); err != nil {
 			rows.Close()
 			return false, err
 		}
@@ -275,7 +282,8 @@ func (w *wordSearch) reachable(top []scoredRow, rest float64, items bool) (bool,
 		if w.low[source] {
 			s *= 0.5
 		}
-		best[item] = max(best[item], s)
+		h := hit{item: item, url: url}
+		best[h.key()] = max(best[h.key()], s)
 	}
 	if err := rows.Close(); err != nil {
 		return false, err
