@@ -186,6 +186,8 @@ type scoredRow struct {
 	id int64
 	b  float64
 	tt bool
+	// mask holds the terms the passage holds, when the statement that scored it tells.
+	mask uint64
 }
 
 // scoreRows runs BM25 over the passages matching any term, restricted by restrict (a

@@ -35,6 +35,8 @@ func TestRankingProperty(t *testing.T) {
 		total.everyBound += s.everyBound
 		total.everyMissed += s.everyMissed
 		total.later += s.later
+		total.widened += s.widened
+		total.widenedBound += s.widenedBound
 		if s.terms == 1 {
 			one.topBound += s.topBound
 			one.topMissed += s.topMissed
@@ -69,6 +71,9 @@ func TestRankingProperty(t *testing.T) {
 	if total.everyBound == 0 || total.everyMissed == 0 || total.later == 0 {
 		t.Errorf("the first attempt over the passages holding every term settled %d pages and missed %d, leaving %d passages for the page: all must happen",
 			total.everyBound, total.everyMissed, total.later)
+	}
+	if total.widenedBound == 0 {
+		t.Errorf("of %d attempts that also ranked the passages lacking one term, none settled the page", total.widened)
 	}
 	if one.topBound == 0 || one.topMissed == 0 {
 		t.Errorf("the first attempt over the best few matches of one term settled %d pages by its bound and missed %d: both must happen",

@@ -93,14 +93,13 @@ func (w *wordSearch) pend(results []scoredRow) error {
 	return nil
 }
 
-// pendEvery is pend for passages that hold every term. The passages of others, not scored,
-// become entries too when they hold a term, for page to score should their notes reach
-// the page.
-func (w *wordSearch) pendEvery(results []scoredRow, others []int64) error {
-	every := uint64(1)<<len(w.terms) - 1
+// pendHeld is pend for passages whose terms are known (scoredRow.mask). The passages of
+// others, not scored, become entries too when they hold a term, for page to score should
+// their notes reach the page.
+func (w *wordSearch) pendHeld(results []scoredRow, others []int64) error {
 	w.entries = make([]entry, 0, len(results)+len(others))
 	for _, r := range results {
-		w.entries = append(w.entries, entry{id: r.id, b: r.b, tt: r.tt, state: scored, mask: every})
+		w.entries = append(w.entries, entry{id: r.id, b: r.b, tt: r.tt, state: scored, mask: r.mask})
 	}
 	for _, id := range others {
 		w.entries = append(w.entries, entry{id: id, state: unscored})

@@ -81,16 +81,27 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 	if topFirst <= 0 {
 		return false, nil
 	}
-	return w.attempt(w.match, true, func(last float64) (float64, error) {
+	return w.attempt(w.match, 0, func(last float64) (float64, error) {
 		return last * w.weight * w.bonus(len(w.terms)), nil
-	})
+	}, nil)
+}
+
+// bestOf is the best few passages matching an expression of the query's terms, best
+// first, and the terms they hold (0 when the expression is the query's own, whose
+// passages hold some of them).
+type bestOf struct {
+	match string
+	mask  uint64
+	top   []scoredRow
 }
 
 // attempt ranks the matches of match of the best BM25, at most k of them, and reports
 // whether the page is settled: whether the page's last partition scores above the bound
 // of every passage left out, which bound gives from the BM25 of the k-th (0 when there
-// were fewer than k; +Inf when none is known). When match is the query's (whole), fewer
-// than k settle the page at once; otherwise match holds every term. When the page is not
+// were fewer than k; +Inf when none is known). mask 0 says match is the query's: fewer
+// than k then settle the page at once. Otherwise match holds exactly the terms of mask,
+// and widen, given what the page's last partition can score at most, may add the best of
+// other expressions with the bound of what they all leave out. When the page is not
 // settled, the search is as new.
 //
 // The BM25 FTS5 sorted them by is kept: only the passages it does not settle are scored
@@ -98,7 +109,9 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 // fragment (a section counts only when it matches through its heading or text, which a
 // second BM25 tells) or left to heavy.go. When the best few are records, no second pass
 // over the matches is needed.
-func (w *wordSearch) attempt(match string, whole bool, bound func(last float64) (float64, error)) (bool, error) {
+func (w *wordSearch) attempt(match string, mask uint64, bound func(last float64) (float64, error),
+	widen func(ceiling float64) ([]bestOf, float64, error)) (bool, error) {
+	whole := mask == 0
 	k := topFirst + topPerRow*min(w.limit, 1<<20)
 	top, last, err := w.topIDs(match, k)
 	if err != nil {
@@ -113,6 +126,7 @@ func (w *wordSearch) attempt(match string, whole bool, bound func(last float64) 
 		w.reset()
 		return false, nil
 	}
+	lists := []bestOf{{match: match, mask: mask, top: top}}
 	rest := 0.0
 	if !(complete && whole) {
 		if int64(len(top)) < w.limit {
@@ -122,18 +136,32 @@ func (w *wordSearch) attempt(match string, whole bool, bound func(last float64) 
 		if rest, err = bound(last); err != nil {
 			return false, err
 		}
-		if ok, err := w.reachable(top, rest, !whole); err != nil || !ok {
+		ceiling, err := w.ceiling(top, rest, !whole)
+		if err != nil {
+			return false, err
+		}
+		if ceiling <= rest*boundMargin {
+			if widen == nil {
+				return missed()
+			}
+			more, wider, err := widen(ceiling)
 			if err != nil {
 				return false, err
 			}
-			return missed()
+			if more == nil {
+				return missed()
+			}
+			lists, rest = append(lists, more...), wider
+			w.stats.widened++
 		}
 	}
-	ids := make([]int64, len(top))
-	for i, r := range top {
-		ids[i] = r.id
+	var ids []int64
+	for _, l := range lists {
+		for _, r := range l.top {
+			ids = append(ids, r.id)
+		}
+		slices.SortFunc(l.top, func(a, b scoredRow) int { return cmp.Compare(a.id, b.id) })
 	}
-	slices.SortFunc(top, func(a, b scoredRow) int { return cmp.Compare(a.id, b.id) })
 	all, err := cache.Collect(w.ctx, w.p.tx, notePassagesSQL, []any{sql.Named("ids", jsontext.Int64s(ids))},
 		func(rows *sql.Rows) (p notePassage, err error) { return p, rows.Scan(&p.id, &p.fragment) })
 	if err != nil {
@@ -144,22 +172,37 @@ func (w *wordSearch) attempt(match string, whole bool, bound func(last float64) 
 	var results []scoredRow
 	var again []int64
 	for _, p := range all {
-		i, found := slices.BinarySearchFunc(top, p.id, func(r scoredRow, id int64) int { return cmp.Compare(r.id, id) })
-		if found && p.fragment == "" && !math.IsNaN(top[i].b) {
-			results = append(results, top[i])
-		} else {
+		kept := false
+		for _, l := range lists {
+			i, found := slices.BinarySearchFunc(l.top, p.id, func(r scoredRow, id int64) int { return cmp.Compare(r.id, id) })
+			if found && p.fragment == "" && !math.IsNaN(l.top[i].b) {
+				r := l.top[i]
+				r.mask = l.mask
+				results, kept = append(results, r), true
+				break
+			}
+		}
+		if !kept {
 			again = append(again, p.id)
 		}
 	}
-	// The others are scored by match, which keeps those matching it; when match is not
-	// the query's, those it leaves are scored once the page is settled: they cannot reach
-	// it, but may be its notes' sections.
+	// The others are scored by each expression, which keeps those matching it; when the
+	// expressions are not the query's, those they all leave are scored once the page is
+	// settled: they cannot reach it, but may be its notes' sections.
 	var later []int64
 	if len(again) > 0 {
-		scored, err := w.scoreMatch(match, listedRows, sql.Named("ids", jsontext.Int64s(again)))
-		if err != nil {
-			return false, err
+		var scored []scoredRow
+		for _, l := range lists {
+			some, err := w.scoreMatch(l.match, listedRows, sql.Named("ids", jsontext.Int64s(again)))
+			if err != nil {
+				return false, err
+			}
+			for i := range some {
+				some[i].mask = l.mask
+			}
+			scored = append(scored, some...)
 		}
+		slices.SortFunc(scored, func(a, b scoredRow) int { return cmp.Compare(a.id, b.id) })
 		results = append(results, scored...)
 		if !whole {
 			later = leftOut(again, scored)
@@ -170,7 +213,7 @@ func (w *wordSearch) attempt(match string, whole bool, bound func(last float64) 
 		if whole {
 			return w.pend(results)
 		}
-		return w.pendEvery(results, nil)
+		return w.pendHeld(results, nil)
 	}
 	if err := pend(); err != nil {
 		return false, err
@@ -184,13 +227,16 @@ func (w *wordSearch) attempt(match string, whole bool, bound func(last float64) 
 	}
 	if w.theta() > rest*boundMargin {
 		w.stats.settled(whole)
+		if len(lists) > 1 {
+			w.stats.widenedBound++
+		}
 		if len(later) == 0 {
 			return true, nil
 		}
 		// Again, with the passages left for the page.
 		w.reset()
 		w.partial = true
-		if err := w.pendEvery(results, later); err != nil {
+		if err := w.pendHeld(results, later); err != nil {
 			return false, err
 		}
 		w.stats.later += len(later)
@@ -209,61 +255,121 @@ func (w *wordSearch) reset() {
 // of several, where FTS5 computes BM25 only for them: for three common words of the large
 // bench brain, 3,882 passages instead of 86,081. A passage left out either holds every
 // term, and its BM25 is at most the k-th's, or lacks one. Each term t adds at most
-// idf(t) × BM25Cap to BM25, so a passage lacking one scores at most BM25Cap × the sum of
-// the idf of all terms but the one of least idf, times the largest item weight and the
-// bonus of one term fewer. The BM25 of a passage holding every term is the same for the
-// terms joined by AND as by OR: the same phrases, in the same order.
+// idf(t) × BM25Cap to BM25, so a passage lacking t scores at most BM25Cap × the sum of
+// the idf of the other terms (cap), times the largest item weight and the bonus of one
+// term fewer. The BM25 of a passage holding every term is the same for the terms joined
+// by AND as by OR: the same phrases, in the same order.
+//
+// When one term's cap alone keeps the page from settling (a common term beside rarer
+// ones), the best passages lacking just that term are ranked too (widen): their BM25
+// is the query's as well, a lacking phrase adding exactly 0. What is left out then
+// lacks that term and has BM25 at most their k-th's, lacks another term (its cap), or
+// lacks two (the sum of all idf but the two least, with the bonus of two terms fewer).
 func (w *wordSearch) rankEveryTermFirst() (bool, error) {
-	if topFirst <= 0 || len(w.terms) < 2 || len(w.terms) > everyTermsMost {
+	n := len(w.terms)
+	if topFirst <= 0 || n < 2 || n > everyTermsMost {
 		return false, nil
 	}
-	return w.attempt(strings.Join(w.terms, " AND "), false, func(last float64) (float64, error) {
+	every := uint64(1)<<n - 1
+	// caps bounds the score of a passage lacking term k only, two one lacking two terms or
+	// more, allLast one holding every term left out: all set by bound.
+	var caps []float64
+	var two, allLast float64
+	bound := func(last float64) (float64, error) {
 		total, err := w.rowCount()
 		if err != nil {
 			return 0, err
 		}
-		sum, least := 0.0, math.Inf(1)
-		for _, term := range w.terms {
-			var n uint64
-			if err := w.p.tx.QueryRowContext(w.ctx, countSQL, term).Scan(&n); err != nil {
+		idfs := make([]float64, n)
+		sum := 0.0
+		for k, term := range w.terms {
+			var count uint64
+			if err := w.p.tx.QueryRowContext(w.ctx, countSQL, term).Scan(&count); err != nil {
 				return 0, err
 			}
-			v, ok := idf(total, n)
+			v, ok := idf(total, count)
 			if !ok {
 				return math.Inf(1), nil
 			}
-			sum, least = sum+v, min(least, v)
+			idfs[k], sum = v, sum+v
 		}
-		fewer := (sum - least) * cache.BM25Cap * w.weight * w.bonus(len(w.terms)-1)
-		return max(last*w.weight*w.bonus(len(w.terms)), fewer), nil
-	})
+		caps = make([]float64, n)
+		for k, v := range idfs {
+			caps[k] = (sum - v) * cache.BM25Cap * w.weight * w.bonus(n-1)
+		}
+		if n > 2 {
+			// Without a term, a passage holding none of the others does not match.
+			least := slices.Sorted(slices.Values(idfs))
+			two = (sum - least[0] - least[1]) * cache.BM25Cap * w.weight * w.bonus(n-2)
+		}
+		allLast = last * w.weight * w.bonus(n)
+		return max(allLast, slices.Max(caps)), nil
+	}
+	widen := func(ceiling float64) ([]bestOf, float64, error) {
+		if caps == nil || allLast*boundMargin >= ceiling {
+			return nil, 0, nil
+		}
+		lacking := -1
+		rest := 0.0
+		for k, c := range caps {
+			if c*boundMargin < ceiling {
+				rest = max(rest, c)
+			} else if lacking >= 0 {
+				return nil, 0, nil // two terms would need ranking
+			} else {
+				lacking = k
+			}
+		}
+		if lacking < 0 || two*boundMargin >= ceiling {
+			return nil, 0, nil
+		}
+		var held []string
+		for k, term := range w.terms {
+			if k != lacking {
+				held = append(held, term)
+			}
+		}
+		match := strings.Join(held, " AND ") + " NOT " + w.terms[lacking]
+		k := topFirst + topPerRow*min(w.limit, 1<<20)
+		top, last, err := w.topIDs(match, k)
+		if err != nil {
+			return nil, 0, err
+		}
+		if int64(len(top)) < k {
+			last = 0
+		}
+		rest = max(rest, two, allLast, last*w.weight*w.bonus(n-1))
+		return []bestOf{{match: match, mask: every &^ (1 << lacking), top: top}}, rest, nil
+	}
+	return w.attempt(strings.Join(w.terms, " AND "), every, bound, widen)
 }
 
-// reachable reports whether the best few matches top, best first and at least a page of
-// them, can settle the page above rest. The page's last partition scores above rest only
-// if each of the page's partitions has a passage scoring above it, which only one of top
-// can. So the limit-th of top must score above rest with the largest weight and the bonus
-// of every term; then, when items is set, with their items' weights, the limit-th best of
-// their partitions (a note, or the records of a URL) must too. A heavy passage, its BM25
-// not known yet, could.
-func (w *wordSearch) reachable(top []scoredRow, rest float64, items bool) (bool, error) {
+// ceiling bounds what the page's last partition can score from the best few matches
+// top, best first and at least a page of them, when every other passage scores at most
+// rest. Scoring above rest, each of the page's partitions needs a passage of its own
+// among top: so the page's last partition scores at most the limit-th of top with the
+// largest weight and the bonus of every term; when items is set, at most the limit-th
+// best of their partitions (a note, or the records of a URL), each with its own weight.
+// A heavy passage, its BM25 not known yet, leaves no ceiling (+Inf).
+func (w *wordSearch) ceiling(top []scoredRow, rest float64, items bool) (float64, error) {
 	most := w.bonus(len(w.terms))
-	if b := top[w.limit-1].b; !math.IsNaN(b) && b*w.weight*most*boundMargin <= rest {
-		return false, nil
+	b := top[w.limit-1].b
+	if math.IsNaN(b) {
+		return math.Inf(1), nil
 	}
-	if !items {
-		return true, nil
+	if c := b * w.weight * most; !items || c <= rest*boundMargin {
+		return c, nil
 	}
 	ids := make([]int64, len(top))
 	for i, r := range top {
 		if math.IsNaN(r.b) {
-			return true, nil
+			return math.Inf(1), nil
 		}
 		ids[i] = r.id
 	}
 	rows, err := w.p.tx.QueryContext(w.ctx, topItemsSQL, sql.Named("ids", jsontext.Int64s(ids)))
 	if err != nil {
-		return false, err
+		return 0, err
 	}
 	best := map[partKey]float64{}
 	for rows.Next() {
@@ -271,12 +377,12 @@ func (w *wordSearch) reachable(top []scoredRow, rest float64, items bool) (bool,
 		var url, source string
 		if err := rows.Scan(&i, &item, &url, &weight, &source); err != nil {
 			rows.Close()
-			return false, err
+			return 0, err
 		}
 		if float64(weight) > w.weight {
 			// Pruning would be off: nothing settles the page.
 			rows.Close()
-			return false, nil
+			return math.Inf(-1), nil
 		}
 		s := top[i].b * float64(weight) * most
 		if w.low[source] {
@@ -286,16 +392,16 @@ func (w *wordSearch) reachable(top []scoredRow, rest float64, items bool) (bool,
 		best[h.key()] = max(best[h.key()], s)
 	}
 	if err := rows.Close(); err != nil {
-		return false, err
+		return 0, err
 	}
 	if err := rows.Err(); err != nil {
-		return false, err
+		return 0, err
 	}
 	if int64(len(best)) < w.limit {
-		return false, nil
+		return math.Inf(-1), nil
 	}
 	scores := slices.SortedFunc(maps.Values(best), func(a, b float64) int { return cmp.Compare(b, a) })
-	return scores[w.limit-1]*boundMargin > rest, nil
+	return scores[w.limit-1], nil
 }
 
 // listedRows restricts a scoring statement to the passages listed in :ids.

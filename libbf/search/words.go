@@ -193,6 +193,9 @@ type rankStats struct {
 	// over the passages holding every term, later the passages these left for the page
 	// (topfirst.go).
 	topBound, topMissed, everyBound, everyMissed, later int
+	// widened counts the attempts that also ranked the passages lacking one term,
+	// widenedBound those of them that settled the page.
+	widened, widenedBound int
 	// terms is the number of query terms.
 	terms int
 	// phases is the time spent listing terms, scoring, reading items and building the page.
