@@ -112,14 +112,9 @@ type bestOf struct {
 func (w *wordSearch) attempt(match string, mask uint64, bound func(last float64) (float64, error),
 	widen func(ceiling float64) ([]bestOf, float64, error)) (bool, error) {
 	whole := mask == 0
-	k := topFirst + topPerRow*min(w.limit, 1<<20)
-	top, last, err := w.topIDs(match, k)
+	top, last, complete, err := w.topIDs(match)
 	if err != nil {
 		return false, err
-	}
-	complete := int64(len(top)) < k
-	if complete {
-		last = 0
 	}
 	missed := func() (bool, error) {
 		w.stats.missed(whole)
@@ -271,8 +266,9 @@ func (w *wordSearch) rankEveryTermFirst() (bool, error) {
 		return false, nil
 	}
 	every := uint64(1)<<n - 1
-	// caps bounds the score of a passage lacking term k only, two one lacking two terms or
-	// more, allLast one holding every term left out: all set by bound.
+	// Set by bound: caps[k] bounds the score of a passage lacking term k only, two that of
+	// a passage lacking two terms or more, allLast that of a passage holding every term
+	// left out.
 	var caps []float64
 	var two, allLast float64
 	bound := func(last float64) (float64, error) {
@@ -330,13 +326,9 @@ func (w *wordSearch) rankEveryTermFirst() (bool, error) {
 			}
 		}
 		match := strings.Join(held, " AND ") + " NOT " + w.terms[lacking]
-		k := topFirst + topPerRow*min(w.limit, 1<<20)
-		top, last, err := w.topIDs(match, k)
+		top, last, _, err := w.topIDs(match)
 		if err != nil {
 			return nil, 0, err
-		}
-		if int64(len(top)) < k {
-			last = 0
 		}
 		rest = max(rest, two, allLast, last*w.weight*w.bonus(n-1))
 		return []bestOf{{match: match, mask: every &^ (1 << lacking), top: top}}, rest, nil
@@ -367,35 +359,29 @@ func (w *wordSearch) ceiling(top []scoredRow, rest float64, items bool) (float64
 		}
 		ids[i] = r.id
 	}
-	rows, err := w.p.tx.QueryContext(w.ctx, topItemsSQL, sql.Named("ids", jsontext.Int64s(ids)))
+	type topItem struct {
+		i, item, weight int64
+		url, source     string
+	}
+	found, err := cache.Collect(w.ctx, w.p.tx, topItemsSQL, []any{sql.Named("ids", jsontext.Int64s(ids))},
+		func(rows *sql.Rows) (t topItem, err error) {
+			return t, rows.Scan(&t.i, &t.item, &t.url, &t.weight, &t.source)
+		})
 	if err != nil {
 		return 0, err
 	}
 	best := map[partKey]float64{}
-	for rows.Next() {
-		var i, item, weight int64
-		var url, source string
-		if err := rows.Scan(&i, &item, &url, &weight, &source); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		if float64(weight) > w.weight {
+	for _, t := range found {
+		if float64(t.weight) > w.weight {
 			// Pruning would be off: nothing settles the page.
-			rows.Close()
 			return math.Inf(-1), nil
 		}
-		s := top[i].b * float64(weight) * most
-		if w.low[source] {
+		s := top[t.i].b * float64(t.weight) * most
+		if w.low[t.source] {
 			s *= 0.5
 		}
-		h := hit{item: item, url: url}
+		h := hit{item: t.item, url: t.url}
 		best[h.key()] = max(best[h.key()], s)
-	}
-	if err := rows.Close(); err != nil {
-		return 0, err
-	}
-	if err := rows.Err(); err != nil {
-		return 0, err
 	}
 	if int64(len(best)) < w.limit {
 		return math.Inf(-1), nil
@@ -428,14 +414,16 @@ type notePassage struct {
 	fragment string
 }
 
-// topIDs returns the at most k matches of the best BM25, best first, with their BM25
-// (NaN for a heavy passage, left to heavy.go), and the last BM25 (+Inf when none is
-// known).
-func (w *wordSearch) topIDs(match string, k int64) ([]scoredRow, float64, error) {
+// topIDs returns the at most k matches of match of the best BM25 (k: topFirst plus
+// topPerRow per row of the page), best first, with their BM25 (NaN for a heavy passage,
+// left to heavy.go), and the BM25 every other match stays at or below: the last one, 0
+// when there were fewer than k (complete), +Inf when none is known.
+func (w *wordSearch) topIDs(match string) (top []scoredRow, last float64, complete bool, err error) {
 	defer w.timed(1)()
+	k := topFirst + topPerRow*min(w.limit, 1<<20)
 	var some bool
 	if err := w.p.tx.QueryRowContext(w.ctx, `SELECT EXISTS(`+heavySQL+`)`).Scan(&some); err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	query := topLightSQL
 	if some {
@@ -443,23 +431,25 @@ func (w *wordSearch) topIDs(match string, k int64) ([]scoredRow, float64, error)
 	}
 	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", match), sql.Named("k", k))
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	defer rows.Close()
-	var top []scoredRow
-	last := math.Inf(1)
+	last = math.Inf(1)
 	for rows.Next() {
 		r := scoredRow{b: math.NaN()}
 		var b sql.NullFloat64
 		if err := rows.Scan(&r.id, &b); err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 		if b.Valid {
 			r.b, last = b.Float64, b.Float64
 		}
 		top = append(top, r)
 	}
-	return top, last, rows.Err()
+	if complete = int64(len(top)) < k; complete {
+		last = 0
+	}
+	return top, last, complete, rows.Err()
 }
 
 // ids runs a query of passage ids.
