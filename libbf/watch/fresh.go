@@ -9,18 +9,27 @@ import (
 )
 
 // keepFresh keeps the brain's search cache fresh from file-system notifications while the
-// watcher runs, so searches and reads need not list the brain (cache.Keep). It returns a
-// function that stops it and waits. Where notifications are unavailable, or another
+// watcher runs, so searches and reads need not list the brain (cache.Keep). It returns
+// once the keeper has compared the brain (or could not start), so the first cycle reads a
+// cache holding every file present at start: while the keeper refreshes, the cycle's own
+// opens would find the writer busy and read the previous generation. The function it
+// returns stops the keeper and waits. Where notifications are unavailable, or another
 // watcher already keeps the cache, commands list the brain themselves as without a watcher.
 func keepFresh(ctx context.Context, b *brain.Brain, warn func(string)) (stop func()) {
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
+	ready := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := cache.Keep(ctx, b, cache.KeepOptions{})
+		err := cache.Keep(ctx, b, cache.KeepOptions{Ready: func() { close(ready) }})
 		if err != nil && !errors.Is(err, cache.ErrKept) && ctx.Err() == nil && warn != nil {
 			warn("the search cache is not kept fresh by this watcher (" + err.Error() + "); searches list the brain themselves")
 		}
 	}()
+	select {
+	case <-ready:
+	case <-done:
+	case <-ctx.Done():
+	}
 	return func() { cancel(); <-done }
 }
