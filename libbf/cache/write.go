@@ -188,7 +188,9 @@ func (w *writer) drop(ctx context.Context, path string) error {
 	return nil
 }
 
-// add inserts one entry.
+// add inserts one entry. Its passages follow its item, and new rows take ids above every
+// id in their table, so passage ids rise with item ids: the passages of a run of items are
+// a range of passage ids, which a scoped search reads as such (search/ranges.go).
 func (w *writer) add(ctx context.Context, e *entry) error {
 	id, err := w.addItem(ctx, &e.item)
 	if err != nil {

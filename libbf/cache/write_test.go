@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -87,4 +88,38 @@ func TestDuplicateRef(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPassagesFollowItems edits, removes and adds notes and records between refreshes,
+// then a build: a passage of a later item always has a higher id than one of an earlier
+// item, the order scoped searches read ranges of passages by.
+func TestPassagesFollowItems(t *testing.T) {
+	f := newFixture(t, nil)
+	for i := range 12 {
+		f.write(fmt.Sprintf("%s/n%02d.md", []string{"projects", "concepts", "projects/deep"}[i%3], i),
+			fmt.Sprintf("# Note %d\n\nText.\n\n## One\n\nMore.\n\n## Two\n\nEnd.\n", i))
+		f.writeRecord("mail", fmt.Sprint("m", i), fmt.Sprintf(`"title":"Mail %d","text":"Body."`, i))
+	}
+	check := func(when string) {
+		t.Helper()
+		c := f.open()
+		var crossed int
+		if err := c.DB().QueryRow(`SELECT count(*) FROM passages a JOIN passages b ON a.item < b.item AND a.id > b.id`).Scan(&crossed); err != nil {
+			t.Fatal(err)
+		}
+		if crossed != 0 {
+			t.Errorf("%s: %d pairs of passages out of their items' order", when, crossed)
+		}
+		c.Close()
+	}
+	check("first open")
+	f.write("projects/n03.md", "# Edited\n\nNew text.\n\n## Three\n\nMore.\n")
+	f.remove("concepts/n04.md")
+	f.write("concepts/new.md", "# New\n\nText.\n")
+	check("after an edit, a removal and an addition")
+	f.writeRecord("mail", "m99", `"title":"Late mail","text":"Body."`)
+	f.write("projects/deep/n02.md", "# Edited again\n\nOne passage.\n")
+	check("after a record and another edit")
+	f.build()
+	check("after a build")
 }

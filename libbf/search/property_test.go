@@ -27,6 +27,7 @@ func TestRankingProperty(t *testing.T) {
 		}
 	}
 	var total, one rankStats
+	var split int
 	defer func() { traceRank = nil }()
 	traceRank = func(s rankStats) {
 		total.heavy += s.heavy
@@ -37,6 +38,11 @@ func TestRankingProperty(t *testing.T) {
 		total.later += s.later
 		total.widened += s.widened
 		total.widenedBound += s.widenedBound
+		total.ranges += s.ranges
+		total.filtered += s.filtered
+		if s.ranges > 1 {
+			split++
+		}
 		if s.terms == 1 {
 			one.topBound += s.topBound
 			one.topMissed += s.topMissed
@@ -74,6 +80,10 @@ func TestRankingProperty(t *testing.T) {
 	}
 	if total.widenedBound == 0 {
 		t.Errorf("of %d attempts that also ranked the passages lacking one term, none settled the page", total.widened)
+	}
+	if total.ranges == 0 || split == 0 || total.filtered == 0 {
+		t.Errorf("scoped rankings read %d passage ranges, %d of them over several, and %d filtered every match: all must happen",
+			total.ranges, split, total.filtered)
 	}
 	if one.topBound == 0 || one.topMissed == 0 {
 		t.Errorf("the first attempt over the best few matches of one term settled %d pages by its bound and missed %d: both must happen",

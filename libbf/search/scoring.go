@@ -59,8 +59,25 @@ func (w *wordSearch) score(ids []*entry) error {
 // scoreAll runs BM25 over every match, within the scope if any, and finds the entries.
 func (w *wordSearch) scoreAll() error {
 	defer w.timed(1)()
+	ranges, ok, err := w.scopeRanges()
+	if err != nil {
+		return err
+	}
+	if ok {
+		w.stats.ranges += len(ranges)
+		var results []scoredRow
+		for _, r := range ranges {
+			some, err := w.scoreRows(rangeRows, sql.Named("lo", r.lo), sql.Named("hi", r.hi))
+			if err != nil {
+				return err
+			}
+			results = append(results, some...)
+		}
+		return w.pend(results)
+	}
 	restrict, args := "", []any(nil)
 	if w.scoped {
+		w.stats.filtered++
 		restrict = ` AND +search.rowid IN (` + scopedPassages(w.sc) + `)`
 		args = w.args
 	}

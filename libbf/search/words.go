@@ -196,6 +196,9 @@ type rankStats struct {
 	// widened counts the attempts that also ranked the passages lacking one term,
 	// widenedBound those of them that settled the page.
 	widened, widenedBound int
+	// ranges counts the passage ranges a scoped ranking read (ranges.go), filtered the
+	// scoped rankings that read every match instead.
+	ranges, filtered int
 	// terms is the number of query terms.
 	terms int
 	// phases is the time spent listing terms, scoring, reading items and building the page.

@@ -1,0 +1,126 @@
+package search
+
+import (
+	"database/sql"
+	"encoding/json"
+	"strings"
+)
+
+// A folder or a source is a stretch of the cache: items are written in path order, and
+// a passage's id follows its item's (cache: "Passage ids follow item ids"). When the
+// items of a scope are runs of consecutive items, their passages are ranges of passage
+// ids, and FTS5 reads only those parts of each term's list (a rowid range is a constraint
+// it seeks to), where a filter by passage would read the whole list and list every passage
+// of the scope first.
+
+// maxRanges bounds the ranges of a scope: past it, the scope is spread over the cache and
+// the filter by passage reads less.
+const maxRanges = 16
+
+// passageRange is the passages with lo <= id <= hi.
+type passageRange struct{ lo, hi int64 }
+
+// Statements of the ranges of a scope; {where} is the scope's condition on items i.
+const (
+	itemsWhere = `{where}`
+	// spanSQL counts the scope's items and bounds their ids.
+	spanSQL = `SELECT count(*), coalesce(min(i.id), 0), coalesce(max(i.id), 0) FROM items i WHERE ` + itemsWhere
+	// itemIDsSQL lists the scope's items in id order, as one JSON array.
+	itemIDsSQL = `SELECT json_group_array(id) FROM (SELECT i.id AS id FROM items i WHERE ` + itemsWhere + ` ORDER BY i.id)`
+	// itemBetweenSQL tells whether an item lies strictly between two ids.
+	itemBetweenSQL = `SELECT EXISTS (SELECT 1 FROM items WHERE id > ? AND id < ?)`
+	// rangeRows restricts scoreSQL to one range (:lo, :hi).
+	rangeRows = ` AND search.rowid >= :lo AND search.rowid <= :hi`
+	// passageSpanSQL is the first and last passage of the items from ?1 to ?2.
+	passageSpanSQL = `SELECT
+		(SELECT id FROM passages WHERE item BETWEEN ?1 AND ?2 ORDER BY item, id LIMIT 1),
+		(SELECT id FROM passages WHERE item BETWEEN ?1 AND ?2 ORDER BY item DESC, id DESC LIMIT 1)`
+)
+
+// ranged reports whether a scope can be read as ranges: a folder, a note or a source,
+// with no condition on time or links.
+func ranged(sc scope) bool {
+	return sc.prefix != "" && !sc.period && !sc.undated && sc.target == ""
+}
+
+// scopeRanges returns the passage ranges that hold exactly the scope's passages, in
+// order, or ok false when the scope is not ranged or is spread over more than maxRanges
+// runs of items.
+func (w *wordSearch) scopeRanges() (ranges []passageRange, ok bool, err error) {
+	if !ranged(w.sc) {
+		return nil, false, nil
+	}
+	cond := scopeHint(w.sc) + " AND " + scopeFilter(w.sc)
+	var n, first, last int64
+	if err := w.p.tx.QueryRowContext(w.ctx, replaceWhere(spanSQL, cond), w.args...).Scan(&n, &first, &last); err != nil {
+		return nil, false, err
+	}
+	if n == 0 {
+		return nil, true, nil
+	}
+	// n items with ids from first to last fill that span when there are as many ids in it.
+	runs := [][2]int64{{first, last}}
+	if last-first+1 != n {
+		if runs, err = w.itemRuns(cond); err != nil || runs == nil {
+			return nil, false, err
+		}
+	}
+	for _, r := range runs {
+		var lo, hi sql.NullInt64
+		if err := w.p.tx.QueryRowContext(w.ctx, passageSpanSQL, r[0], r[1]).Scan(&lo, &hi); err != nil {
+			return nil, false, err
+		}
+		if lo.Valid && hi.Valid {
+			ranges = append(ranges, passageRange{lo.Int64, hi.Int64})
+		}
+	}
+	return ranges, true, nil
+}
+
+// itemRuns returns the scope's items as runs of ids with no other item inside, or nil
+// when they make more than maxRanges runs. Ids of removed items between two of the scope's
+// do not break a run.
+func (w *wordSearch) itemRuns(cond string) ([][2]int64, error) {
+	var list string
+	if err := w.p.tx.QueryRowContext(w.ctx, replaceWhere(itemIDsSQL, cond), w.args...).Scan(&list); err != nil {
+		return nil, err
+	}
+	var ids []int64
+	if err := json.Unmarshal([]byte(list), &ids); err != nil {
+		return nil, err
+	}
+	// Runs of consecutive ids first; each gap between two runs then costs one probe, so
+	// only a few are probed.
+	var runs [][2]int64
+	for _, id := range ids {
+		if k := len(runs) - 1; k >= 0 && runs[k][1]+1 == id {
+			runs[k][1] = id
+			continue
+		}
+		if len(runs) == 4*maxRanges {
+			return nil, nil
+		}
+		runs = append(runs, [2]int64{id, id})
+	}
+	merged := [][2]int64{runs[0]}
+	for _, r := range runs[1:] {
+		k := len(merged) - 1
+		var between bool
+		if err := w.p.tx.QueryRowContext(w.ctx, itemBetweenSQL, merged[k][1], r[0]).Scan(&between); err != nil {
+			return nil, err
+		}
+		if !between {
+			merged[k][1] = r[1]
+			continue
+		}
+		if len(merged) == maxRanges {
+			return nil, nil
+		}
+		merged = append(merged, r)
+	}
+	return merged, nil
+}
+
+func replaceWhere(query, cond string) string {
+	return strings.Replace(query, itemsWhere, cond, 1)
+}
