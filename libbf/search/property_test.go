@@ -26,6 +26,10 @@ func TestRankingProperty(t *testing.T) {
 			seeds = append(seeds, s)
 		}
 	}
+	// Scopes of the small brains are some above, some below the size where the first
+	// attempts run within a scope.
+	defer func(one, many int64) { attemptOneTerm, attemptTerms = one, many }(attemptOneTerm, attemptTerms)
+	attemptOneTerm, attemptTerms = 60, 20
 	var total, one rankStats
 	var split int
 	defer func() { traceRank = nil }()
@@ -40,6 +44,7 @@ func TestRankingProperty(t *testing.T) {
 		total.widenedBound += s.widenedBound
 		total.ranges += s.ranges
 		total.filtered += s.filtered
+		total.spanBound += s.spanBound
 		if s.ranges > 1 {
 			split++
 		}
@@ -81,9 +86,9 @@ func TestRankingProperty(t *testing.T) {
 	if total.widenedBound == 0 {
 		t.Errorf("of %d attempts that also ranked the passages lacking one term, none settled the page", total.widened)
 	}
-	if total.ranges == 0 || split == 0 || total.filtered == 0 {
-		t.Errorf("scoped rankings read %d passage ranges, %d of them over several, and %d filtered every match: all must happen",
-			total.ranges, split, total.filtered)
+	if total.ranges == 0 || split == 0 || total.filtered == 0 || total.spanBound == 0 {
+		t.Errorf("scoped rankings read %d passage ranges, %d of them over several, %d filtered every match, and first attempts within one range settled %d: all must happen",
+			total.ranges, split, total.filtered, total.spanBound)
 	}
 	if one.topBound == 0 || one.topMissed == 0 {
 		t.Errorf("the first attempt over the best few matches of one term settled %d pages by its bound and missed %d: both must happen",

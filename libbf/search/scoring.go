@@ -59,14 +59,10 @@ func (w *wordSearch) score(ids []*entry) error {
 // scoreAll runs BM25 over every match, within the scope if any, and finds the entries.
 func (w *wordSearch) scoreAll() error {
 	defer w.timed(1)()
-	ranges, ok, err := w.scopeRanges()
-	if err != nil {
-		return err
-	}
-	if ok {
-		w.stats.ranges += len(ranges)
+	if w.ranged {
+		w.stats.ranges += len(w.ranges)
 		var results []scoredRow
-		for _, r := range ranges {
+		for _, r := range w.ranges {
 			some, err := w.scoreRows(rangeRows, sql.Named("lo", r.lo), sql.Named("hi", r.hi))
 			if err != nil {
 				return err

@@ -1,7 +1,8 @@
 package search
 
-// The first attempts of an unscoped word ranking (words.go): FTS5 sorts the matches by
-// BM25 and hands over only the best k, which are then ranked as usual. A query of several
+// The first attempts of a word ranking without a scope, or within a large scope that is
+// one range of passages (words.go, ranges.go): FTS5 sorts the matches by BM25 and hands
+// over only the best k, which are then ranked as usual. A query of several
 // terms first tries the passages holding every term (rankEveryTermFirst), then all.
 //
 // Every match outside those k has BM25 at most v, the k-th value, so its score is at most
@@ -429,7 +430,13 @@ func (w *wordSearch) topIDs(match string) (top []scoredRow, last float64, comple
 	if some {
 		query = topSQL
 	}
-	rows, err := w.p.tx.QueryContext(w.ctx, query, sql.Named("match", match), sql.Named("k", k))
+	args := []any{sql.Named("match", match), sql.Named("k", k)}
+	if r := w.span(); r != nil {
+		// Within a scope's one range, whose passages are exactly the scope's.
+		query = strings.Replace(query, ` ORDER BY`, rangeRows+` ORDER BY`, 1)
+		args = append(args, sql.Named("lo", r.lo), sql.Named("hi", r.hi))
+	}
+	rows, err := w.p.tx.QueryContext(w.ctx, query, args...)
 	if err != nil {
 		return nil, 0, false, err
 	}

@@ -156,6 +156,9 @@ type wordSearch struct {
 	limit  int64
 	low    map[string]bool
 	scoped bool
+	// ranges are the passages of a ranged scope (ranges.go), when ranged.
+	ranges []passageRange
+	ranged bool
 
 	// entries are the matching passages by id: all of them with several terms, the scored
 	// ones with one.
@@ -199,6 +202,9 @@ type rankStats struct {
 	// ranges counts the passage ranges a scoped ranking read (ranges.go), filtered the
 	// scoped rankings that read every match instead.
 	ranges, filtered int
+	// spanBound counts the scoped rankings a first attempt within the scope's one range
+	// settled.
+	spanBound int
 	// terms is the number of query terms.
 	terms int
 	// phases is the time spent listing terms, scoring, reading items and building the page.
@@ -298,17 +304,27 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 
 // rank scores and reads passages until the page is settled.
 func (w *wordSearch) rank() error {
-	if !w.scoped {
-		if settled, err := w.rankEveryTermFirst(); settled || err != nil {
+	if w.scoped {
+		var err error
+		if w.ranges, w.ranged, err = w.scopeRanges(); err != nil {
 			return err
 		}
-		if settled, err := w.rankTopFirst(); settled || err != nil {
-			return err
+	}
+	// A large scope that is one range of passages is searched as the whole index is, within
+	// it (ranges.go).
+	if !w.scoped || w.attemptWithin() {
+		for _, first := range []func() (bool, error){w.rankEveryTermFirst, w.rankTopFirst} {
+			if settled, err := first(); settled || err != nil {
+				if settled && w.scoped {
+					w.stats.spanBound++
+				}
+				return err
+			}
 		}
 	}
 	if w.scoped || len(w.terms) == 1 {
 		// One term: every passage holds the same terms, so nothing is known before BM25.
-		// A scope: its passages are found first, and only they are scored.
+		// Another scope: its passages are found first, and only they are scored.
 		if err := w.scoreAll(); err != nil {
 			return err
 		}
