@@ -102,6 +102,9 @@ func (w *wordSearch) itemRuns(cond string) ([][2]int64, error) {
 		}
 		runs = append(runs, [2]int64{id, id})
 	}
+	if len(runs) == 0 {
+		return nil, nil
+	}
 	merged := [][2]int64{runs[0]}
 	for _, r := range runs[1:] {
 		k := len(merged) - 1
