@@ -106,35 +106,27 @@ func (w *wordSearch) pend(results []scoredRow) error {
 	return nil
 }
 
-// pendHeld is pend for passages whose terms are known (scoredRow.mask). The passages of
-// others, not scored, become entries too when they hold a term, for page to score should
-// their notes reach the page.
-func (w *wordSearch) pendHeld(results []scoredRow, others []int64) error {
-	w.entries = make([]entry, 0, len(results)+len(others))
+// pendHeld is pend for passages some of whose terms are known (scoredRow.mask, 0 when
+// unknown): the terms of the others are read.
+func (w *wordSearch) pendHeld(results []scoredRow) error {
+	w.entries = make([]entry, 0, len(results))
 	for _, r := range results {
 		w.entries = append(w.entries, entry{id: r.id, b: r.b, tt: r.tt, state: scored, mask: r.mask})
 	}
-	for _, id := range others {
-		w.entries = append(w.entries, entry{id: id, state: unscored})
-	}
 	slices.SortFunc(w.entries, func(a, b entry) int { return cmp.Compare(a.id, b.id) })
-	if len(others) > 0 {
-		list := make([]*entry, 0, len(others))
-		for i := range w.entries {
-			if w.entries[i].state == unscored {
-				list = append(list, &w.entries[i])
-			}
-		}
-		if err := w.held(list); err != nil {
-			return err
-		}
-		w.entries = slices.DeleteFunc(w.entries, func(e entry) bool { return e.state == unscored && e.mask == 0 })
-	}
-	w.stats.scored += len(results)
-	w.pending = make([]*entry, 0, len(results))
+	w.stats.scored += len(w.entries)
+	w.pending = make([]*entry, len(w.entries))
+	var unknown []*entry
 	for i := range w.entries {
-		if w.entries[i].state == scored {
-			w.pending = append(w.pending, &w.entries[i])
+		e := &w.entries[i]
+		w.pending[i] = e
+		if e.mask == 0 {
+			unknown = append(unknown, e)
+		}
+	}
+	if len(unknown) > 0 {
+		if err := w.held(unknown); err != nil {
+			return err
 		}
 	}
 	w.boundPending()

@@ -182,61 +182,36 @@ func (w *wordSearch) attempt(match string, mask uint64, bound func(last float64)
 			again = append(again, p.id)
 		}
 	}
-	// The others are scored by each expression, which keeps those matching it; when the
-	// expressions are not the query's, those they all leave are scored once the page is
-	// settled: they cannot reach it, but may be its notes' sections.
-	var later []int64
+	// The others are scored once, by the query itself: those matching it hold some of its
+	// terms, and a passage of a list scores the same by the query as by the list's
+	// expression (the same phrases in the same order, a lacking one adding exactly 0). Their
+	// notes' sections are then known when the page is settled.
 	if len(again) > 0 {
-		var scored []scoredRow
-		for _, l := range lists {
-			some, err := w.scoreMatch(l.match, listedRows, sql.Named("ids", jsontext.Int64s(again)))
-			if err != nil {
-				return false, err
-			}
-			for i := range some {
-				some[i].mask = l.mask
-			}
-			scored = append(scored, some...)
+		scored, err := w.scoreMatch(w.match, listedRows, sql.Named("ids", jsontext.Int64s(again)))
+		if err != nil {
+			return false, err
 		}
-		slices.SortFunc(scored, func(a, b scoredRow) int { return cmp.Compare(a.id, b.id) })
 		results = append(results, scored...)
-		if !whole {
-			later = leftOut(again, scored)
-		}
 	}
 	w.partial = !complete || !whole
-	pend := func() error {
-		if whole {
-			return w.pend(results)
-		}
-		return w.pendHeld(results, nil)
+	if whole {
+		err = w.pend(results)
+	} else {
+		// A list's expression tells the terms of its own passages, not of the others.
+		err = w.pendHeld(results)
 	}
-	if err := pend(); err != nil {
+	if err != nil {
 		return false, err
 	}
 	if err := w.read(); err != nil {
 		return false, err
 	}
-	if complete && whole {
-		w.stats.settled(whole)
-		return true, nil
-	}
-	if w.theta() > rest*boundMargin {
+	if complete && whole || w.theta() > rest*boundMargin {
 		w.stats.settled(whole)
 		if len(lists) > 1 {
 			w.stats.widenedBound++
 		}
-		if len(later) == 0 {
-			return true, nil
-		}
-		// Again, with the passages left for the page.
-		w.reset()
-		w.partial = true
-		if err := w.pendHeld(results, later); err != nil {
-			return false, err
-		}
-		w.stats.later += len(later)
-		return true, w.read()
+		return true, nil
 	}
 	return missed()
 }
@@ -393,21 +368,6 @@ func (w *wordSearch) ceiling(top []scoredRow, rest float64, items bool) (float64
 
 // listedRows restricts a scoring statement to the passages listed in :ids.
 const listedRows = ` AND +search.rowid IN (SELECT value FROM json_each(:ids))`
-
-// leftOut returns the passages of ids, in order, that scored (in the same order) lacks.
-func leftOut(ids []int64, scored []scoredRow) []int64 {
-	var out []int64
-	j := 0
-	for _, id := range ids {
-		for j < len(scored) && scored[j].id < id {
-			j++
-		}
-		if j == len(scored) || scored[j].id != id {
-			out = append(out, id)
-		}
-	}
-	return out
-}
 
 // notePassage is a passage of a note (or record) among the best few matches.
 type notePassage struct {

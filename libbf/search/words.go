@@ -193,9 +193,8 @@ type rankStats struct {
 	heavy int
 	// topBound counts the first attempts over the best few matches that settled the page,
 	// topMissed those that did not; everyBound and everyMissed the same for the attempts
-	// over the passages holding every term, later the passages these left for the page
-	// (topfirst.go).
-	topBound, topMissed, everyBound, everyMissed, later int
+	// over the passages holding every term (topfirst.go).
+	topBound, topMissed, everyBound, everyMissed int
 	// widened counts the attempts that also ranked the passages lacking one term,
 	// widenedBound those of them that settled the page.
 	widened, widenedBound int
