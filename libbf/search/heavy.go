@@ -203,13 +203,8 @@ func (w *wordSearch) scoreMatch(match, restrict string, args ...any) ([]scoredRo
 	if w.heavy != nil {
 		query = scoreHeavySQL
 	}
-	if r := w.span(); r != nil && restrict != rangeRows {
-		// Every passage scored lies in the scope's one range: FTS5 reads only it.
-		restrict += rangeRows
-		args = append(args, sql.Named("lo", r.lo), sql.Named("hi", r.hi))
-	}
-	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(query),
-		append([]any{sql.Named("match", match)}, args...)...)
+	restrict, args = w.within(restrict, append([]any{sql.Named("match", match)}, args...)...)
+	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(query), args...)
 	if err != nil {
 		return nil, err
 	}

@@ -3,11 +3,10 @@ package search
 import (
 	"database/sql"
 	"encoding/json"
-	"strings"
 )
 
-// A folder or a source is a stretch of the cache: items are written in path order, and
-// a passage's id follows its item's (cache: "Passage ids follow item ids"). When the
+// A folder or a source is a stretch of the cache: a build writes items in path order, and
+// passage ids rise with item ids (cache/write.go, writer.add). When the
 // items of a scope are runs of consecutive items, their passages are ranges of passage
 // ids, and FTS5 reads only those parts of each term's list (a rowid range is a constraint
 // it seeks to), where a filter by passage would read the whole list and list every passage
@@ -20,13 +19,8 @@ const maxRanges = 16
 // passageRange is the passages with lo <= id <= hi.
 type passageRange struct{ lo, hi int64 }
 
-// Statements of the ranges of a scope; {where} is the scope's condition on items i.
+// Statements of the ranges of a scope.
 const (
-	itemsWhere = `{where}`
-	// spanSQL counts the scope's items and bounds their ids.
-	spanSQL = `SELECT count(*), coalesce(min(i.id), 0), coalesce(max(i.id), 0) FROM items i WHERE ` + itemsWhere
-	// itemIDsSQL lists the scope's items in id order, as one JSON array.
-	itemIDsSQL = `SELECT json_group_array(id) FROM (SELECT i.id AS id FROM items i WHERE ` + itemsWhere + ` ORDER BY i.id)`
 	// itemBetweenSQL tells whether an item lies strictly between two ids.
 	itemBetweenSQL = `SELECT EXISTS (SELECT 1 FROM items WHERE id > ? AND id < ?)`
 	// rangeRows restricts scoreSQL to one range (:lo, :hi).
@@ -37,9 +31,20 @@ const (
 		(SELECT id FROM passages WHERE item BETWEEN ?1 AND ?2 ORDER BY item DESC, id DESC LIMIT 1)`
 )
 
-// ranged reports whether a scope can be read as ranges: a folder, a note or a source,
+// spanSQL counts the items meeting cond and bounds their ids.
+func spanSQL(cond string) string {
+	return `SELECT count(*), coalesce(min(i.id), 0), coalesce(max(i.id), 0) FROM items i WHERE ` + cond
+}
+
+// itemIDsSQL lists the items meeting cond in id order, as one JSON array: one row rather
+// than one per item.
+func itemIDsSQL(cond string) string {
+	return `SELECT json_group_array(id) FROM (SELECT i.id AS id FROM items i WHERE ` + cond + ` ORDER BY i.id)`
+}
+
+// rangeable reports whether a scope can be read as ranges: a folder, a note or a source,
 // with no condition on time or links.
-func ranged(sc scope) bool {
+func rangeable(sc scope) bool {
 	return sc.prefix != "" && !sc.period && !sc.undated && sc.target == ""
 }
 
@@ -47,12 +52,12 @@ func ranged(sc scope) bool {
 // order, or ok false when the scope is not ranged or is spread over more than maxRanges
 // runs of items.
 func (w *wordSearch) scopeRanges() (ranges []passageRange, ok bool, err error) {
-	if !ranged(w.sc) {
+	if !rangeable(w.sc) {
 		return nil, false, nil
 	}
-	cond := scopeHint(w.sc) + " AND " + scopeFilter(w.sc)
+	cond := scopeCondition(w.sc)
 	var n, first, last int64
-	if err := w.p.tx.QueryRowContext(w.ctx, replaceWhere(spanSQL, cond), w.args...).Scan(&n, &first, &last); err != nil {
+	if err := w.p.tx.QueryRowContext(w.ctx, spanSQL(cond), w.args...).Scan(&n, &first, &last); err != nil {
 		return nil, false, err
 	}
 	if n == 0 {
@@ -82,7 +87,7 @@ func (w *wordSearch) scopeRanges() (ranges []passageRange, ok bool, err error) {
 // do not break a run.
 func (w *wordSearch) itemRuns(cond string) ([][2]int64, error) {
 	var list string
-	if err := w.p.tx.QueryRowContext(w.ctx, replaceWhere(itemIDsSQL, cond), w.args...).Scan(&list); err != nil {
+	if err := w.p.tx.QueryRowContext(w.ctx, itemIDsSQL(cond), w.args...).Scan(&list); err != nil {
 		return nil, err
 	}
 	var ids []int64
@@ -124,10 +129,6 @@ func (w *wordSearch) itemRuns(cond string) ([][2]int64, error) {
 	return merged, nil
 }
 
-func replaceWhere(query, cond string) string {
-	return strings.Replace(query, itemsWhere, cond, 1)
-}
-
 // span is the one range of a scope read as ranges, or nil: without a scope, or for one of
 // several ranges, or filtered by passage.
 func (w *wordSearch) span() *passageRange {
@@ -137,13 +138,23 @@ func (w *wordSearch) span() *passageRange {
 	return &w.ranges[0]
 }
 
+// within restricts a statement over the matches (restrict, with its args) to the scope's
+// one range, whose passages are exactly the scope's, so that FTS5 reads only that part of
+// each term's list; restrict is kept as it is without one, or when it is a range already.
+func (w *wordSearch) within(restrict string, args ...any) (string, []any) {
+	r := w.span()
+	if r == nil || restrict == rangeRows {
+		return restrict, args
+	}
+	return restrict + rangeRows, append(args, sql.Named("lo", r.lo), sql.Named("hi", r.hi))
+}
+
 // Below these many passages, a scope's one range is scored in one pass, its first attempts
 // skipped: they run more statements, each walking every term's whole list for its idf, and
 // on the large bench brain cost more than they spared for one word in a folder of 17,000
 // passages (9 → 16 ms) and about as much in a source of 30,000. Above them they spare most
 // of the work: three common words in a source of 30,000 passages 156 → 53 ms, one word in
-// all 100,000 records 97 → 79 ms.
-// Tests shrink them.
+// all 100,000 records 97 → 79 ms. Tests shrink them.
 var attemptOneTerm, attemptTerms int64 = 40_000, 10_000
 
 // attemptWithin reports whether the first attempts run within the scope's one range.

@@ -84,35 +84,14 @@ func (w *wordSearch) scoreAll() error {
 	return w.pend(results)
 }
 
-// pend makes scored passages the entries, all of them pending, with the terms they hold.
+// pend makes scored passages the entries, all of them pending, with the terms they hold:
+// those the statement that scored them told (scoredRow.mask), else read.
 func (w *wordSearch) pend(results []scoredRow) error {
 	w.entries = make([]entry, len(results))
 	for i, r := range results {
-		w.entries[i] = entry{id: r.id, b: r.b, tt: r.tt, state: scored}
+		w.entries[i] = entry{id: r.id, b: r.b, tt: r.tt, state: scored, mask: r.mask}
 	}
 	// FTS5 returns passages by id; find relies on it.
-	slices.SortFunc(w.entries, func(a, b entry) int { return cmp.Compare(a.id, b.id) })
-	w.stats.scored += len(w.entries)
-	w.pending = make([]*entry, len(w.entries))
-	for i := range w.entries {
-		w.pending[i] = &w.entries[i]
-	}
-	if len(w.terms) > 1 && len(w.pending) > 0 {
-		if err := w.held(w.pending); err != nil {
-			return err
-		}
-	}
-	w.boundPending()
-	return nil
-}
-
-// pendHeld is pend for passages some of whose terms are known (scoredRow.mask, 0 when
-// unknown): the terms of the others are read.
-func (w *wordSearch) pendHeld(results []scoredRow) error {
-	w.entries = make([]entry, 0, len(results))
-	for _, r := range results {
-		w.entries = append(w.entries, entry{id: r.id, b: r.b, tt: r.tt, state: scored, mask: r.mask})
-	}
 	slices.SortFunc(w.entries, func(a, b entry) int { return cmp.Compare(a.id, b.id) })
 	w.stats.scored += len(w.entries)
 	w.pending = make([]*entry, len(w.entries))
@@ -124,7 +103,7 @@ func (w *wordSearch) pendHeld(results []scoredRow) error {
 			unknown = append(unknown, e)
 		}
 	}
-	if len(unknown) > 0 {
+	if len(w.terms) > 1 && len(unknown) > 0 {
 		if err := w.held(unknown); err != nil {
 			return err
 		}

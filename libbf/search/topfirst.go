@@ -2,8 +2,8 @@ package search
 
 // The first attempts of a word ranking without a scope, or within a large scope that is
 // one range of passages (words.go, ranges.go): FTS5 sorts the matches by BM25 and hands
-// over only the best k, which are then ranked as usual. A query of several
-// terms first tries the passages holding every term (rankEveryTermFirst), then all.
+// over only the best k, which are then ranked as usual. A query of several terms first
+// tries the passages holding every term (rankEveryTermFirst), then all.
 //
 // Every match outside those k has BM25 at most v, the k-th value, so its score is at most
 // v × the largest item weight × bonus(all terms): the halving of low-priority sources only
@@ -59,11 +59,11 @@ const everyTermsMost = 4
 
 const (
 	// topSQL lists the matches of the best BM25, at most :k, the heavy passages first (their
-	// BM25 is left NULL: FTS5's bm25() is slow on them).
+	// BM25 is left NULL: FTS5's bm25() is slow on them). {only} restricts them to a range.
 	topSQL = `SELECT rowid, CASE WHEN rowid IN (` + heavySQL + `) THEN NULL ELSE -` + cache.RankBM25 + ` END AS b
-		FROM search WHERE search MATCH :match ORDER BY b DESC NULLS FIRST LIMIT :k`
+		FROM search WHERE search MATCH :match` + only + ` ORDER BY b DESC NULLS FIRST LIMIT :k`
 	// topLightSQL is topSQL for a brain without heavy passages.
-	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match ORDER BY b DESC LIMIT :k`
+	topLightSQL = `SELECT rowid, -` + cache.RankBM25 + ` AS b FROM search WHERE search MATCH :match` + only + ` ORDER BY b DESC LIMIT :k`
 	// topItemsSQL lists the items, URLs, weights and sources of some passages, each with
 	// its place in the list.
 	topItemsSQL = `SELECT j.key, p.item, i.url, i.weight, i.source FROM json_each(:ids) j
@@ -91,9 +91,8 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 // first, and the terms they hold (0 when the expression is the query's own, whose
 // passages hold some of them).
 type bestOf struct {
-	match string
-	mask  uint64
-	top   []scoredRow
+	mask uint64
+	top  []scoredRow
 }
 
 // attempt ranks the matches of match of the best BM25, at most k of them, and reports
@@ -122,7 +121,7 @@ func (w *wordSearch) attempt(match string, mask uint64, bound func(last float64)
 		w.reset()
 		return false, nil
 	}
-	lists := []bestOf{{match: match, mask: mask, top: top}}
+	lists := []bestOf{{mask: mask, top: top}}
 	rest := 0.0
 	if !(complete && whole) {
 		if int64(len(top)) < w.limit {
@@ -194,13 +193,8 @@ func (w *wordSearch) attempt(match string, mask uint64, bound func(last float64)
 		results = append(results, scored...)
 	}
 	w.partial = !complete || !whole
-	if whole {
-		err = w.pend(results)
-	} else {
-		// A list's expression tells the terms of its own passages, not of the others.
-		err = w.pendHeld(results)
-	}
-	if err != nil {
+	// A list's expression tells the terms of its own passages, not of the others.
+	if err := w.pend(results); err != nil {
 		return false, err
 	}
 	if err := w.read(); err != nil {
@@ -307,7 +301,7 @@ func (w *wordSearch) rankEveryTermFirst() (bool, error) {
 			return nil, 0, err
 		}
 		rest = max(rest, two, allLast, last*w.weight*w.bonus(n-1))
-		return []bestOf{{match: match, mask: every &^ (1 << lacking), top: top}}, rest, nil
+		return []bestOf{{mask: every &^ (1 << lacking), top: top}}, rest, nil
 	}
 	return w.attempt(strings.Join(w.terms, " AND "), every, bound, widen)
 }
@@ -390,13 +384,8 @@ func (w *wordSearch) topIDs(match string) (top []scoredRow, last float64, comple
 	if some {
 		query = topSQL
 	}
-	args := []any{sql.Named("match", match), sql.Named("k", k)}
-	if r := w.span(); r != nil {
-		// Within a scope's one range, whose passages are exactly the scope's.
-		query = strings.Replace(query, ` ORDER BY`, rangeRows+` ORDER BY`, 1)
-		args = append(args, sql.Named("lo", r.lo), sql.Named("hi", r.hi))
-	}
-	rows, err := w.p.tx.QueryContext(w.ctx, query, args...)
+	restrict, args := w.within("", sql.Named("match", match), sql.Named("k", k))
+	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(query), args...)
 	if err != nil {
 		return nil, 0, false, err
 	}

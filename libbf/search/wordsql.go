@@ -58,16 +58,21 @@ const (
 // scope's filter it states a wider condition an index answers (scopeHint), so that the
 // items are found through it rather than by reading them all.
 func scopedPassages(sc scope) string {
-	where := scopeFilter(sc)
-	if hint := scopeHint(sc); hint != "" {
-		where = hint + " AND " + where
-	}
+	where := scopeCondition(sc)
 	if !sc.period {
 		// Only a period reads times: without the days, an index of paths answers alone.
 		return `SELECT p.id FROM items i CROSS JOIN passages p ON p.item = i.id WHERE ` + where
 	}
 	return `WITH ` + cache.DaysCTE + ` SELECT p.id FROM items i CROSS JOIN passages p ON p.item = i.id ` + cache.DaysJoin +
 		` WHERE ` + where
+}
+
+// scopeCondition is the scope's filter on items i, after its hint when it has one.
+func scopeCondition(sc scope) string {
+	if hint := scopeHint(sc); hint != "" {
+		return hint + " AND " + scopeFilter(sc)
+	}
+	return scopeFilter(sc)
 }
 
 // scopeHint is a condition every item within the scope meets that an index of items
