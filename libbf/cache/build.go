@@ -174,16 +174,28 @@ const tablesSuffix = "-tables"
 var copiedTables = []string{"files", "folders", "scopes", "items", "tasks", "passages", "names",
 	"links", "tags", "edges", "reviews", "chunks"}
 
-// openBuildFile opens a file a build writes: new and private until it is renamed into
-// place, so without journal syncs. Each file is written inside a savepoint, whose undo
-// pages stay in memory (temp_store): on disk they cost a temporary file rewritten
-// hundreds of thousands of times. The page cache stays small (8 MiB): a build appends,
-// and each page the driver allocates and frees costs system calls (a 64 MiB cache cost a
-// third of a build's CPU and 80 MiB of memory).
-func openBuildFile(ctx context.Context, file string) (*sql.DB, error) {
-	db, err := sql.Open("sqlite", dsn(file, "mode=rwc", "_pragma=journal_mode(DELETE)",
-		"_pragma=synchronous(OFF)", "_pragma=cache_size(-8192)", "_pragma=temp_store(MEMORY)",
-		"_txlock=immediate"))
+// Page sizes of the files a build writes. A command reads each page it needs once, with
+// one system call, and a search reads many: a term's list, the sizes of its rows. With
+// pages of 8 KiB instead of SQLite's 4 KiB, a search of a common word on the large bench
+// brain made a quarter fewer reads, the 59 bench queries took 2.5 % less time, and the
+// cache shrank by 2 %; 16 KiB spared a little more and raised a build's peak memory by
+// 50 MiB. The sidecar's pages are never read by a search (its rows are copied into the
+// generation), so it keeps SQLite's size and the build its memory.
+const (
+	generationPageSize = 8192
+	sidecarPageSize    = 4096
+)
+
+// openBuildFile opens a file a build writes, with pages of pageSize bytes: new and private
+// until it is renamed into place, so without journal syncs. Each file is written inside a
+// savepoint, whose undo pages stay in memory (temp_store): on disk they cost a temporary
+// file rewritten hundreds of thousands of times. The page cache stays small (8 MiB): a
+// build appends, and each page the driver allocates and frees costs system calls (a 64 MiB
+// cache cost a third of a build's CPU and 80 MiB of memory).
+func openBuildFile(ctx context.Context, file string, pageSize int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn(file, "mode=rwc", fmt.Sprintf("_pragma=page_size(%d)", pageSize),
+		"_pragma=journal_mode(DELETE)", "_pragma=synchronous(OFF)", "_pragma=cache_size(-8192)",
+		"_pragma=temp_store(MEMORY)", "_txlock=immediate"))
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +279,7 @@ func (s *searchSink) wait(failed bool) error {
 // fill writes a complete generation into the new file.
 func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, previous map[string]fingerprint, progress func(done, total int)) (BuildResult, error) {
 	var res BuildResult
-	db, err := openBuildFile(ctx, file)
+	db, err := openBuildFile(ctx, file, generationPageSize)
 	if err != nil {
 		return res, err
 	}
@@ -362,7 +374,7 @@ func checkLive(live string) error {
 func writeTables(ctx context.Context, b *brain.Brain, db *sql.DB, sidecar string, l *listing, digests map[string]string, inputs []input, previous map[string]fingerprint, progress func(done, total int)) (BuildResult, error) {
 	var res BuildResult
 	removeFiles(sidecar)
-	side, err := openBuildFile(ctx, sidecar)
+	side, err := openBuildFile(ctx, sidecar, sidecarPageSize)
 	if err != nil {
 		return res, err
 	}

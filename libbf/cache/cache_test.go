@@ -72,6 +72,10 @@ func TestBuildSmallBrain(t *testing.T) {
 		t.Errorf("status = %+v", c.Status)
 	}
 	db := c.DB()
+	var pageSize int
+	if err := db.QueryRow(`PRAGMA page_size`).Scan(&pageSize); err != nil || pageSize != generationPageSize {
+		t.Errorf("page size %d, %v; want %d", pageSize, err, generationPageSize)
+	}
 	counts := map[string]int{}
 	for _, tb := range []string{"files", "folders", "items", "passages", "search", "tasks", "names", "links", "tags", "edges"} {
 		counts[tb] = count(t, db, tb)

@@ -34,7 +34,7 @@ func TestDuplicateRef(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			db, err := openBuildFile(ctx, filepath.Join(t.TempDir(), "index.sqlite"))
+			db, err := openBuildFile(ctx, filepath.Join(t.TempDir(), "index.sqlite"), generationPageSize)
 			if err != nil {
 				t.Fatal(err)
 			}
