@@ -1,5 +1,7 @@
 package cache
 
+import "github.com/bfgo/bf/libbf/config"
+
 // SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
 // with another value is never read: it is rebuilt from the brain's files. Version 2 added
 // the scopes table; version 3 keeps the typed links of ordinary Markdown as claims and adds
@@ -7,8 +9,9 @@ package cache
 // widens edges_target to edges(target, item, relation) and items_kind_time to items(kind, time,
 // source, observed) and adds items_projects, a partial index holding what home orders projects
 // by, so backlinks, period activity and home's projects read only indexes; version 6 adds
-// note_days, the days notes are dated, which every search and page reads.
-const SchemaVersion = 6
+// note_days, the days notes are dated, which every search and page reads; version 7 adds
+// edges_supersedes, a partial index of the supersedes edges fused search reads.
+const SchemaVersion = 7
 
 // File names inside a brain's .bf/ folder.
 const (
@@ -221,6 +224,8 @@ var indexes = []string{
 	`CREATE INDEX edges_item ON edges(item)`,
 	`CREATE INDEX edges_target ON edges(target, item, relation)`,
 	`CREATE INDEX edges_subject ON edges(subject, relation)`,
+	// Fused search reads every supersedes edge of the brain; they are few.
+	`CREATE INDEX edges_supersedes ON edges(item) WHERE relation = '` + config.RelSupersedes + `'`,
 	`CREATE INDEX items_path ON items(path)`,
 	`CREATE INDEX items_kind_time ON items(kind, time, source, observed)`,
 	`CREATE INDEX items_kind_source_time ON items(kind, source, time)`,

@@ -40,6 +40,11 @@ const (
 	RelLinks      = "links"       // the backlink group of untyped links
 )
 
+// RelSupersedes is the declared relation by which a note replaces another: the successor
+// states it, pointing at the note it supersedes. Fused search follows it, and the cache
+// keeps an index of its edges.
+const RelSupersedes = "supersedes"
+
 // Config is one brain's bf.yaml. Maps are keyed by name.
 type Config struct {
 	// Version is the brain format; always Version after a successful parse.

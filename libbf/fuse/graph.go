@@ -47,10 +47,11 @@ const (
 		WHERE item = ?1 AND relation != '` + config.RelTaggedWith + `' AND item NOT IN (` + unconfirmed + `)
 		ORDER BY target, relation LIMIT 200`
 	// ownersSQL resolves link targets (a JSON array) to the items each names: by ref or
-	// by name.
+	// by name. CROSS JOIN keeps the targets first: left free, SQLite scans every name
+	// against a Bloom filter of the targets (50 ms on the large bench brain, not 1).
 	ownersSQL = `WITH t(v) AS (SELECT DISTINCT value FROM json_each(?1))
-		SELECT t.v, i.id, i.ref FROM t JOIN items i ON i.ref = t.v
-		UNION ALL SELECT t.v, i.id, i.ref FROM t JOIN names n ON n.name = t.v JOIN items i ON i.id = n.item`
+		SELECT t.v, i.id, i.ref FROM t CROSS JOIN items i ON i.ref = t.v
+		UNION ALL SELECT t.v, i.id, i.ref FROM t CROSS JOIN names n ON n.name = t.v CROSS JOIN items i ON i.id = n.item`
 	// inSQL lists the confirmed edges naming a seed (its ref or a name of it, or a section
 	// of either), with their stating items.
 	inSQL = `WITH t(v) AS (SELECT ?2 UNION SELECT name FROM names WHERE item = ?1)

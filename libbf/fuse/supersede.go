@@ -6,13 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/search"
 )
-
-// RelSupersedes is the declared relation by which a note replaces another: the
-// successor states it, pointing at the note it supersedes.
-const RelSupersedes = "supersedes"
 
 // maxChain bounds how many successors a chain is followed through.
 const maxChain = 8
@@ -20,17 +17,16 @@ const maxChain = 8
 // successorSQL finds the confirmed item superseding one (by its ref or a name of it); of
 // several, the first by ref.
 const successorSQL = `SELECT e.item, i.ref FROM edges e JOIN items i ON i.id = e.item
-	WHERE e.relation = '` + RelSupersedes + `' AND e.item != ?1 AND e.item NOT IN (` + unconfirmed + `)
+	WHERE e.relation = '` + config.RelSupersedes + `' AND e.item != ?1 AND e.item NOT IN (` + unconfirmed + `)
 	AND (e.target = ?2 OR e.target IN (SELECT name FROM names WHERE item = ?1))
 	ORDER BY i.ref, e.item LIMIT 1`
 
 // supersedesSQL lists every confirmed supersedes edge of the brain (stating item,
-// target). They are few; the relation is read from an index holding it, so the statement
-// never visits the edges of an often-named target (a person named by thousands of
-// records), as a lookup per candidate by target would.
-const supersedesSQL = `SELECT item, target FROM edges
-	WHERE rowid IN (SELECT rowid FROM edges WHERE relation = '` + RelSupersedes + `')
-	AND item NOT IN (` + unconfirmed + `) ORDER BY rowid`
+// target). They are few, and the cache keeps an index of them alone (edges_supersedes):
+// the statement reads neither every edge nor those of an often-named target (a person
+// named by thousands of records), as a lookup per candidate by target would.
+const supersedesSQL = `SELECT item, target FROM edges INDEXED BY edges_supersedes
+	WHERE relation = '` + config.RelSupersedes + `' AND item NOT IN (` + unconfirmed + `) ORDER BY rowid`
 
 // namedSQL lists the items answering to each name of a JSON array.
 const namedSQL = `SELECT name, item FROM names WHERE name IN (SELECT value FROM json_each(?1))`
