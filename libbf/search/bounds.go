@@ -147,15 +147,16 @@ func (w *wordSearch) termBound(mask uint64) float64 {
 	return sum * cache.BM25Cap * w.weight * w.bonus(bits.OnesCount64(mask)) * boundMargin
 }
 
-// bonus is the coverage factor of a passage holding n of the terms, computed as SQLite
-// would: 1 + 0.2 × (n − 1) / max(terms − 1, 1). The conversions keep each step rounded on
-// its own, as SQLite rounds it.
+// bonus is the coverage factor of a passage holding n of the query's terms, computed as
+// SQLite would: 1 + 0.2 × (n − 1) / max(terms − 1, 1), where terms counts the words asked,
+// held by the brain or not. The conversions keep each step rounded on its own, as SQLite
+// rounds it. With one held term every match holds just it.
 func (w *wordSearch) bonus(n int) float64 {
 	if len(w.terms) < 2 {
 		n = 1
 	}
 	share := float64(0.2 * float64(n-1))
-	share = float64(share / float64(max(len(w.terms)-1, 1)))
+	share = float64(share / float64(max(w.asked-1, 1)))
 	return float64(1 + share)
 }
 

@@ -28,14 +28,12 @@ func missing(ctx context.Context, parts []*part, terms []fold.Term) ([]fold.Term
 	for _, t := range terms {
 		found := false
 		for _, p := range parts {
-			var one int
-			err := p.tx.QueryRowContext(ctx, `SELECT 1 FROM search WHERE search MATCH ? LIMIT 1`, t.Match()).Scan(&one)
-			if err == nil {
-				found = true
-				break
-			}
-			if !errors.Is(err, sql.ErrNoRows) {
+			var err error
+			if found, err = holds(ctx, p, t); err != nil {
 				return nil, err
+			}
+			if found {
+				break
 			}
 		}
 		if !found {
@@ -43,6 +41,31 @@ func missing(ctx context.Context, parts []*part, terms []fold.Term) ([]fold.Term
 		}
 	}
 	return out, nil
+}
+
+// heldTerms returns the terms some passage of p holds, in query order.
+func heldTerms(ctx context.Context, p *part, terms []fold.Term) ([]fold.Term, error) {
+	out := make([]fold.Term, 0, len(terms))
+	for _, t := range terms {
+		found, err := holds(ctx, p, t)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// holds reports whether some passage of p holds t, whatever the scope.
+func holds(ctx context.Context, p *part, t fold.Term) (bool, error) {
+	var one int
+	err := p.tx.QueryRowContext(ctx, `SELECT 1 FROM search WHERE search MATCH ? LIMIT 1`, t.Match()).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // suggest returns up to three words the parts hold close to an unmatched word: its stem,

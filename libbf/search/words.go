@@ -147,12 +147,14 @@ func byStanding(a, b *hit) int {
 
 // wordSearch ranks the passages of one brain for one query.
 type wordSearch struct {
-	ctx    context.Context
-	p      *part
-	sc     scope
-	args   []any
-	match  string
-	terms  []string
+	ctx   context.Context
+	p     *part
+	sc    scope
+	args  []any
+	match string
+	terms []string
+	// asked counts the query's terms, held by the brain or not; terms are the held ones.
+	asked  int
 	limit  int64
 	low    map[string]bool
 	scoped bool
@@ -255,10 +257,15 @@ type tier struct {
 // as also (by ref); a note's other matching sections, up to 3 and best first, become
 // sections. Deprecated notes come last; equal scores list the newest first, then by ref.
 func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, targets map[string]bool, limit int64) ([]*row, error) {
-	if len(terms) == 0 {
-		return nil, nil
+	// A term no passage of the brain holds adds exactly 0 to every BM25 and is never held:
+	// leaving it out changes no score (the bonus still counts it among the terms asked) and
+	// lets the first attempt over the passages holding every other term settle the page.
+	asked := len(terms)
+	terms, err := heldTerms(ctx, p, terms)
+	if err != nil || len(terms) == 0 {
+		return nil, err
 	}
-	w := &wordSearch{ctx: ctx, p: p, sc: sc, args: scopeArgs(p, sc, targets), limit: limit,
+	w := &wordSearch{ctx: ctx, p: p, sc: sc, args: scopeArgs(p, sc, targets), limit: limit, asked: asked,
 		scoped: scopeFilter(sc) != "1", parts: map[partKey]*partition{}, weight: maxWeight}
 	if sc.memories() {
 		w.weight = recordWeight
@@ -286,7 +293,6 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 			w.heavy.close()
 		}
 	}()
-	var err error
 	if w.heavy, err = newHeavy(ctx, p, terms); err != nil {
 		return nil, err
 	}
