@@ -40,14 +40,17 @@ func TestGraphStatementsSeek(t *testing.T) {
 			plan = append(plan, detail)
 		}
 		rows.Close()
+		// Only the list of values, the few unreviewed items and the index of the supersedes
+		// edges alone may be read whole.
 		for _, step := range plan {
-			if strings.HasSuffix(step, "USING INDEX edges_supersedes") {
-				continue // the index holds the supersedes edges alone
+			if !strings.HasPrefix(step, "SCAN ") {
+				continue
 			}
-			for _, table := range []string{"names", "edges", "items"} {
-				if strings.HasPrefix(step, "SCAN "+table) || strings.HasPrefix(step, "SCAN "+table[:1]+" ") {
-					t.Errorf("%s scans %s: %s", name, table, strings.Join(plan, " | "))
-				}
+			switch {
+			case strings.HasPrefix(step, "SCAN json_each"), step == "SCAN t", step == "SCAN reviews",
+				strings.HasSuffix(step, " INDEX edges_supersedes"):
+			default:
+				t.Errorf("%s scans more than it needs: %s", name, strings.Join(plan, " | "))
 			}
 		}
 	}

@@ -30,6 +30,8 @@ type part struct {
 	claims *sql.Stmt
 	// hist is the brain's run history on this machine, read on first use.
 	hist *history.History
+	// held tells, by match expression, whether some passage holds a query term (holds).
+	held map[string]bool
 }
 
 // open opens every selected brain. A brain that fails is a problem while another answers;

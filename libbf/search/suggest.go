@@ -58,14 +58,25 @@ func heldTerms(ctx context.Context, p *part, terms []fold.Term) ([]fold.Term, er
 	return out, nil
 }
 
-// holds reports whether some passage of p holds t, whatever the scope.
+// holds reports whether some passage of p holds t, whatever the scope. The answer is kept
+// for the search: the ranking asks it to leave unheld terms out, and the reply's unmatched
+// terms ask it again.
 func holds(ctx context.Context, p *part, t fold.Term) (bool, error) {
-	var one int
-	err := p.tx.QueryRowContext(ctx, `SELECT 1 FROM search WHERE search MATCH ? LIMIT 1`, t.Match()).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
+	match := t.Match()
+	if found, ok := p.held[match]; ok {
+		return found, nil
 	}
-	return err == nil, err
+	var one int
+	err := p.tx.QueryRowContext(ctx, `SELECT 1 FROM search WHERE search MATCH ? LIMIT 1`, match).Scan(&one)
+	found := err == nil
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, err
+	}
+	if p.held == nil {
+		p.held = map[string]bool{}
+	}
+	p.held[match] = found
+	return found, nil
 }
 
 // suggest returns up to three words the parts hold close to an unmatched word: its stem,
