@@ -39,6 +39,8 @@ func TestRankingProperty(t *testing.T) {
 		total.topMissed += s.topMissed
 		total.everyBound += s.everyBound
 		total.everyMissed += s.everyMissed
+		total.reachBound += s.reachBound
+		total.reachMissed += s.reachMissed
 		total.widened += s.widened
 		total.widenedBound += s.widenedBound
 		total.ranges += s.ranges
@@ -81,6 +83,10 @@ func TestRankingProperty(t *testing.T) {
 	if total.everyBound == 0 || total.everyMissed == 0 {
 		t.Errorf("the first attempt over the passages holding every term settled %d pages and missed %d: both must happen",
 			total.everyBound, total.everyMissed)
+	}
+	if total.reachBound == 0 || total.reachMissed == 0 {
+		t.Errorf("the attempt over the passages whose terms can reach the page settled %d pages and missed %d: both must happen",
+			total.reachBound, total.reachMissed)
 	}
 	if total.widenedBound == 0 {
 		t.Errorf("of %d attempts that also ranked the passages lacking one term, none settled the page", total.widened)
@@ -190,7 +196,8 @@ func randomBrain(t *testing.T, r *rand.Rand) (*testBrain, []string) {
 	return b, vocab
 }
 
-// randomQuery is one to three common or rare words, a phrase, a prefix or a missing word.
+// randomQuery is one to three common or rare words, five to seven, a phrase, a prefix or a
+// missing word.
 func randomQuery(r *rand.Rand, vocab []string) string {
 	pick := func() string {
 		if r.IntN(2) == 0 {
@@ -198,7 +205,7 @@ func randomQuery(r *rand.Rand, vocab []string) string {
 		}
 		return vocab[r.IntN(len(vocab))]
 	}
-	switch r.IntN(6) {
+	switch r.IntN(7) {
 	case 0:
 		return `"` + pick() + " " + pick() + `"`
 	case 1:
@@ -207,6 +214,13 @@ func randomQuery(r *rand.Rand, vocab []string) string {
 	case 2:
 		// A word no passage holds, which the ranking leaves out.
 		return strings.Join(append([]string{pick(), "zzqx"}, []string{pick(), pick()}[:r.IntN(3)]...), " ")
+	case 3:
+		// More terms than the attempt over the passages holding every term takes.
+		ws := make([]string, 5+r.IntN(3))
+		for i := range ws {
+			ws[i] = pick()
+		}
+		return strings.Join(ws, " ")
 	}
 	ws := make([]string, 1+r.IntN(3))
 	for i := range ws {

@@ -3,7 +3,8 @@ package search
 // The first attempts of a word ranking without a scope, or within a large scope that is
 // one range of passages (words.go, ranges.go): FTS5 sorts the matches by BM25 and hands
 // over only the best k, which are then ranked as usual. A query of several terms first
-// tries the passages holding every term (rankEveryTermFirst), then all.
+// tries the passages holding every term (rankEveryTermFirst), then those whose terms can
+// reach the page (reach.go), then all.
 //
 // Every match outside those k has BM25 at most v, the k-th value, so its score is at most
 // v × the largest item weight × bonus(all terms): the halving of low-priority sources only
@@ -39,6 +40,7 @@ import (
 	"database/sql"
 	"maps"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -82,7 +84,7 @@ func (w *wordSearch) rankTopFirst() (bool, error) {
 	if topFirst <= 0 {
 		return false, nil
 	}
-	return w.attempt(w.match, 0, func(last float64) (float64, error) {
+	return w.attempt(w.match, "", 0, func(last float64) (float64, error) {
 		return last * w.weight * w.bonus(len(w.terms)), nil
 	}, nil)
 }
@@ -98,35 +100,52 @@ type bestOf struct {
 // attempt ranks the matches of match of the best BM25, at most k of them, and reports
 // whether the page is settled: whether the page's last partition scores above the bound
 // of every passage left out, which bound gives from the BM25 of the k-th (0 when there
-// were fewer than k; +Inf when none is known). mask 0 says match is the query's: fewer
-// than k then settle the page at once. Otherwise match holds exactly the terms of mask,
-// and widen, given what the page's last partition can score at most, may add the best of
-// other expressions with the bound of what they all leave out. When the page is not
-// settled, the search is as new.
+// were fewer than k; +Inf when none is known). among, when set, is an expression the
+// passages must match too (reach.go). mask 0 and no among say match is the query's: fewer
+// than k then settle the page at once. Otherwise match holds exactly the terms of mask (0:
+// some of them), and widen, given what the page's last partition can score at most, may
+// add the best of other expressions with the bound of what they all leave out. When the
+// page is not settled, the search is as new but for w.reached, what the page's last
+// partition was found to score at least (reach.go).
 //
 // The BM25 FTS5 sorted them by is kept: only the passages it does not settle are scored
 // again, the other passages of their notes (which may not match) and those with a
 // fragment (a section counts only when it matches through its heading or text, which a
 // second BM25 tells) or left to heavy.go. When the best few are records, no second pass
 // over the matches is needed.
-func (w *wordSearch) attempt(match string, mask uint64, bound func(last float64) (float64, error),
+func (w *wordSearch) attempt(match, among string, mask uint64, bound func(last float64) (float64, error),
 	widen func(ceiling float64) ([]bestOf, float64, error)) (bool, error) {
-	whole := mask == 0
-	top, last, complete, err := w.topIDs(match)
+	whole := mask == 0 && among == ""
+	w.reached = math.Inf(-1)
+	top, last, complete, err := w.topIDs(match, among)
 	if err != nil {
 		return false, err
 	}
 	missed := func() (bool, error) {
-		w.stats.missed(whole)
+		w.stats.missed(whole, among != "")
 		w.reset()
 		return false, nil
+	}
+	// earlyMiss gives up before ranking, keeping what the best few tell of the page.
+	earlyMiss := func() (bool, error) {
+		if !whole && int64(len(top)) >= w.limit {
+			// Each passage holds the terms of mask, or one at least.
+			scores, err := w.partitionScores(top, w.bonus(max(bits.OnesCount64(mask), 1)))
+			if err != nil {
+				return false, err
+			}
+			if int64(len(scores)) >= w.limit {
+				w.reached = scores[w.limit-1]
+			}
+		}
+		return missed()
 	}
 	lists := []bestOf{{mask: mask, top: top}}
 	rest := 0.0
 	if !(complete && whole) {
 		if int64(len(top)) < w.limit {
 			// The page's last partition would need a passage of its own among top.
-			return missed()
+			return earlyMiss()
 		}
 		if rest, err = bound(last); err != nil {
 			return false, err
@@ -137,14 +156,14 @@ func (w *wordSearch) attempt(match string, mask uint64, bound func(last float64)
 		}
 		if ceiling <= rest*boundMargin {
 			if widen == nil {
-				return missed()
+				return earlyMiss()
 			}
 			more, wider, err := widen(ceiling)
 			if err != nil {
 				return false, err
 			}
 			if more == nil {
-				return missed()
+				return earlyMiss()
 			}
 			lists, rest = append(lists, more...), wider
 			w.stats.widened++
@@ -201,12 +220,13 @@ func (w *wordSearch) attempt(match string, mask uint64, bound func(last float64)
 		return false, err
 	}
 	if complete && whole || w.theta() > rest*boundMargin {
-		w.stats.settled(whole)
+		w.stats.settled(whole, among != "")
 		if len(lists) > 1 {
 			w.stats.widenedBound++
 		}
 		return true, nil
 	}
+	w.reached = w.theta()
 	return missed()
 }
 
@@ -242,22 +262,13 @@ func (w *wordSearch) rankEveryTermFirst() (bool, error) {
 	var caps []float64
 	var two, allLast float64
 	bound := func(last float64) (float64, error) {
-		total, err := w.rowCount()
-		if err != nil {
-			return 0, err
+		idfs, ok, err := w.termIDF()
+		if err != nil || !ok {
+			return math.Inf(1), err
 		}
-		idfs := make([]float64, n)
 		sum := 0.0
-		for k, term := range w.terms {
-			var count uint64
-			if err := w.p.tx.QueryRowContext(w.ctx, countSQL, term).Scan(&count); err != nil {
-				return 0, err
-			}
-			v, ok := idf(total, count)
-			if !ok {
-				return math.Inf(1), nil
-			}
-			idfs[k], sum = v, sum+v
+		for _, v := range idfs {
+			sum += v
 		}
 		caps = make([]float64, n)
 		for k, v := range idfs {
@@ -296,14 +307,14 @@ func (w *wordSearch) rankEveryTermFirst() (bool, error) {
 			}
 		}
 		match := strings.Join(held, " AND ") + " NOT " + w.terms[lacking]
-		top, last, _, err := w.topIDs(match)
+		top, last, _, err := w.topIDs(match, "")
 		if err != nil {
 			return nil, 0, err
 		}
 		rest = max(rest, two, allLast, last*w.weight*w.bonus(n-1))
 		return []bestOf{{mask: every &^ (1 << lacking), top: top}}, rest, nil
 	}
-	return w.attempt(strings.Join(w.terms, " AND "), every, bound, widen)
+	return w.attempt(strings.Join(w.terms, " AND "), "", every, bound, widen)
 }
 
 // ceiling bounds what the page's last partition can score from the best few matches
@@ -322,10 +333,32 @@ func (w *wordSearch) ceiling(top []scoredRow, rest float64, items bool) (float64
 	if c := b * w.weight * most; !items || c <= rest*boundMargin {
 		return c, nil
 	}
+	for _, r := range top {
+		if math.IsNaN(r.b) {
+			return math.Inf(1), nil
+		}
+	}
+	scores, err := w.partitionScores(top, most)
+	if err != nil {
+		return 0, err
+	}
+	if int64(len(scores)) < w.limit {
+		// An item weighs more than the bound allows (pruning is off), or fewer partitions
+		// than a page: nothing settles the page.
+		return math.Inf(-1), nil
+	}
+	return scores[w.limit-1], nil
+}
+
+// partitionScores scores the best passage of each partition (a note, or the records of a
+// URL) among top, each with its own item weight and the given bonus, best first. It
+// returns none when a passage's BM25 is not known yet (heavy.go) or an item weighs more
+// than the scope's largest weight.
+func (w *wordSearch) partitionScores(top []scoredRow, bonus float64) ([]float64, error) {
 	ids := make([]int64, len(top))
 	for i, r := range top {
 		if math.IsNaN(r.b) {
-			return math.Inf(1), nil
+			return nil, nil
 		}
 		ids[i] = r.id
 	}
@@ -338,27 +371,26 @@ func (w *wordSearch) ceiling(top []scoredRow, rest float64, items bool) (float64
 			return t, rows.Scan(&t.i, &t.item, &t.url, &t.weight, &t.source)
 		})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	best := map[partKey]float64{}
 	for _, t := range found {
 		if float64(t.weight) > w.weight {
-			// Pruning would be off: nothing settles the page.
-			return math.Inf(-1), nil
+			return nil, nil
 		}
-		s := top[t.i].b * float64(t.weight) * most
+		s := top[t.i].b * float64(t.weight) * bonus
 		if w.low[t.source] {
 			s *= 0.5
 		}
 		h := hit{item: t.item, url: t.url}
 		best[h.key()] = max(best[h.key()], s)
 	}
-	if int64(len(best)) < w.limit {
-		return math.Inf(-1), nil
-	}
-	scores := slices.SortedFunc(maps.Values(best), func(a, b float64) int { return cmp.Compare(b, a) })
-	return scores[w.limit-1], nil
+	return slices.SortedFunc(maps.Values(best), func(a, b float64) int { return cmp.Compare(b, a) }), nil
 }
+
+// amongRows restricts a statement to the passages matching :among. As a filter, not a
+// constraint FTS5 would take once per passage (see scoreSQL).
+const amongRows = ` AND +rowid IN (SELECT rowid FROM search WHERE search MATCH :among)`
 
 // listedRows restricts a scoring statement to the passages listed in :ids.
 const listedRows = ` AND +search.rowid IN (SELECT value FROM json_each(:ids))`
@@ -370,10 +402,10 @@ type notePassage struct {
 }
 
 // topIDs returns the at most k matches of match of the best BM25 (k: topFirst plus
-// topPerRow per row of the page), best first, with their BM25 (NaN for a heavy passage,
+// topPerRow per row of the page) that also match among when set, best first, with their BM25 (NaN for a heavy passage,
 // left to heavy.go), and the BM25 every other match stays at or below: the last one, 0
 // when there were fewer than k (complete), +Inf when none is known.
-func (w *wordSearch) topIDs(match string) (top []scoredRow, last float64, complete bool, err error) {
+func (w *wordSearch) topIDs(match, among string) (top []scoredRow, last float64, complete bool, err error) {
 	defer w.timed(1)()
 	k := topFirst + topPerRow*min(w.limit, 1<<20)
 	var some bool
@@ -385,6 +417,10 @@ func (w *wordSearch) topIDs(match string) (top []scoredRow, last float64, comple
 		query = topSQL
 	}
 	restrict, args := w.within("", sql.Named("match", match), sql.Named("k", k))
+	if among != "" {
+		restrict += amongRows
+		args = append(args, sql.Named("among", among))
+	}
 	rows, err := w.p.tx.QueryContext(w.ctx, strings.NewReplacer(only, restrict).Replace(query), args...)
 	if err != nil {
 		return nil, 0, false, err

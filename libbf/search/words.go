@@ -178,6 +178,12 @@ type wordSearch struct {
 	unbounded bool
 	// partial is set while the entries are only some of the matches (topfirst.go).
 	partial bool
+	// reached is what the page's last partition scores at least, as a missed first
+	// attempt found it; -Inf when unknown (reach.go).
+	reached float64
+	// counts are the passages holding each term, once counted, of total (reach.go).
+	counts []uint64
+	total  uint64
 	// weight bounds the item weights within the scope: under memories, only records.
 	weight float64
 	// days maps a note's day to its local midnight; joins reads items.
@@ -195,8 +201,9 @@ type rankStats struct {
 	heavy int
 	// topBound counts the first attempts over the best few matches that settled the page,
 	// topMissed those that did not; everyBound and everyMissed the same for the attempts
-	// over the passages holding every term (topfirst.go).
-	topBound, topMissed, everyBound, everyMissed int
+	// over the passages holding every term (topfirst.go), reachBound and reachMissed for
+	// those over the passages whose terms can reach the page (reach.go).
+	topBound, topMissed, everyBound, everyMissed, reachBound, reachMissed int
 	// widened counts the attempts that also ranked the passages lacking one term,
 	// widenedBound those of them that settled the page.
 	widened, widenedBound int
@@ -212,20 +219,27 @@ type rankStats struct {
 	phases [4]time.Duration
 }
 
-// settled counts a first attempt that settled the page; whole tells which (attempt).
-func (s *rankStats) settled(whole bool) {
-	if whole {
+// settled counts a first attempt that settled the page; whole and among tell which
+// (attempt).
+func (s *rankStats) settled(whole, among bool) {
+	switch {
+	case whole:
 		s.topBound++
-	} else {
+	case among:
+		s.reachBound++
+	default:
 		s.everyBound++
 	}
 }
 
 // missed counts a first attempt that did not settle the page.
-func (s *rankStats) missed(whole bool) {
-	if whole {
+func (s *rankStats) missed(whole, among bool) {
+	switch {
+	case whole:
 		s.topMissed++
-	} else {
+	case among:
+		s.reachMissed++
+	default:
 		s.everyMissed++
 	}
 }
@@ -266,7 +280,8 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 		return nil, err
 	}
 	w := &wordSearch{ctx: ctx, p: p, sc: sc, args: scopeArgs(p, sc, targets), limit: limit, asked: asked,
-		scoped: scopeFilter(sc) != "1", parts: map[partKey]*partition{}, weight: maxWeight}
+		scoped: scopeFilter(sc) != "1", parts: map[partKey]*partition{}, weight: maxWeight,
+		reached: math.Inf(-1)}
 	if sc.memories() {
 		w.weight = recordWeight
 	}
@@ -318,7 +333,7 @@ func (w *wordSearch) rank() error {
 	// A large scope that is one range of passages is searched as the whole index is, within
 	// it (ranges.go).
 	if !w.scoped || w.attemptWithin() {
-		for _, first := range []func() (bool, error){w.rankEveryTermFirst, w.rankTopFirst} {
+		for _, first := range []func() (bool, error){w.rankEveryTermFirst, w.rankReachable, w.rankTopFirst} {
 			if settled, err := first(); settled || err != nil {
 				if settled && w.scoped {
 					w.stats.spanBound++
