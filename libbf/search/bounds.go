@@ -140,11 +140,17 @@ func mergeLists(lists [][]int64) []entry {
 
 // termBound bounds the score of a passage holding the terms of mask, before BM25.
 func (w *wordSearch) termBound(mask uint64) float64 {
+	return w.setBound(w.idf, mask) * boundMargin
+}
+
+// setBound bounds the score of a passage holding the terms of mask, given each term's idf,
+// before BM25 and without the margin.
+func (w *wordSearch) setBound(idfs []float64, mask uint64) float64 {
 	sum := 0.0
 	for m := mask; m != 0; m &= m - 1 {
-		sum += w.idf[bits.TrailingZeros64(m)]
+		sum += idfs[bits.TrailingZeros64(m)]
 	}
-	return sum * cache.BM25Cap * w.weight * w.bonus(bits.OnesCount64(mask)) * boundMargin
+	return sum * cache.BM25Cap * w.weight * w.bonus(bits.OnesCount64(mask))
 }
 
 // bonus is the coverage factor of a passage holding n of the query's terms, computed as

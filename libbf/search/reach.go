@@ -25,8 +25,6 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
-
-	"github.com/bfgo/bf/libbf/cache"
 )
 
 const (
@@ -104,16 +102,6 @@ func (w *wordSearch) rankReachable() (bool, error) {
 		theta = w.reached
 	}
 	return false, nil
-}
-
-// setBound bounds the score of a passage holding the terms of mask, as termBound does
-// but without the margin.
-func (w *wordSearch) setBound(idfs []float64, mask uint64) float64 {
-	sum := 0.0
-	for m := mask; m != 0; m &= m - 1 {
-		sum += idfs[bits.TrailingZeros64(m)]
-	}
-	return sum * cache.BM25Cap * w.weight * w.bonus(bits.OnesCount64(mask))
 }
 
 // reachable returns the expression of the passages that can score θ or more, the
