@@ -106,8 +106,8 @@ func (w *wordSearch) rankReachable() (bool, error) {
 
 // reachable returns the expression of the passages that can score θ or more, the
 // smallest sets of terms bounding at or above θ joined by OR, and the bound of every
-// other passage; "" when every term alone may reach θ (the expression would match every
-// passage the query does) or the sets are too many.
+// other passage; "" when no set reaches θ, when every term alone may (the expression
+// would match every passage the query does) or when the sets are too many.
 func (w *wordSearch) reachable(idfs []float64, theta float64) (string, float64) {
 	n := len(w.terms)
 	reaches := func(mask uint64) bool { return w.setBound(idfs, mask)*boundMargin >= theta }
@@ -139,8 +139,8 @@ func (w *wordSearch) reachable(idfs []float64, theta float64) (string, float64) 
 }
 
 // rarest returns the expression of the passages holding one of the rarest terms, as few
-// as hold at least k passages between them but not all the terms, and the bound of a
-// passage holding none of them; "" when it would be every term.
+// as hold at least k passages between them but never all the terms, and the bound of a
+// passage holding none of them.
 func (w *wordSearch) rarest(idfs []float64) (string, float64) {
 	n := len(w.terms)
 	order := make([]int, n)
@@ -157,9 +157,6 @@ func (w *wordSearch) rarest(idfs []float64) (string, float64) {
 		if sumCounts(w.counts, held) >= k {
 			break
 		}
-	}
-	if bits.OnesCount64(held) == n {
-		return "", 0
 	}
 	every := uint64(1)<<n - 1
 	return strings.Join(some, " OR "), w.setBound(idfs, every&^held)
