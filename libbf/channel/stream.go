@@ -25,6 +25,10 @@ const (
 	// wait doubles after each run that never connected.
 	MinBackoff = time.Second
 	MaxBackoff = 60 * time.Second
+	// closedGrace is how long an adapter whose stdin broke may take to be seen ending
+	// before bf stops it. It is real time, not the supervisor's clock: it waits on the
+	// operating system.
+	closedGrace = time.Second
 )
 
 // ErrStreamBusy is a stream that another process already runs for this brain.
@@ -244,6 +248,14 @@ func (s *streamer) session(ctx context.Context) (bool, *sessionError) {
 			limit := secondsText(timeoutSeconds(timeout))
 			return fail(what+" pipe blocked for "+limit, &sessionError{fmt.Errorf(
 				"channel %s: stream adapter did not read its %s within %s; see %s", name, what, limit, log), transportErr})
+		}
+		// An adapter that ends closes its stdin as it goes, and the broken pipe can come
+		// before its end is seen: wait a moment for it, so that how it ended is what fail
+		// reports.
+		select {
+		case <-p.Exited():
+		case <-ctx.Done():
+		case <-time.After(closedGrace):
 		}
 		return fail("adapter closed its stdin", &sessionError{fmt.Errorf(
 			"channel %s: stream adapter stopped reading its control frames; see %s", name, log), transportErr})
