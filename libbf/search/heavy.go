@@ -71,8 +71,8 @@ func (h *heavy) close() {
 }
 
 // prepare reads the statistics FTS5's bm25 starts from: the number of rows and of tokens
-// (the averages record), and for each term the rows holding it.
-func (h *heavy) prepare(ctx context.Context, p *part, match []string) error {
+// (the averages record); hits are the rows holding each term.
+func (h *heavy) prepare(ctx context.Context, p *part, hits []uint64) error {
 	var block []byte
 	if err := p.tx.QueryRowContext(ctx, averagesSQL).Scan(&block); err != nil {
 		return err
@@ -92,20 +92,11 @@ func (h *heavy) prepare(ctx context.Context, p *part, match []string) error {
 		return errors.New("the search index's totals record is damaged")
 	}
 	h.avgdl = float64(int64(tokens)) / float64(int64(rows))
-	st, err := p.tx.PrepareContext(ctx, `SELECT count(*) FROM search WHERE search MATCH ?`)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for _, m := range match {
-		var hits int64
-		if err := st.QueryRowContext(ctx, m).Scan(&hits); err != nil {
-			return err
-		}
+	for _, n := range hits {
 		// The logarithm is SQLite's, the C library's that FTS5 calls: Go's math.Log differs
 		// from it in the last bit for some values.
 		var idf float64
-		ratio := (float64(int64(rows)-hits) + 0.5) / (float64(hits) + 0.5)
+		ratio := (float64(int64(rows)-int64(n)) + 0.5) / (float64(int64(n)) + 0.5)
 		if err := p.tx.QueryRowContext(ctx, `SELECT ln(?)`, ratio).Scan(&idf); err != nil {
 			return err
 		}
@@ -114,6 +105,7 @@ func (h *heavy) prepare(ctx context.Context, p *part, match []string) error {
 		}
 		h.idf = append(h.idf, idf)
 	}
+	var err error
 	if h.size, err = p.tx.PrepareContext(ctx, `SELECT sz FROM search_docsize WHERE id = ?`); err != nil {
 		return err
 	}
@@ -126,9 +118,9 @@ func (h *heavy) prepare(ctx context.Context, p *part, match []string) error {
 
 // score returns what scoreSQL returns for a heavy passage: BM25 negated, and whether it
 // matches by its title or text.
-func (h *heavy) score(ctx context.Context, p *part, match []string, id int64) (float64, bool, error) {
+func (h *heavy) score(ctx context.Context, p *part, hits []uint64, id int64) (float64, bool, error) {
 	if !h.ready {
-		if err := h.prepare(ctx, p, match); err != nil {
+		if err := h.prepare(ctx, p, hits); err != nil {
 			return 0, false, err
 		}
 	}
@@ -230,9 +222,15 @@ func (w *wordSearch) scoreMatch(match, restrict string, args ...any) ([]scoredRo
 	}
 	rows.Close()
 	w.stats.heavy += len(later)
+	var hits []uint64
+	if len(later) > 0 {
+		if hits, err = w.termCounts(); err != nil {
+			return nil, err
+		}
+	}
 	for _, i := range later {
 		r := &out[i]
-		if r.b, r.tt, err = w.heavy.score(w.ctx, w.p, w.terms, r.id); err != nil {
+		if r.b, r.tt, err = w.heavy.score(w.ctx, w.p, hits, r.id); err != nil {
 			return nil, err
 		}
 	}

@@ -37,22 +37,31 @@ const (
 	reachRounds = 2
 )
 
-// termIDF returns the idf of each term as FTS5 computes it but for the last bit of the
-// logarithm (boundMargin covers it), counting the passages holding each term once per
-// search; false when FTS5 cannot have those counts, which leaves no bound.
-func (w *wordSearch) termIDF() ([]float64, bool, error) {
+// termCounts returns the passages holding each term, counted once per search for the
+// bounds here and for heavy.go's BM25.
+func (w *wordSearch) termCounts() ([]uint64, error) {
 	if w.counts == nil {
 		total, err := w.rowCount()
 		if err != nil {
-			return nil, false, err
+			return nil, err
 		}
 		counts := make([]uint64, len(w.terms))
 		for k, term := range w.terms {
 			if err := w.p.tx.QueryRowContext(w.ctx, countSQL, term).Scan(&counts[k]); err != nil {
-				return nil, false, err
+				return nil, err
 			}
 		}
 		w.total, w.counts = total, counts
+	}
+	return w.counts, nil
+}
+
+// termIDF returns the idf of each term as FTS5 computes it but for the last bit of the
+// logarithm (boundMargin covers it); false when FTS5 cannot have those counts, which
+// leaves no bound.
+func (w *wordSearch) termIDF() ([]float64, bool, error) {
+	if _, err := w.termCounts(); err != nil {
+		return nil, false, err
 	}
 	idfs := make([]float64, len(w.counts))
 	for k, c := range w.counts {
