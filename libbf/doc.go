@@ -40,7 +40,8 @@
 //     page, a search or an export (problems, stale brains, the only brain failing):
 //     cache.OpenReadings. Reading a query's rows: cache.Collect (cache.ReadRows and
 //     cache.EachRow for statements and callbacks). Chunks for the dense strategy: chunk;
-//     their vectors: vector.
+//     their vectors: vector. The private in-memory database where text runs through
+//     FTS5 (stems, term counts, excerpts' snippet()): scratch.
 //   - bf search (words, identities, tags, scopes, suggestions, coverage): search. Fused
 //     retrieval (lexical, dense, graph and recency by rank): fuse.
 //   - bf read: read routes a ref to a computed page (pages), an exact read of a note,

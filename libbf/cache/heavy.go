@@ -3,12 +3,12 @@ package cache
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"unicode"
+
+	"github.com/bfgo/bf/libbf/scratch"
 )
 
 // A passage of one word repeated hundreds of thousands of times makes FTS5's bm25() slow:
@@ -35,17 +35,9 @@ type TermCount struct {
 // SearchColumns are the columns of the search table, in order.
 var SearchColumns = [4]string{"title", "text", "names", "context"}
 
-// tokenizer is a private in-memory database holding an FTS5 table of the search table's
-// columns and tokenizer, to count the terms of a text exactly as the index holds them.
-var tokenizer struct {
-	once sync.Once
-	mu   sync.Mutex
-	db   *sql.DB
-	err  error
-}
-
-// termTables creates the tables on a connection that lacks them: each connection to a
-// private in-memory database holds a database of its own.
+// termTables create, in the scratch database, an FTS5 table of the search table's columns
+// and tokenizer and its vocabulary, to count the terms of a text exactly as the index
+// holds them.
 var termTables = []string{
 	`CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(title, text, names, context,
 		tokenize='porter unicode61 remove_diacritics 2')`,
@@ -55,53 +47,34 @@ var termTables = []string{
 // TermCounts tokenizes the four column values cols with the search table's tokenizer and
 // returns each (term, column) with its count, ordered by term then column.
 func TermCounts(ctx context.Context, cols [4]string) ([]TermCount, error) {
-	tokenizer.once.Do(func() {
-		tokenizer.db, tokenizer.err = sql.Open("sqlite", "file:bf-terms?mode=memory&cache=private&_pragma=trusted_schema(OFF)")
-		if tokenizer.err == nil {
-			tokenizer.db.SetMaxOpenConns(1)
-		}
-	})
-	if tokenizer.err != nil {
-		return nil, fmt.Errorf("the term counter: %w", tokenizer.err)
-	}
-	tokenizer.mu.Lock()
-	defer tokenizer.mu.Unlock()
-	conn, err := tokenizer.db.Conn(ctx)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close()
-	for _, stmt := range termTables {
-		if _, err := conn.ExecContext(ctx, stmt); err != nil {
-			return nil, err
-		}
-	}
-	if _, err := conn.ExecContext(ctx, `INSERT INTO terms(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
-		cols[0], cols[1], cols[2], cols[3]); err != nil {
-		return nil, err
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), `DELETE FROM terms`)
-	rows, err := conn.QueryContext(ctx, `SELECT term, col, cnt FROM terms_col`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	index := map[string]int{}
-	for i, c := range SearchColumns {
-		index[c] = i
-	}
 	var out []TermCount
-	for rows.Next() {
-		var tc TermCount
-		var col string
-		if err := rows.Scan(&tc.Term, &col, &tc.Count); err != nil {
-			return nil, err
+	err := scratch.Do(ctx, func(c *scratch.Conn) error {
+		if err := c.Table(ctx, "terms", termTables...); err != nil {
+			return err
 		}
-		tc.Column = index[col]
-		out = append(out, tc)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
+		if err := c.Exec(ctx, `INSERT INTO terms(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
+			cols[0], cols[1], cols[2], cols[3]); err != nil {
+			return err
+		}
+		defer c.Exec(context.WithoutCancel(ctx), `DELETE FROM terms`)
+		rows, err := c.Query(ctx, `SELECT term, col, cnt FROM terms_col`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var tc TermCount
+			var col string
+			if err := rows.Scan(&tc.Term, &col, &tc.Count); err != nil {
+				return err
+			}
+			tc.Column = slices.Index(SearchColumns[:], col)
+			out = append(out, tc)
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, fmt.Errorf("the term counter: %w", err)
 	}
 	slices.SortFunc(out, func(a, b TermCount) int {
 		return cmp.Or(strings.Compare(a.Term, b.Term), cmp.Compare(a.Column, b.Column))

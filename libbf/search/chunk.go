@@ -5,8 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"strings"
-	"sync"
 	"unicode/utf8"
+
+	"github.com/bfgo/bf/libbf/scratch"
 )
 
 // chunkWords is the most words of one chunk of a costly passage: snippet() over a chunk
@@ -18,52 +19,37 @@ const chunkWords = 512
 // than maxChunks × chunkWords words whatever the passage holds.
 const maxChunks = 64
 
-// chunker cuts costly passages into chunks in a private in-memory FTS5 table with the
-// search table's columns and tokenizer, so snippet() runs over the first chunk that
+// chunker cuts costly passages into chunks in an FTS5 table of the scratch database with
+// the search table's columns and tokenizer, so snippet() runs over the first chunk that
 // matches instead of over the whole passage.
-type chunker struct {
-	once sync.Once
-	mu   sync.Mutex
-	db   *sql.DB
-	err  error
-}
+type chunker struct{}
 
 var chunks chunker
-
-func (c *chunker) init() {
-	c.db, c.err = sql.Open("sqlite", "file:bf-search-chunks?mode=memory&cache=private")
-	if c.err == nil {
-		c.db.SetMaxOpenConns(1)
-	}
-}
 
 // snippet is snippet(search, col, open, close, dots, size) over the first chunk of a
 // passage whose columns are cols that matches match: title, names and context go with the
 // first chunk of the text. The ellipsis dots marks where the chunk cut the text. Chunks are
 // written in growing batches until one matches, so the work is linear in the text read and
 // stops at the first hit; it ends with ctx.
-func (c *chunker) snippet(ctx context.Context, match string, cols [4]string, col int, open, close, dots string, size int) (string, error) {
-	c.once.Do(c.init)
-	if c.err != nil {
-		return "", c.err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	conn, err := c.db.Conn(ctx)
-	if err != nil {
-		return "", err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS chunk USING fts5(title, text, names, context,
-		tokenize='porter unicode61 remove_diacritics 2')`); err != nil {
-		return "", err
-	}
-	defer conn.ExecContext(context.WithoutCancel(ctx), `DROP TABLE chunk`)
+func (chunker) snippet(ctx context.Context, match string, cols [4]string, col int, open, close, dots string, size int) (snip string, err error) {
+	err = scratch.Do(ctx, func(c *scratch.Conn) error {
+		if err := c.Exec(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS chunk USING fts5(title, text, names, context,
+			tokenize='porter unicode61 remove_diacritics 2')`); err != nil {
+			return err
+		}
+		// Dropped, not emptied: the chunks of a long passage may be many segments.
+		defer c.Exec(context.WithoutCancel(ctx), `DROP TABLE chunk`)
+		snip, err = chunkSnippet(ctx, c, match, cols, col, open, close, dots, size)
+		return err
+	})
+	return snip, err
+}
+
+func chunkSnippet(ctx context.Context, c *scratch.Conn, match string, cols [4]string, col int, open, close, dots string, size int) (string, error) {
 	rest := cols[1]
 	for n, batch := 0, 1; ; batch *= 2 {
 		// One transaction per batch, so FTS5 writes one segment for it.
-		tx, err := conn.BeginTx(ctx, nil)
-		if err != nil {
+		if err := c.Exec(ctx, `BEGIN`); err != nil {
 			return "", err
 		}
 		for i := 0; i < batch && n < maxChunks && (rest != "" || n == 0); i++ {
@@ -74,19 +60,20 @@ func (c *chunker) snippet(ctx context.Context, match string, cols [4]string, col
 			if n == 1 {
 				row = [4]string{cols[0], piece, cols[2], cols[3]}
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO chunk(rowid, title, text, names, context) VALUES (?, ?, ?, ?, ?)`,
+			if err := c.Exec(ctx, `INSERT INTO chunk(rowid, title, text, names, context) VALUES (?, ?, ?, ?, ?)`,
 				n, row[0], row[1], row[2], row[3]); err != nil {
-				tx.Rollback()
+				c.Rollback(ctx)
 				return "", err
 			}
 		}
-		if err := tx.Commit(); err != nil {
+		if err := c.Exec(ctx, `COMMIT`); err != nil {
+			c.Rollback(ctx)
 			return "", err
 		}
 		var id int
 		var snip string
-		err = conn.QueryRowContext(ctx, `SELECT rowid, snippet(chunk, ?, ?, ?, ?, ?) FROM chunk
-			WHERE chunk MATCH ? ORDER BY rowid LIMIT 1`, col, open, close, dots, size, match).Scan(&id, &snip)
+		err := c.QueryRow(ctx, `SELECT rowid, snippet(chunk, ?, ?, ?, ?, ?) FROM chunk
+			WHERE chunk MATCH ? ORDER BY rowid LIMIT 1`, []any{col, open, close, dots, size, match}, &id, &snip)
 		if err == nil {
 			if id > 1 && col == 1 && !strings.HasPrefix(snip, dots) {
 				snip = dots + snip
@@ -140,40 +127,29 @@ func cutWords(s string, n int) (head, rest string) {
 // cols, with the search table's columns and tokenizer, when the row matches match; found
 // is false when it does not. snippet() reads only its own row, so this is the snippet the
 // search table gives for a row of the same columns, at a cost that depends on the row alone.
-func (c *chunker) row(ctx context.Context, match string, cols [4]string, col int, open, close, dots string, size int) (snip string, found bool, err error) {
-	c.once.Do(c.init)
-	if c.err != nil {
-		return "", false, c.err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	conn, err := c.db.Conn(ctx)
-	if err != nil {
-		return "", false, err
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS passage USING fts5(title, text, names, context,
-		tokenize='porter unicode61 remove_diacritics 2')`); err != nil {
-		return "", false, err
-	}
-	tx, err := conn.BeginTx(ctx, nil)
-	if err != nil {
-		return "", false, err
-	}
-	// The row is written and read in one transaction that is rolled back: the table stays
-	// empty between excerpts, and no segment is ever written for it.
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `INSERT INTO passage(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
-		cols[0], cols[1], cols[2], cols[3]); err != nil {
-		return "", false, err
-	}
-	err = tx.QueryRowContext(ctx, `SELECT snippet(passage, ?, ?, ?, ?, ?) FROM passage WHERE passage MATCH ?`,
-		col, open, close, dots, size, match).Scan(&snip)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	return snip, true, nil
+func (chunker) row(ctx context.Context, match string, cols [4]string, col int, open, close, dots string, size int) (snip string, found bool, err error) {
+	err = scratch.Do(ctx, func(c *scratch.Conn) error {
+		if err := c.Table(ctx, "passage", `CREATE VIRTUAL TABLE passage USING fts5(title, text, names, context,
+			tokenize='porter unicode61 remove_diacritics 2')`); err != nil {
+			return err
+		}
+		// The row is written and read in one transaction that is rolled back: the table stays
+		// empty between excerpts, and no segment is ever written for it.
+		if err := c.Exec(ctx, `BEGIN`); err != nil {
+			return err
+		}
+		defer c.Rollback(ctx)
+		if err := c.Exec(ctx, `INSERT INTO passage(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
+			cols[0], cols[1], cols[2], cols[3]); err != nil {
+			return err
+		}
+		err := c.QueryRow(ctx, `SELECT snippet(passage, ?, ?, ?, ?, ?) FROM passage WHERE passage MATCH ?`,
+			[]any{col, open, close, dots, size, match}, &snip)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		found = err == nil
+		return err
+	})
+	return snip, found, err
 }

@@ -10,8 +10,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
-
-	_ "modernc.org/sqlite" // the driver of the in-memory tokenizer tables
+	"github.com/bfgo/bf/libbf/scratch"
 )
 
 // Suggestion limits.
@@ -185,24 +184,11 @@ const (
 	plain   = "plain"
 )
 
-// tokenizer runs words through FTS5 tokenizers in a private in-memory database. It holds
-// that database's one connection for the life of the process, with each table created and
-// its statements prepared on first use: a search asks for every word of its query, and
-// opening the database and creating its tables for each word cost more than the search's
-// own parsing.
+// tokenizer runs words through FTS5 tokenizers in the scratch database, and keeps what
+// each word made for the life of the process: a search asks for every word of its query.
 type tokenizer struct {
-	once   sync.Once
-	mu     sync.Mutex
-	conn   *sql.Conn
-	err    error
-	tables map[string]*tokenTable
-	cache  map[string]string
-}
-
-// tokenTable is one tokenizer table's statements: add a word, read its first term, empty
-// the table.
-type tokenTable struct {
-	add, first, clear *sql.Stmt
+	mu    sync.Mutex
+	cache map[string]string
 }
 
 var tokens tokenizer
@@ -215,81 +201,44 @@ var tokenTables = map[string][2]string{
 		`CREATE VIRTUAL TABLE IF NOT EXISTS plain_terms USING fts5vocab(plain, row)`},
 }
 
-func (tk *tokenizer) init() {
-	db, err := sql.Open("sqlite", "file:bf-search-tokens?mode=memory&cache=private")
-	if err != nil {
-		tk.err = err
-		return
-	}
-	db.SetMaxOpenConns(1)
-	// The connection is never returned: the database lives as long as it does.
-	tk.conn, tk.err = db.Conn(context.Background())
-	tk.tables = map[string]*tokenTable{}
-	tk.cache = map[string]string{}
-}
-
-// table returns the statements of a tokenizer table, creating it on first use.
-func (tk *tokenizer) table(ctx context.Context, name string) (*tokenTable, error) {
-	if t, ok := tk.tables[name]; ok {
-		return t, nil
-	}
-	for _, stmt := range tokenTables[name] {
-		if _, err := tk.conn.ExecContext(ctx, stmt); err != nil {
-			return nil, err
-		}
-	}
-	t := &tokenTable{}
-	for _, p := range []struct {
-		stmt **sql.Stmt
-		sql  string
-	}{
-		{&t.add, `INSERT INTO ` + name + `(x) VALUES (?)`},
-		{&t.first, `SELECT term FROM ` + name + `_terms LIMIT 1`},
-		{&t.clear, `DELETE FROM ` + name},
-	} {
-		var err error
-		if *p.stmt, err = tk.conn.PrepareContext(ctx, p.sql); err != nil {
-			return nil, err
-		}
-	}
-	tk.tables[name] = t
-	return t, nil
-}
-
 // term returns the first term the table's tokenizer makes of word, or "".
 func (tk *tokenizer) term(ctx context.Context, table, word string) (string, error) {
-	tk.once.Do(tk.init)
-	if tk.err != nil {
-		return "", tk.err
-	}
-	tk.mu.Lock()
-	defer tk.mu.Unlock()
 	key := table + "\x00" + word
-	if t, ok := tk.cache[key]; ok {
+	tk.mu.Lock()
+	t, ok := tk.cache[key]
+	tk.mu.Unlock()
+	if ok {
 		return t, nil
 	}
-	tt, err := tk.table(ctx, table)
+	err := scratch.Do(ctx, func(c *scratch.Conn) error {
+		create := tokenTables[table]
+		if err := c.Table(ctx, table, create[:]...); err != nil {
+			return err
+		}
+		if err := c.Exec(ctx, `INSERT INTO `+table+`(x) VALUES (?)`, word); err != nil {
+			return err
+		}
+		err := c.QueryRow(ctx, `SELECT term FROM `+table+`_terms LIMIT 1`, nil, &t)
+		if errors.Is(err, sql.ErrNoRows) {
+			err = nil
+		}
+		// The table is emptied even after a failed read or a cancelled search, so the next
+		// word is read alone.
+		if derr := c.Exec(context.WithoutCancel(ctx), `DELETE FROM `+table); err == nil {
+			err = derr
+		}
+		return err
+	})
 	if err != nil {
 		return "", err
 	}
-	if _, err := tt.add.ExecContext(ctx, word); err != nil {
-		return "", err
-	}
-	var t string
-	err = tt.first.QueryRowContext(ctx).Scan(&t)
-	if errors.Is(err, sql.ErrNoRows) {
-		err = nil
-	}
-	// The table is emptied even after a failed read or a cancelled search, so the next
-	// word is read alone.
-	if _, derr := tt.clear.ExecContext(context.Background()); err == nil {
-		err = derr
-	}
-	if err != nil {
-		return "", err
+	tk.mu.Lock()
+	if tk.cache == nil {
+		tk.cache = map[string]string{}
 	}
 	if len(tk.cache) < 4096 {
 		tk.cache[key] = t
 	}
+	tk.mu.Unlock()
 	return t, nil
 }
