@@ -35,29 +35,42 @@ type TermCount struct {
 // SearchColumns are the columns of the search table, in order.
 var SearchColumns = [4]string{"title", "text", "names", "context"}
 
-// termTables create, in the scratch database, an FTS5 table of the search table's columns
-// and tokenizer and its vocabulary, to count the terms of a text exactly as the index
-// holds them.
-var termTables = []string{
-	`CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5(title, text, names, context,
-		tokenize='porter unicode61 remove_diacritics 2')`,
-	`CREATE VIRTUAL TABLE IF NOT EXISTS terms_col USING fts5vocab(terms, col)`,
+// passageTable creates, in the scratch database, a table of the search table's columns and
+// tokenizer and its vocabulary by column, where one passage at a time is run through FTS5
+// exactly as the index runs it.
+var passageTable = []string{
+	`CREATE VIRTUAL TABLE IF NOT EXISTS passage USING fts5(title, text, names, context, ` + searchTokenizer + `)`,
+	`CREATE VIRTUAL TABLE IF NOT EXISTS passage_terms USING fts5vocab(passage, col)`,
+}
+
+// WithPassage writes cols as the only row (rowid 1) of the scratch database's passage table
+// and runs fn, which may read it: snippet(passage, …) where passage MATCH a query, or the
+// row's terms from passage_terms (term, col, doc, cnt). The
+// row is written in a transaction rolled back after fn, so the table is empty between
+// callers and never holds a segment.
+func WithPassage(ctx context.Context, cols [4]string, fn func(*scratch.Conn) error) error {
+	return scratch.Do(ctx, func(c *scratch.Conn) error {
+		if err := c.Table(ctx, "passage", passageTable...); err != nil {
+			return err
+		}
+		if err := c.Exec(ctx, `BEGIN`); err != nil {
+			return err
+		}
+		defer c.Rollback(ctx)
+		if err := c.Exec(ctx, `INSERT INTO passage(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
+			cols[0], cols[1], cols[2], cols[3]); err != nil {
+			return err
+		}
+		return fn(c)
+	})
 }
 
 // TermCounts tokenizes the four column values cols with the search table's tokenizer and
 // returns each (term, column) with its count, ordered by term then column.
 func TermCounts(ctx context.Context, cols [4]string) ([]TermCount, error) {
 	var out []TermCount
-	err := scratch.Do(ctx, func(c *scratch.Conn) error {
-		if err := c.Table(ctx, "terms", termTables...); err != nil {
-			return err
-		}
-		if err := c.Exec(ctx, `INSERT INTO terms(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
-			cols[0], cols[1], cols[2], cols[3]); err != nil {
-			return err
-		}
-		defer c.Exec(context.WithoutCancel(ctx), `DELETE FROM terms`)
-		rows, err := c.Query(ctx, `SELECT term, col, cnt FROM terms_col`)
+	err := WithPassage(ctx, cols, func(c *scratch.Conn) error {
+		rows, err := c.Query(ctx, `SELECT term, col, cnt FROM passage_terms`)
 		if err != nil {
 			return err
 		}

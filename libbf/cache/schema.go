@@ -13,6 +13,10 @@ import "github.com/bfgo/bf/libbf/config"
 // edges_supersedes, a partial index of the supersedes edges fused search reads.
 const SchemaVersion = 7
 
+// searchTokenizer is the search table's tokenizer: FTS5's porter stemmer over unicode61,
+// accents removed.
+const searchTokenizer = `tokenize='porter unicode61 remove_diacritics 2'`
+
 // File names inside a brain's .bf/ folder.
 const (
 	// Dir is the cache folder at the brain root (mode 0700, owned by the user).
@@ -201,7 +205,7 @@ var ddl = []string{
 	`CREATE TABLE passages(id INTEGER PRIMARY KEY, item INTEGER NOT NULL, fragment TEXT NOT NULL,
 		title TEXT NOT NULL, original TEXT NOT NULL DEFAULT '')`,
 	`CREATE VIRTUAL TABLE search USING fts5(title, text, names, context,
-		tokenize='porter unicode61 remove_diacritics 2')`,
+		` + searchTokenizer + `)`,
 	`CREATE VIRTUAL TABLE vocabulary USING fts5vocab(search, row)`,
 	`CREATE TABLE heavy(passage INTEGER NOT NULL, term TEXT NOT NULL, col INTEGER NOT NULL, count INTEGER NOT NULL,
 		PRIMARY KEY(passage, term, col)) WITHOUT ROWID`,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/scratch"
 )
 
@@ -128,21 +129,7 @@ func cutWords(s string, n int) (head, rest string) {
 // is false when it does not. snippet() reads only its own row, so this is the snippet the
 // search table gives for a row of the same columns, at a cost that depends on the row alone.
 func (chunker) row(ctx context.Context, match string, cols [4]string, col int, open, close, dots string, size int) (snip string, found bool, err error) {
-	err = scratch.Do(ctx, func(c *scratch.Conn) error {
-		if err := c.Table(ctx, "passage", `CREATE VIRTUAL TABLE passage USING fts5(title, text, names, context,
-			tokenize='porter unicode61 remove_diacritics 2')`); err != nil {
-			return err
-		}
-		// The row is written and read in one transaction that is rolled back: the table stays
-		// empty between excerpts, and no segment is ever written for it.
-		if err := c.Exec(ctx, `BEGIN`); err != nil {
-			return err
-		}
-		defer c.Rollback(ctx)
-		if err := c.Exec(ctx, `INSERT INTO passage(rowid, title, text, names, context) VALUES (1, ?, ?, ?, ?)`,
-			cols[0], cols[1], cols[2], cols[3]); err != nil {
-			return err
-		}
+	err = cache.WithPassage(ctx, cols, func(c *scratch.Conn) error {
 		err := c.QueryRow(ctx, `SELECT snippet(passage, ?, ?, ?, ?, ?) FROM passage WHERE passage MATCH ?`,
 			[]any{col, open, close, dots, size, match}, &snip)
 		if errors.Is(err, sql.ErrNoRows) {

@@ -177,8 +177,8 @@ func runeOffset(s string, n int) int {
 	return len(s)
 }
 
-// Tokenizer tables: stemmed indexes like the search table; plain only lowercases and folds
-// accents.
+// Tokenizers: stemmed cuts words as the search table does (cache.WithPassage); plain only
+// lowercases and folds accents.
 const (
 	stemmed = "stemmed"
 	plain   = "plain"
@@ -193,42 +193,49 @@ type tokenizer struct {
 
 var tokens tokenizer
 
-// tokenTables holds the statements creating each tokenizer table and its vocabulary.
-var tokenTables = map[string][2]string{
-	stemmed: {`CREATE VIRTUAL TABLE IF NOT EXISTS stemmed USING fts5(x, tokenize='porter unicode61 remove_diacritics 2')`,
-		`CREATE VIRTUAL TABLE IF NOT EXISTS stemmed_terms USING fts5vocab(stemmed, row)`},
-	plain: {`CREATE VIRTUAL TABLE IF NOT EXISTS plain USING fts5(x, tokenize='unicode61 remove_diacritics 2')`,
-		`CREATE VIRTUAL TABLE IF NOT EXISTS plain_terms USING fts5vocab(plain, row)`},
+// plainTable creates the plain tokenizer's table and its vocabulary.
+var plainTable = []string{
+	`CREATE VIRTUAL TABLE IF NOT EXISTS plain USING fts5(x, tokenize='unicode61 remove_diacritics 2')`,
+	`CREATE VIRTUAL TABLE IF NOT EXISTS plain_terms USING fts5vocab(plain, row)`,
 }
 
-// term returns the first term the table's tokenizer makes of word, or "".
-func (tk *tokenizer) term(ctx context.Context, table, word string) (string, error) {
-	key := table + "\x00" + word
+// term returns the first term, in byte order, the tokenizer makes of word, or "".
+func (tk *tokenizer) term(ctx context.Context, tokenizer, word string) (string, error) {
+	key := tokenizer + "\x00" + word
 	tk.mu.Lock()
 	t, ok := tk.cache[key]
 	tk.mu.Unlock()
 	if ok {
 		return t, nil
 	}
-	err := scratch.Do(ctx, func(c *scratch.Conn) error {
-		create := tokenTables[table]
-		if err := c.Table(ctx, table, create[:]...); err != nil {
-			return err
-		}
-		if err := c.Exec(ctx, `INSERT INTO `+table+`(x) VALUES (?)`, word); err != nil {
-			return err
-		}
-		err := c.QueryRow(ctx, `SELECT term FROM `+table+`_terms LIMIT 1`, nil, &t)
+	first := func(c *scratch.Conn, vocabulary string) error {
+		err := c.QueryRow(ctx, `SELECT term FROM `+vocabulary+` LIMIT 1`, nil, &t)
 		if errors.Is(err, sql.ErrNoRows) {
-			err = nil
-		}
-		// The table is emptied even after a failed read or a cancelled search, so the next
-		// word is read alone.
-		if derr := c.Exec(context.WithoutCancel(ctx), `DELETE FROM `+table); err == nil {
-			err = derr
+			return nil
 		}
 		return err
-	})
+	}
+	var err error
+	if tokenizer == stemmed {
+		err = cache.WithPassage(ctx, [4]string{1: word}, func(c *scratch.Conn) error {
+			return first(c, "passage_terms")
+		})
+	} else {
+		err = scratch.Do(ctx, func(c *scratch.Conn) error {
+			if err := c.Table(ctx, plain, plainTable...); err != nil {
+				return err
+			}
+			if err := c.Exec(ctx, `BEGIN`); err != nil {
+				return err
+			}
+			// Rolled back, so the next word is read alone.
+			defer c.Rollback(ctx)
+			if err := c.Exec(ctx, `INSERT INTO plain(x) VALUES (?)`, word); err != nil {
+				return err
+			}
+			return first(c, "plain_terms")
+		})
+	}
 	if err != nil {
 		return "", err
 	}
