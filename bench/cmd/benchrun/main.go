@@ -122,14 +122,15 @@ type Refresh struct {
 type QueryResult struct {
 	gen.Query
 	BF measure.Summary `json:"bf"`
-	// Watched is bf with bf watch --cache running.
-	Watched *measure.Summary `json:"bf_watched,omitempty"`
-	Fused   *measure.Summary `json:"bf_fused,omitempty"`
-	RG      *measure.Summary `json:"rg,omitempty"`
-	SQLite  *measure.Summary `json:"sqlite3,omitempty"`
-	Items   int              `json:"items"`
-	RGHits  int              `json:"rg_files"`
-	Errors  int              `json:"errors,omitempty"`
+	// Watched is bf with bf watch --cache running, WatchedRG rg in the same passes.
+	Watched   *measure.Summary `json:"bf_watched,omitempty"`
+	WatchedRG *measure.Summary `json:"rg_watched,omitempty"`
+	Fused     *measure.Summary `json:"bf_fused,omitempty"`
+	RG        *measure.Summary `json:"rg,omitempty"`
+	SQLite    *measure.Summary `json:"sqlite3,omitempty"`
+	Items     int              `json:"items"`
+	RGHits    int              `json:"rg_files"`
+	Errors    int              `json:"errors,omitempty"`
 }
 
 type KindSummary struct {
@@ -139,7 +140,7 @@ type KindSummary struct {
 	Fused  float64 `json:"bf_fused_median_ms,omitempty"`
 	RG     float64 `json:"rg_median_ms,omitempty"`
 	SQLite float64 `json:"sqlite3_median_ms,omitempty"`
-	// Watched is bf and sqlite3 again, in the passes with bf watch --cache running.
+	// Watched is bf, sqlite3 and rg again, in the passes with bf watch --cache running.
 	Watched *Pair `json:"watched,omitempty"`
 }
 
@@ -151,10 +152,11 @@ type SearchResult struct {
 	Fused  *measure.Summary `json:"bf_fused,omitempty"`
 	RG     *measure.Summary `json:"rg,omitempty"`
 	SQLite *measure.Summary `json:"sqlite3,omitempty"`
-	// Watched is every query again with bf watch --cache running, and WatchedSQLite
-	// sqlite3 in the same passes.
+	// Watched is every query again with bf watch --cache running, and WatchedSQLite and
+	// WatchedRG sqlite3 and rg in the same passes.
 	Watched       *measure.Summary `json:"bf_watched,omitempty"`
 	WatchedSQLite *measure.Summary `json:"sqlite3_watched,omitempty"`
+	WatchedRG     *measure.Summary `json:"rg_watched,omitempty"`
 	MaxRSS        int64            `json:"bf_max_rss_bytes"`
 	PerKind       []KindSummary    `json:"per_kind"`
 	Queries       []QueryResult    `json:"queries"`
@@ -176,6 +178,8 @@ type ReadResult struct {
 type Pair struct {
 	BF     measure.Summary  `json:"bf"`
 	SQLite *measure.Summary `json:"sqlite3,omitempty"`
+	// RG is rg in the same passes, for searches.
+	RG *measure.Summary `json:"rg,omitempty"`
 }
 
 type CacheResult struct {

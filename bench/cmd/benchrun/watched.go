@@ -18,7 +18,8 @@ func (b *bench) watchedIf() error {
 
 // watched measures the warm searches and reads again while bf watch --cache runs, so no
 // command lists the brain: what remains is process start, the sync and the work itself.
-// sqlite3 runs beside each, in the same passes.
+// sqlite3 runs beside each, and rg beside each search, in the same passes: a ratio then
+// compares runs seconds apart, not passes minutes apart on a machine whose speed drifts.
 func (b *bench) watched() error {
 	stop, err := measure.Keep(b.bf, b.work)
 	if err != nil {
@@ -30,6 +31,7 @@ func (b *bench) watched() error {
 	qs := gen.Queries(b.plan)
 	bfs := make([][]time.Duration, len(qs))
 	sqs := make([][]time.Duration, len(qs))
+	rgs := make([][]time.Duration, len(qs))
 	for rep := 0; rep <= b.o.searchReps; rep++ {
 		for i, q := range qs {
 			s, err := b.bfRun("search", searchArgs(q)...)
@@ -51,27 +53,37 @@ func (b *bench) watched() error {
 					sqs[i] = append(sqs[i], s.Wall)
 				}
 			}
+			if b.rg != "" {
+				s, err := measure.Run(b.work, b.rg, rgArgs(q, b.work)...)
+				if err != nil {
+					return err
+				}
+				if rep > 0 {
+					rgs[i] = append(rgs[i], s.Wall)
+				}
+			}
 		}
 		if rep > 0 {
 			logf("  watched pass %d/%d done", rep, b.o.searchReps)
 		}
 	}
-	type acc struct{ bf, sq []time.Duration }
+	type acc struct{ bf, sq, rg []time.Duration }
 	byKind := map[string]*acc{}
-	var all, allSQ []time.Duration
+	var all, allSQ, allRG []time.Duration
 	for i, q := range qs {
-		sr.Queries[i].Watched = measure.Optional(bfs[i])
-		all, allSQ = append(all, bfs[i]...), append(allSQ, sqs[i]...)
+		sr.Queries[i].Watched, sr.Queries[i].WatchedRG = measure.Optional(bfs[i]), measure.Optional(rgs[i])
+		all, allSQ, allRG = append(all, bfs[i]...), append(allSQ, sqs[i]...), append(allRG, rgs[i]...)
 		if byKind[q.Kind] == nil {
 			byKind[q.Kind] = &acc{}
 		}
 		byKind[q.Kind].bf = append(byKind[q.Kind].bf, bfs[i]...)
 		byKind[q.Kind].sq = append(byKind[q.Kind].sq, sqs[i]...)
+		byKind[q.Kind].rg = append(byKind[q.Kind].rg, rgs[i]...)
 	}
-	sr.Watched, sr.WatchedSQLite = measure.Optional(all), measure.Optional(allSQ)
+	sr.Watched, sr.WatchedSQLite, sr.WatchedRG = measure.Optional(all), measure.Optional(allSQ), measure.Optional(allRG)
 	for k := range sr.PerKind {
 		a := byKind[sr.PerKind[k].Kind]
-		sr.PerKind[k].Watched = &Pair{BF: measure.Summarize(a.bf), SQLite: measure.Optional(a.sq)}
+		sr.PerKind[k].Watched = &Pair{BF: measure.Summarize(a.bf), SQLite: measure.Optional(a.sq), RG: measure.Optional(a.rg)}
 	}
 
 	if len(b.res.Reads) == 0 {
