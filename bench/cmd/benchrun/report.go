@@ -111,15 +111,6 @@ func targets(r *Result) []Target {
 	return ts
 }
 
-// watchedRG is a kind's rg median in the passes with a watcher, or in the passes without
-// one when rg did not run beside the watcher (results written before it did).
-func watchedRG(k KindSummary) float64 {
-	if k.Watched != nil && k.Watched.RG != nil {
-		return k.Watched.RG.Median
-	}
-	return k.RG
-}
-
 // watchedTargets adds the goals of commands answered by a running bf watch --cache: per
 // query kind against sqlite3 and rg, and the fixed cost of reads.
 func watchedTargets(r *Result, ts *[]Target, below func(name, goal string, v, limit float64, show func(float64) string)) {
@@ -146,11 +137,10 @@ func watchedTargets(r *Result, ts *[]Target, below func(name, goal string, v, li
 	}
 	// The speed-up over rg: the worst kind is the one with the smallest.
 	if v, kind := worst(func(k KindSummary) float64 {
-		rg := watchedRG(k)
-		if !(rg > 0) {
+		if k.Watched.RG == nil {
 			return math.NaN()
 		}
-		return k.Watched.BF.Median / rg
+		return k.Watched.BF.Median / k.Watched.RG.Median
 	}); !math.IsNaN(v) {
 		at := 1 / v
 		t := Target{Name: "warm search, watcher, worst kind: speed-up over rg", Goal: "≥ 10×",
@@ -242,12 +232,9 @@ func markdown(r *Result) string {
 			fmt.Sprintf("`bf search --fused`, run right after each word search: %s the warm median; p95 %s", ratio(s.Fused.Median, warm), measure.Millis(s.Fused.P95)))
 	}
 	if w := s.Watched; w != nil {
-		rg, again := s.WatchedRG, "sqlite3 and rg again in the same passes"
-		if rg == nil {
-			rg, again = s.RG, "sqlite3 again in the same passes"
-		}
+		rg := s.WatchedRG
 		row(fmt.Sprintf("warm search, watcher, median (same queries × %d)", s.Reps), measure.Millis(w.Median), measure.Millis(median(rg)), measure.Millis(median(s.WatchedSQLite)),
-			ratio(w.Median, median(rg)), ratio(w.Median, median(s.WatchedSQLite)), "with `bf watch --cache` running, so no command lists the brain; "+again+"; "+speedup(median(rg), w.Median))
+			ratio(w.Median, median(rg)), ratio(w.Median, median(s.WatchedSQLite)), "with `bf watch --cache` running, so no command lists the brain; sqlite3 and rg again in the same passes; "+speedup(median(rg), w.Median))
 		row("warm search, watcher, p95", measure.Millis(w.P95), measure.Millis(p95(rg)), measure.Millis(p95(s.WatchedSQLite)),
 			ratio(w.P95, p95(rg)), ratio(w.P95, p95(s.WatchedSQLite)), "")
 	}
@@ -307,11 +294,7 @@ func kindTable(s SearchResult) string {
 	if s.Watched == nil {
 		return b.String()
 	}
-	if s.WatchedRG != nil {
-		b.WriteString("\nWith `bf watch --cache` running (sqlite3 and rg again in the same passes):\n\n")
-	} else {
-		b.WriteString("\nWith `bf watch --cache` running (sqlite3 again in the same passes; rg from the passes above):\n\n")
-	}
+	b.WriteString("\nWith `bf watch --cache` running (sqlite3 and rg again in the same passes):\n\n")
 	b.WriteString("| query kind | bf median | sqlite3 median | bf ÷ sqlite3 | bf p95 | sqlite3 p95 | bf ÷ sqlite3, p95 | rg ÷ bf |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
 	for _, k := range s.PerKind {
 		w := k.Watched
@@ -319,7 +302,7 @@ func kindTable(s SearchResult) string {
 			continue
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", k.Kind, measure.Millis(w.BF.Median), measure.Millis(median(w.SQLite)),
-			ratio(w.BF.Median, median(w.SQLite)), measure.Millis(w.BF.P95), measure.Millis(p95(w.SQLite)), ratio(w.BF.P95, p95(w.SQLite)), ratio(watchedRG(k), w.BF.Median))
+			ratio(w.BF.Median, median(w.SQLite)), measure.Millis(w.BF.P95), measure.Millis(p95(w.SQLite)), ratio(w.BF.P95, p95(w.SQLite)), ratio(median(w.RG), w.BF.Median))
 	}
 
 	return b.String()
