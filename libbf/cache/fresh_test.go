@@ -2,6 +2,8 @@ package cache
 
 import (
 	"context"
+	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -757,4 +759,60 @@ func TestNoteDaysKept(t *testing.T) {
 	check("the day's last note removed", []string{"2026-09-04", "2026-10-05"})
 	f.writeRecord("mail", "m-2", `"title":"Later","text":"Text.","time":"2026-11-20T09:00:00Z"`)
 	check("a record alone", []string{"2026-09-04", "2026-10-05"})
+}
+
+// Days converts a note's day as NoteDays lists it, in a zone whose midnights move with
+// daylight saving time.
+func TestDays(t *testing.T) {
+	zone, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatal(err) // bf embeds the zone database (config)
+	}
+	note := func(day string) string { return "---\nupdated: " + day + "\n---\n# Note\n\nText.\n" }
+	f := newFixture(t, map[string]string{
+		"projects/winter.md": note("2026-01-15"),
+		"projects/summer.md": note("2026-07-15"),
+		"projects/switch.md": note("2026-03-08"),
+	})
+	f.build()
+	c := f.open()
+	defer c.Close()
+	ctx := context.Background()
+	tx, err := c.DB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	days := NewDays(tx, zone)
+	for day, want := range map[string]string{
+		"2026-01-15": "2026-01-15T05:00:00.000000Z", "2026-07-15": "2026-07-15T04:00:00.000000Z",
+		"2026-03-08": "2026-03-08T05:00:00.000000Z", "2026-02-30": "", "": "", "0001-01-01": "",
+	} {
+		if got := days.At(day); got != want {
+			t.Errorf("At(%q) = %q, want %q", day, got, want)
+		}
+	}
+	js, err := days.JSON(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := NoteDays(ctx, tx, zone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if js != listed {
+		t.Errorf("JSON = %s, NoteDays %s", js, listed)
+	}
+	var m map[string]string
+	if err := json.Unmarshal([]byte(js), &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 3 {
+		t.Errorf("JSON lists %d days, want 3: %s", len(m), js)
+	}
+	for day, at := range m {
+		if got := days.At(day); got != at {
+			t.Errorf("At(%q) = %q, JSON maps it to %q", day, got, at)
+		}
+	}
 }

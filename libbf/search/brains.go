@@ -19,9 +19,8 @@ type part struct {
 	name  string
 	cache *cache.Cache
 	tx    *sql.Tx
-	// days maps each note day the brain holds to its local midnight, canonical UTC, as
-	// JSON for queries: notes are dated by day and placed at local midnight.
-	days string
+	// days places notes, dated by day, at their local midnight.
+	days *cache.Days
 	// low lists the sources of sensors declared with priority: low, as JSON.
 	low string
 	// texts reads a passage's folded columns, original text and lead, prepared on first use.
@@ -37,13 +36,13 @@ type part struct {
 // open opens every selected brain. A brain that fails is a problem while another answers;
 // the only selected brain failing fails the search.
 func open(ctx context.Context, brains []*brain.Brain, loc *time.Location, probs *reply.Problems, stale *[]string) ([]*part, error) {
-	readings, err := cache.OpenReadings(ctx, brains, loc, true, probs, stale)
+	readings, err := cache.OpenReadings(ctx, brains, loc, false, probs, stale)
 	if err != nil {
 		return nil, err
 	}
 	parts := make([]*part, len(readings))
 	for i, r := range readings {
-		parts[i] = &part{brain: r.Brain, name: r.Brain.Name, cache: r.Cache, tx: r.Tx, days: r.Days,
+		parts[i] = &part{brain: r.Brain, name: r.Brain.Name, cache: r.Cache, tx: r.Tx, days: cache.NewDays(r.Tx, loc),
 			low: jsontext.Array(r.Low)}
 	}
 	return parts, nil

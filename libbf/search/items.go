@@ -35,7 +35,7 @@ type itemInfo struct {
 // time it was first observed.
 func (w *wordSearch) timeOf(kind, t, observed string) string {
 	if kind == "note" {
-		return w.days[t[:runeOffset(t, 10)]]
+		return w.p.days.At(t[:runeOffset(t, 10)])
 	}
 	if t != "" {
 		return t

@@ -17,10 +17,11 @@ package search
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 // The walk's thresholds (tests lower them to walk small brains): it is tried from
@@ -57,7 +58,7 @@ type membership struct {
 type cursor struct {
 	rows *sql.Rows
 	// days places a note's day in time; nil for records, whose key is their time.
-	days map[string]string
+	days *cache.Days
 	id   int64
 	key  string
 	in   bool
@@ -77,7 +78,7 @@ func (c *cursor) next() (bool, error) {
 		c.in = in != 0
 		if c.days == nil {
 			c.key = t
-		} else if c.key = c.days[t[:runeOffset(t, 10)]]; c.key == "" {
+		} else if c.key = c.days.At(t[:runeOffset(t, 10)]); c.key == "" {
 			continue // a day without a midnight: no place in the walk's order
 		}
 		return prev == "" || c.key <= prev, nil
@@ -108,10 +109,6 @@ func newest(ctx context.Context, p *part, m membership, limit int64) ([]int64, b
 	budget := 4*limit*top/members + walkSlack
 
 	fill := strings.NewReplacer(member, m.member, limitBound, strconv.FormatInt(limit, 10))
-	var days map[string]string
-	if err := json.Unmarshal([]byte(p.days), &days); err != nil {
-		return nil, false, err
-	}
 	var streams []*cursor
 	defer func() {
 		for _, c := range streams {
@@ -120,8 +117,8 @@ func newest(ctx context.Context, p *part, m membership, limit int64) ([]int64, b
 	}()
 	for _, q := range []struct {
 		query string
-		days  map[string]string
-	}{{walkNotesSQL, days}, {walkRecordsSQL, nil}, {untimedSQL, nil}} {
+		days  *cache.Days
+	}{{walkNotesSQL, p.days}, {walkRecordsSQL, nil}, {untimedSQL, nil}} {
 		rows, err := p.tx.QueryContext(ctx, fill.Replace(q.query), m.args...)
 		if err != nil {
 			return nil, false, err

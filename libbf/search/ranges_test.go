@@ -53,7 +53,7 @@ func TestScopeRanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w := &wordSearch{ctx: context.Background(), p: p, sc: pq.scope, args: scopeArgs(p, pq.scope, nil)}
+			w := &wordSearch{ctx: context.Background(), p: p, sc: pq.scope, args: scopeArgs(p, pq.scope, nil, noDays)}
 			ranges, ok, err := w.scopeRanges()
 			if err != nil || !ok {
 				t.Fatalf("%s, %s: ok %v, %v", st.name, scopeText, ok, err)

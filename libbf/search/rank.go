@@ -130,11 +130,16 @@ func render(query string, sc scope, limit int64) string {
 	return strings.NewReplacer(filters, scopeFilter(sc), limitBound, strconv.FormatInt(limit, 10)).Replace(query)
 }
 
-// scopeArgs binds a scope's filters; targets are this brain's identities of the scope.
-func scopeArgs(p *part, sc scope, targets map[string]bool) []any {
+// noDays binds :days (cache.DaysCTE) for a statement that reads no note's place in time:
+// its join to the days then finds none, which changes no row.
+const noDays = "{}"
+
+// scopeArgs binds a scope's filters; targets are this brain's identities of the scope, days
+// the brain's note days as JSON (cache.Days), or noDays.
+func scopeArgs(p *part, sc scope, targets map[string]bool, days string) []any {
 	list := sortedSet(targets)
 	return []any{
-		sql.Named("days", p.days), sql.Named("since", sc.since), sql.Named("until", sc.until),
+		sql.Named("days", days), sql.Named("since", sc.since), sql.Named("until", sc.until),
 		sql.Named("prefix", sc.prefix), sql.Named("target", sc.target),
 		sql.Named("targets", jsontext.Array(list)), sql.Named("sections", jsontext.Array(sectionTargets(list))),
 	}
@@ -144,7 +149,11 @@ func scopeArgs(p *part, sc scope, targets map[string]bool) []any {
 // Without a scope, the newest linkers or members are found by a walk when there are many
 // (newest.go); the page then reads only their rows.
 func rankIdentity(ctx context.Context, p *part, text string, identities map[string]bool, sc scope, targets map[string]bool, limit int64) ([]*row, error) {
-	args := append(scopeArgs(p, sc, targets), sql.Named("text", text))
+	days, err := p.days.JSON(ctx)
+	if err != nil {
+		return nil, err
+	}
+	args := append(scopeArgs(p, sc, targets, days), sql.Named("text", text))
 	query, count, probe, all, walked := identitySQL, linkerCount, linksTo, allLinkers, walkedLinkers
 	if isTagAddress(text) {
 		query, count, probe, all, walked = tagSQL, memberCount, taggedWith, allMembers, walkedMembers

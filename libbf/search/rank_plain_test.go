@@ -74,11 +74,17 @@ func plainRankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, t
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	return queryRows(ctx, p, render(plainWordsSQL, sc, limit), wordArgs(p, terms, sc, targets))
+	// The plain statement places every item in time by the whole list of days, where
+	// rankWords converts the days of the notes it reads: the comparisons check that they agree.
+	days, err := p.days.JSON(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return queryRows(ctx, p, render(plainWordsSQL, sc, limit), wordArgs(p, terms, sc, targets, days))
 }
 
 // wordArgs binds plainWordsSQL's parameters.
-func wordArgs(p *part, terms []fold.Term, sc scope, targets map[string]bool) []any {
+func wordArgs(p *part, terms []fold.Term, sc scope, targets map[string]bool, days string) []any {
 	strs := make([]string, len(terms))
 	for i, t := range terms {
 		strs[i] = t.Match()
@@ -87,7 +93,7 @@ func wordArgs(p *part, terms []fold.Term, sc scope, targets map[string]bool) []a
 	if len(strs) > 1 {
 		counted = jsontext.Array(strs)
 	}
-	return append(scopeArgs(p, sc, targets),
+	return append(scopeArgs(p, sc, targets, days),
 		sql.Named("terms", counted), sql.Named("nterms", len(strs)),
 		sql.Named("low", p.low), sql.Named("match", strings.Join(strs, " OR ")))
 }

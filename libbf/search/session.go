@@ -192,7 +192,11 @@ func (s *Session) Load(ctx context.Context, i int, ids []int64) (map[int64]Hit, 
 		}
 	}
 	raw, _ := json.Marshal(ids)
-	args := append(scopeArgs(p, s.pq.scope, targets), sql.Named("ids", string(raw)))
+	days, err := p.days.JSON(ctx)
+	if err != nil {
+		return nil, cacheError(err)
+	}
+	args := append(scopeArgs(p, s.pq.scope, targets, days), sql.Named("ids", string(raw)))
 	rows, err := queryRows(ctx, p, render(loadSQL, s.pq.scope, int64(len(ids))), args)
 	if err != nil {
 		return nil, cacheError(err)

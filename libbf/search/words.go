@@ -186,8 +186,7 @@ type wordSearch struct {
 	total  uint64
 	// weight bounds the item weights within the scope: under memories, only records.
 	weight float64
-	// days maps a note's day to its local midnight; joins reads items.
-	days  map[string]string
+	// joins reads items.
 	joins *sql.Stmt
 	// heavy scores the passages whose term counts the cache keeps, or is nil.
 	heavy *heavy
@@ -279,7 +278,15 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 	if err != nil || len(terms) == 0 {
 		return nil, err
 	}
-	w := &wordSearch{ctx: ctx, p: p, sc: sc, args: scopeArgs(p, sc, targets), limit: limit, asked: asked,
+	// Only a period's filter places items in time inside a statement; the rows read are
+	// placed by the part's days (timeOf).
+	days := noDays
+	if sc.period {
+		if days, err = p.days.JSON(ctx); err != nil {
+			return nil, err
+		}
+	}
+	w := &wordSearch{ctx: ctx, p: p, sc: sc, args: scopeArgs(p, sc, targets, days), limit: limit, asked: asked,
 		scoped: scopeFilter(sc) != "1", parts: map[partKey]*partition{}, weight: maxWeight,
 		reached: math.Inf(-1)}
 	if sc.memories() {
@@ -296,9 +303,6 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 	}
 	for _, s := range low {
 		w.low[s] = true
-	}
-	if err := json.Unmarshal([]byte(p.days), &w.days); err != nil {
-		return nil, err
 	}
 	defer func() {
 		if w.joins != nil {
