@@ -36,9 +36,9 @@
 //   - The disposable SQLite index in .bf/ and its freshness: cache; with bf watch running,
 //     its keeper (keeper.go) answers the freshness check by sync cookie. One brain's cache
 //     in one read-only snapshot, note days and the SQL that places notes in time:
-//     cache.Snapshot, cache.NoteDays (cache.Days when few are needed), cache.DaysCTE. Opening every selected brain for a
-//     page, a search or an export (problems, stale brains, the only brain failing):
-//     cache.OpenReadings. Reading a query's rows: cache.Collect (cache.ReadRows and
+//     cache.Snapshot, cache.NoteDays (cache.Days when few are needed), cache.DaysCTE.
+//     Opening every selected brain for a page, a search or an export (problems, stale
+//     brains, the only brain failing): cache.OpenReadings. Reading a query's rows: cache.Collect (cache.ReadRows and
 //     cache.EachRow for statements and callbacks). Chunks for the dense strategy: chunk;
 //     their vectors: vector. The private in-memory database where text runs through
 //     FTS5 (stems, term counts, excerpts' snippet()): scratch.
