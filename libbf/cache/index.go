@@ -6,15 +6,19 @@ import (
 	"fmt"
 	"maps"
 	"math/big"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/chunk"
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/timestamp"
@@ -29,7 +33,7 @@ type entry struct {
 	links    []string
 	tags     []string
 	edges    []edgeRow
-	// review is the note's declared review state, or "".
+	// review is provenance.Unreviewed for an item no one confirmed, else "".
 	review string
 	// chunks are the item's chunks for the dense strategy, when embeddings are declared.
 	chunks []chunk.Chunk
@@ -86,6 +90,11 @@ func skip(format string, args ...any) error { return &fileError{fmt.Sprintf(form
 type indexer struct {
 	name string
 	cfg  *config.Config
+	root string
+	// ledgers holds each record source's ledger, read once per indexer: files are indexed
+	// in parallel.
+	mu      sync.Mutex
+	ledgers map[string]provenance.Ledger
 }
 
 func newIndexer(b *brain.Brain) *indexer {
@@ -93,7 +102,24 @@ func newIndexer(b *brain.Brain) *indexer {
 	if cfg == nil {
 		cfg = &config.Config{Name: b.Name}
 	}
-	return &indexer{name: b.Name, cfg: cfg}
+	return &indexer{name: b.Name, cfg: cfg, root: b.Root, ledgers: map[string]provenance.Ledger{}}
+}
+
+// ledger is the ledger of a record source folder. One that cannot be read confirms
+// nothing: its records count as unconfirmed, never the other way round.
+func (ix *indexer) ledger(source string) provenance.Ledger {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	l, ok := ix.ledgers[source]
+	if !ok {
+		var data []byte
+		if ix.root != "" {
+			data, _ = durable.ReadRegular(filepath.Join(ix.root, "memories", source, provenance.LedgerName), provenance.MaxLedgerBytes)
+		}
+		l = provenance.ParseLedger(data)
+		ix.ledgers[source] = l
+	}
+	return l
 }
 
 // address is the canonical bf:// address of a brain path or record ref.
@@ -173,7 +199,7 @@ func (ix *indexer) note(path string, data []byte) (*entry, error) {
 	if kind == note.OKF {
 		e.item.weight = 2
 	}
-	e.review = n.Meta.Review()
+	e.review = provenance.OfNote(n.Meta.Extra).State()
 	if n.Updated != "" {
 		e.item.time = n.Updated + "T00:00:00.000000Z"
 	}
@@ -321,7 +347,7 @@ func (ix *indexer) record(source, path string, data []byte) (*entry, error) {
 	}
 	rref := source + ":" + r.ID
 	own := ix.address(rref)
-	e := &entry{}
+	e := &entry{review: ix.ledger(source).OfRecord(record.FileName(r.ID), data).State()}
 	e.item = itemRow{
 		ref: rref, path: path, kind: KindRecord, source: source, title: r.Title, time: r.Time,
 		url: r.URL, weight: 1, lead: collapseClip(r.Text, MaxLead),

@@ -10,8 +10,9 @@ import "github.com/bfgo/bf/libbf/config"
 // source, observed) and adds items_projects, a partial index holding what home orders projects
 // by, so backlinks, period activity and home's projects read only indexes; version 6 adds
 // note_days, the days notes are dated, which every search and page reads; version 7 adds
-// edges_supersedes, a partial index of the supersedes edges fused search reads.
-const SchemaVersion = 7
+// edges_supersedes, a partial index of the supersedes edges fused search reads; version 8
+// keeps in reviews the records collection did not write (package provenance).
+const SchemaVersion = 8
 
 // searchTokenizer is the search table's tokenizer: FTS5's porter stemmer over unicode61,
 // accents removed.
@@ -146,9 +147,9 @@ var Tables = []Table{
 	{Name: "note_days", Doc: "every distinct day a note's items.time holds, kept by every build and refresh", Columns: []Column{
 		{"day", "YYYY-MM-DD, primary key"},
 	}},
-	{Name: "reviews", Doc: "the review state a note declares in its front matter (`review:`), for notes that declare one", Columns: []Column{
+	{Name: "reviews", Doc: "the items no one has confirmed (package provenance): notes whose front matter says `review: unreviewed` (or holds a malformed mark), and records collection did not write (no ledger line names their current bytes)", Columns: []Column{
 		{"item", "items.id, primary key"},
-		{"state", "`unreviewed` (written by an agent, not yet reviewed by a person: fused search leaves it out and never walks its links) or `reviewed`"},
+		{"state", "`unreviewed`: fused search, bf ask and MCP resources leave the item out at the default trust floor, and no edge it states or name it claims is walked"},
 	}},
 	{Name: "chunks", Doc: "block-aligned chunks of notes and records for the dense strategy, written only when bf.yaml declares embeddings", Columns: []Column{
 		{"id", "integer primary key"},

@@ -234,7 +234,7 @@ func (r *run) brain(ctx context.Context, i int, lex []search.Hit, depth int, ord
 		}
 		seeds = append(seeds, seed{id: f.id, ref: f.ref, rank: n + 1})
 	}
-	reached, err := walk(ctx, db, seeds)
+	reached, err := walk(ctx, db, r.s.Brain(i).Name, seeds)
 	if err != nil {
 		return "", cacheError(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -49,12 +50,17 @@ const (
 	// ownersSQL resolves link targets (a JSON array) to the items each names: by ref or
 	// by name. CROSS JOIN keeps the targets first: left free, SQLite scans every name
 	// against a Bloom filter of the targets (50 ms on the large bench brain, not 1).
+	//
+	// A name an unconfirmed item answers to, beyond its own address, is a claim no person
+	// confirmed: the third column flags it, and owners leaves it out.
 	ownersSQL = `WITH t(v) AS (SELECT DISTINCT value FROM json_each(?1))
-		SELECT t.v, i.id, i.ref FROM t CROSS JOIN items i ON i.ref = t.v
-		UNION ALL SELECT t.v, i.id, i.ref FROM t CROSS JOIN names n ON n.name = t.v CROSS JOIN items i ON i.id = n.item`
-	// inSQL lists the confirmed edges naming a seed (its ref or a name of it, or a section
-	// of either), with their stating items.
-	inSQL = `WITH t(v) AS (SELECT ?2 UNION SELECT name FROM names WHERE item = ?1)
+		SELECT t.v, i.id, i.ref, 0 FROM t CROSS JOIN items i ON i.ref = t.v
+		UNION ALL SELECT t.v, i.id, i.ref, i.id IN (` + unconfirmed + `) FROM t CROSS JOIN names n ON n.name = t.v CROSS JOIN items i ON i.id = n.item`
+	// inSQL lists the confirmed edges naming a seed (its ref ?2, its own address ?3 or,
+	// for a confirmed seed, a name it claims; or a section of any), with their stating
+	// items.
+	inSQL = `WITH t(v) AS (SELECT ?2 UNION SELECT ?3
+			UNION SELECT name FROM names WHERE item = ?1 AND ?1 NOT IN (` + unconfirmed + `))
 		SELECT DISTINCT e.item, i.ref, e.relation FROM t
 		JOIN edges e ON e.target = t.v OR (e.target > t.v || '#' AND e.target < t.v || '$')
 		JOIN items i ON i.id = e.item
@@ -79,7 +85,7 @@ func relationName(r string) string {
 // walk reaches the items one confirmed edge away from the seeds: links and declared
 // relations either way, sources (cites) and shared identities. It returns them best
 // first (score, then ref).
-func walk(ctx context.Context, db *sql.Tx, seeds []seed) ([]*reach, error) {
+func walk(ctx context.Context, db *sql.Tx, brainName string, seeds []seed) ([]*reach, error) {
 	got := map[int64]*reach{}
 	add := func(s seed, id int64, ref string, step reply.Step) {
 		if id == s.id {
@@ -123,7 +129,7 @@ func walk(ctx context.Context, db *sql.Tx, seeds []seed) ([]*reach, error) {
 			targets = append(targets, e.target)
 		}
 	}
-	own, err := owners(ctx, db, targets)
+	own, err := owners(ctx, db, brainName, targets)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +158,7 @@ func walk(ctx context.Context, db *sql.Tx, seeds []seed) ([]*reach, error) {
 			}
 			add(s, id, ref, reply.Step{From: ref, Relation: relationName(relation), To: s.ref})
 			return nil
-		}, s.id, s.ref); err != nil {
+		}, s.id, s.ref, ownAddress(brainName, s.ref)); err != nil {
 			return nil, err
 		}
 		// Items sharing an identity.
@@ -189,7 +195,7 @@ type owner struct {
 // owners resolves link targets to the items they name, in one statement for them all.
 // The returned function gives a target's items, by ref, at most 20: those the target
 // names as written, else those it names without its #section.
-func owners(ctx context.Context, db *sql.Tx, targets []string) (func(string) []owner, error) {
+func owners(ctx context.Context, db *sql.Tx, brainName string, targets []string) (func(string) []owner, error) {
 	var try []string
 	for _, t := range targets {
 		try = append(try, t)
@@ -204,8 +210,12 @@ func owners(ctx context.Context, db *sql.Tx, targets []string) (func(string) []o
 		if err := each(ctx, db, ownersSQL, func(rows *sql.Rows) error {
 			var t string
 			var o owner
-			if err := rows.Scan(&t, &o.id, &o.ref); err != nil {
+			var claimed bool
+			if err := rows.Scan(&t, &o.id, &o.ref, &claimed); err != nil {
 				return err
+			}
+			if claimed && t != ownAddress(brainName, o.ref) {
+				return nil
 			}
 			if seen[t] == nil {
 				seen[t] = map[int64]bool{}
@@ -244,4 +254,10 @@ func each(ctx context.Context, db *sql.Tx, query string, f func(*sql.Rows) error
 func eachStmt(ctx context.Context, st *sql.Stmt, f func(*sql.Rows) error, args ...any) error {
 	rows, err := st.QueryContext(ctx, args...)
 	return cache.EachRow(rows, err, f)
+}
+
+// ownAddress is the bf:// address an item of the brain answers to by being itself, not by
+// a claim: the one name of an unconfirmed item a walk may follow.
+func ownAddress(brainName, itemRef string) string {
+	return ref.Address{Brain: brainName, Path: itemRef}.String()
 }

@@ -16,9 +16,12 @@ const maxChain = 8
 
 // successorSQL finds the confirmed item superseding one (by its ref or a name of it); of
 // several, the first by ref.
+//
+// The item is named by its ref ?2, its own address ?3 or, when it is confirmed, a name it
+// claims: an unconfirmed item's claims never make it someone's predecessor.
 const successorSQL = `SELECT e.item, i.ref FROM edges e JOIN items i ON i.id = e.item
 	WHERE e.relation = '` + config.RelSupersedes + `' AND e.item != ?1 AND e.item NOT IN (` + unconfirmed + `)
-	AND (e.target = ?2 OR e.target IN (SELECT name FROM names WHERE item = ?1))
+	AND (e.target IN (?2, ?3) OR ?1 NOT IN (` + unconfirmed + `) AND e.target IN (SELECT name FROM names WHERE item = ?1))
 	ORDER BY i.ref, e.item LIMIT 1`
 
 // supersedesSQL lists every confirmed supersedes edge of the brain (stating item,
@@ -28,8 +31,10 @@ const successorSQL = `SELECT e.item, i.ref FROM edges e JOIN items i ON i.id = e
 const supersedesSQL = `SELECT item, target FROM edges INDEXED BY edges_supersedes
 	WHERE relation = '` + config.RelSupersedes + `' AND item NOT IN (` + unconfirmed + `) ORDER BY rowid`
 
-// namedSQL lists the items answering to each name of a JSON array.
-const namedSQL = `SELECT name, item FROM names WHERE name IN (SELECT value FROM json_each(?1))`
+// namedSQL lists the items answering to each name of a JSON array, with their refs and
+// whether they are unconfirmed (whose claimed names name nothing).
+const namedSQL = `SELECT n.name, n.item, i.ref, n.item IN (` + unconfirmed + `) FROM names n JOIN items i ON i.id = n.item
+	WHERE n.name IN (SELECT value FROM json_each(?1))`
 
 // supersede follows superseded chains in a brain's fused order. A superseded item is
 // marked with its last returnable successor; without All the successor takes the
@@ -38,13 +43,14 @@ const namedSQL = `SELECT name, item FROM names WHERE name IN (SELECT value FROM 
 // not returnable: the chain stops before it.
 func (r *run) supersede(ctx context.Context, i int, all []*fused, known map[int64]search.Hit, refs map[int64]string, unreviewed map[int64]bool) ([]int64, error) {
 	db := r.s.DB(i)
+	brainName := r.s.Brain(i).Name
 	end := func(id int64) (int64, error) {
 		seen := map[int64]bool{id: true}
 		cur, last := id, int64(0)
 		for range maxChain {
 			var next int64
 			var ref string
-			err := db.QueryRowContext(ctx, successorSQL, cur, refs[cur]).Scan(&next, &ref)
+			err := db.QueryRowContext(ctx, successorSQL, cur, refs[cur], ownAddress(brainName, refs[cur])).Scan(&next, &ref)
 			if errors.Is(err, sql.ErrNoRows) || err == nil && seen[next] {
 				break
 			}
@@ -63,7 +69,7 @@ func (r *run) supersede(ctx context.Context, i int, all []*fused, known map[int6
 		}
 		return last, nil
 	}
-	has, err := superseded(ctx, db, all, refs)
+	has, err := superseded(ctx, db, brainName, all, refs)
 	if err != nil {
 		return nil, cacheError(err)
 	}
@@ -120,7 +126,7 @@ func cacheError(err error) error {
 // supersedes targets the candidate's ref or one of its names, and its stating item is
 // another. Two statements for the whole list, so chains are followed only from the few
 // items that have a successor.
-func superseded(ctx context.Context, db *sql.Tx, all []*fused, refs map[int64]string) (map[int64]bool, error) {
+func superseded(ctx context.Context, db *sql.Tx, brainName string, all []*fused, refs map[int64]string) (map[int64]bool, error) {
 	type edge struct {
 		item   int64
 		target string
@@ -153,12 +159,15 @@ func superseded(ctx context.Context, db *sql.Tx, all []*fused, refs map[int64]st
 	}
 	list, _ := json.Marshal(targets)
 	err = each(ctx, db, namedSQL, func(rows *sql.Rows) error {
-		var name string
+		var name, itemRef string
 		var item int64
-		if err := rows.Scan(&name, &item); err != nil {
+		var claimed bool
+		if err := rows.Scan(&name, &item, &itemRef, &claimed); err != nil {
 			return err
 		}
-		names[name] = append(names[name], item)
+		if !claimed || name == ownAddress(brainName, itemRef) {
+			names[name] = append(names[name], item)
+		}
 		return nil
 	}, string(list))
 	if err != nil {

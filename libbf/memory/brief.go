@@ -265,6 +265,9 @@ func line(m *Memory) string {
 	if utf8.RuneCountInString(body) > bodyClip {
 		body = string([]rune(body)[:bodyClip]) + "…"
 	}
+	if m.Unreviewed {
+		return fmt.Sprintf("- [unreviewed] %s: %s (%s)", m.Title, body, m.Ref)
+	}
 	return fmt.Sprintf("- %s: %s (%s)", m.Title, body, m.Ref)
 }
 

@@ -132,6 +132,10 @@ type Memory struct {
 	Saved      time.Time `json:"-"`
 	Supersedes []string  `json:"supersedes,omitempty"` // refs
 	Verified   []Check   `json:"verified,omitempty"`
+	// Unreviewed marks what an agent saved that no person reviewed yet (bf review
+	// --accept): recall and the brief show it, labelled; fused search, bf ask and MCP
+	// resources leave it out at the default trust floor.
+	Unreviewed bool `json:"unreviewed,omitempty"`
 
 	// SupersededBy is computed from the other memories' supersedes relations.
 	SupersededBy []string `json:"superseded_by,omitempty"`

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/timestamp"
 	"github.com/bfgo/bf/libbf/yamlx"
@@ -87,7 +88,10 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 	bad := func(field, format string, args ...any) {
 		probs = append(probs, note.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
-	m := &Memory{Ref: n.Path, Title: n.Meta.Title, Type: n.Meta.Type}
+	m := &Memory{Ref: n.Path, Title: n.Meta.Title, Type: n.Meta.Type, Unreviewed: !provenance.OfNote(n.Meta.Extra).Trusted}
+	if msg := provenance.CheckNote(n.Meta.Extra); msg != "" {
+		bad(provenance.Key, "%s", msg)
+	}
 	if strings.TrimSpace(m.Title) == "" {
 		bad("title", "a memory needs a nonblank title in its front matter")
 	}
@@ -263,6 +267,9 @@ func Render(m *Memory, brainName string) ([]byte, error) {
 	add(root, "type", str(m.Type))
 	add(root, "title", str(m.Title))
 	add(root, "updated", str(timestamp.Day(m.Saved.UTC())))
+	if m.Unreviewed {
+		add(root, provenance.Key, str(provenance.Unreviewed))
+	}
 	fields := &yaml.Node{Kind: yaml.MappingNode}
 	add(fields, FieldScope, str(m.Scope))
 	add(fields, FieldImportance, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(m.Importance)})

@@ -33,6 +33,9 @@ type RememberRequest struct {
 	Supersedes               string
 	ForkOK, Update           bool
 	AllowDuplicate, Pin      bool
+	// Reviewed says the person saving the memory stated it (bf remember --reviewed): it is
+	// trusted at once. Without it a save is an agent's and unreviewed; MCP never sets it.
+	Reviewed bool
 	Review                   string
 	NoReview                 bool
 	Repo                     string // the code's working folder, for the commit stamp
@@ -54,6 +57,7 @@ type RememberReply struct {
 	Tier       string   `json:"tier"`
 	Title      string   `json:"title"`
 	Type       string   `json:"type"`
+	Unreviewed bool     `json:"unreviewed,omitempty"`
 }
 
 // Refusal is a save the guards stopped: nothing was written. Message is the full text for
@@ -190,7 +194,8 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	}
 
 	m := &Memory{Type: req.Type, Title: strings.TrimSpace(req.Title), Body: req.Body, Importance: req.Importance,
-		Confidence: conf, Trust: cmp.Or(req.Trust, DefaultTrust), Scope: scope, Pinned: req.Pin, Source: req.Source, SourceRef: req.Ref, Saved: now}
+		Confidence: conf, Trust: cmp.Or(req.Trust, DefaultTrust), Scope: scope, Pinned: req.Pin, Source: req.Source, SourceRef: req.Ref, Saved: now,
+		Unreviewed: !req.Reviewed}
 	if m.Importance == 0 {
 		m.Importance = DefaultImportance
 	}
@@ -207,6 +212,9 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	r.Said = append([]string{fmt.Sprintf("remembered %s [%s/%s] %s", m.Ref, m.Scope, m.Type, m.Title)}, said...)
 	if old != nil {
 		r.Said = append(r.Said, fmt.Sprintf("  supersedes %s, kept as history", old.Ref))
+	}
+	if m.Unreviewed {
+		r.Said = append(r.Said, unreviewedLine(m))
 	}
 	return r, nil
 }
@@ -276,13 +284,21 @@ func (s *Store) update(ctx context.Context, m *Memory, req RememberRequest, now 
 	m.Saved = now
 	said := []string{}
 	s.stamp(ctx, m, req, now, &said)
+	// What an agent saves over a memory is its own statement, reviewed or not before; a
+	// person saving it with --reviewed reviews it.
+	wasUnreviewed := m.Unreviewed
+	if req.Reviewed {
+		m.Unreviewed = false
+	} else if changedBody || len(said) > 0 || req.Importance != 0 || req.Confidence != "" || req.Pin || req.Trust != "" || req.Source != "" || req.Ref != "" {
+		m.Unreviewed = true
+	}
 	if err := s.Write(m); err != nil {
 		return nil, err
 	}
 	action := "updated"
 	if !changedBody {
 		action = "unchanged"
-		if len(said) > 0 || req.Importance != 0 || req.Confidence != "" || req.Pin {
+		if len(said) > 0 || req.Importance != 0 || req.Confidence != "" || req.Pin || m.Unreviewed != wasUnreviewed {
 			action = "updated"
 		}
 	}
@@ -291,6 +307,9 @@ func (s *Store) update(ctx context.Context, m *Memory, req RememberRequest, now 
 	r.Said = append([]string{fmt.Sprintf("%s %s [%s/%s] %s", action, m.Ref, m.Scope, m.Type, m.Title)}, said...)
 	if history != "" {
 		r.Said = append(r.Said, "  old body kept in "+history)
+	}
+	if m.Unreviewed && m.Unreviewed != wasUnreviewed {
+		r.Said = append(r.Said, unreviewedLine(m))
 	}
 	return r, nil
 }
@@ -372,5 +391,11 @@ func truncateRunes(s string, n int) string {
 
 func replyOf(action string, m *Memory) *RememberReply {
 	return &RememberReply{Action: action, Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
-		Importance: m.Importance, Confidence: m.Confidence, Review: m.Review, Commit: m.Commit, Supersedes: m.Supersedes}
+		Importance: m.Importance, Confidence: m.Confidence, Review: m.Review, Commit: m.Commit, Supersedes: m.Supersedes,
+		Unreviewed: m.Unreviewed}
+}
+
+// unreviewedLine is what a save says of a memory no person reviewed yet.
+func unreviewedLine(m *Memory) string {
+	return "  unreviewed until a person accepts it (bf review --accept " + m.Ref + "); fused search, bf ask and MCP resources leave it out until then"
 }

@@ -83,7 +83,7 @@ func TestBriefRules(t *testing.T) {
 	s := newStore(t)
 	ctx := context.Background()
 	for i := range 23 {
-		if _, err := s.Remember(ctx, RememberRequest{Type: "policy", Title: fmt.Sprintf("Rule %02d", i), Body: "Always."}); err != nil {
+		if _, err := s.Remember(ctx, RememberRequest{Type: "policy", Title: fmt.Sprintf("Rule %02d", i), Body: "Always.", Reviewed: true}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -130,5 +130,49 @@ func TestRecallLeavesNotesAlone(t *testing.T) {
 	}
 	if string(before) != string(after) || uses[r.Ref] != 3 {
 		t.Fatalf("note changed %v, uses %v", string(before) != string(after), uses)
+	}
+}
+
+// What an agent saves is unreviewed until a person reviews it; a person saving with
+// Reviewed states it at once; an agent's later change makes it unreviewed again, and only
+// the marker records it.
+func TestRememberProvenance(t *testing.T) {
+	s := newStore(t)
+	ctx := context.Background()
+	type step struct {
+		req            RememberRequest
+		action         string
+		unreviewed     bool
+		saysUnreviewed bool
+	}
+	title := "The build box is ci-7"
+	for i, st := range []step{
+		{RememberRequest{Type: "infra", Title: title, Body: "ci-7 runs builds.", NoReview: true}, "created", true, true},
+		{RememberRequest{Type: "infra", Title: title, Body: "ci-7 runs builds.", NoReview: true, Reviewed: true}, "updated", false, false},
+		// The same save by an agent changes nothing: the person's review stands.
+		{RememberRequest{Type: "infra", Title: title, Body: "ci-7 runs builds.", NoReview: true}, "unchanged", false, false},
+		{RememberRequest{Type: "infra", Title: title, Body: "ci-8 runs builds.", NoReview: true, Update: true}, "updated", true, true},
+	} {
+		r, err := s.Remember(ctx, st.req)
+		if err != nil {
+			t.Fatalf("save %d: %v", i, err)
+		}
+		data, err := os.ReadFile(filepath.Join(s.Brain.Root, r.Ref))
+		if err != nil {
+			t.Fatal(err)
+		}
+		marked := strings.Contains(string(data), "\nreview: \"unreviewed\"\n")
+		said := strings.Contains(strings.Join(r.Said, "\n"), "bf review --accept "+r.Ref)
+		if r.Action != st.action || r.Unreviewed != st.unreviewed || marked != st.unreviewed || said != st.saysUnreviewed {
+			t.Errorf("save %d: action %s unreviewed %v marked %v said %v, want %s %v %v %v\n%s",
+				i, r.Action, r.Unreviewed, marked, said, st.action, st.unreviewed, st.unreviewed, st.saysUnreviewed, data)
+		}
+		l, err := s.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := l.ByRef[r.Ref]; m == nil || m.Unreviewed != st.unreviewed {
+			t.Errorf("save %d: loaded %+v", i, m)
+		}
 	}
 }

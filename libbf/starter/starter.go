@@ -81,8 +81,8 @@ func Write(dir string, opt Options) (*Result, error) {
 			return err
 		}
 		rel := strings.TrimPrefix(p, "files/")
-		if rel == "gitignore" {
-			rel = ".gitignore" // embed skips dot files, so the template goes without the dot
+		if rel == "gitignore" || rel == "gitattributes" {
+			rel = "." + rel // embed skips dot files, so the templates go without the dot
 		}
 		if path.Ext(rel) == ".yaml" {
 			data = []byte(strings.NewReplacer("{{version}}", strconv.Itoa(config.Version), "{{name}}", opt.Name).Replace(string(data)))

@@ -17,7 +17,7 @@ func TestWrite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{".gitignore", "AGENTS.md", "actions/", "bf.yaml", "concepts/index.md", "concepts/welcome.md", "evals/retrieval.yaml", "projects/"}
+	want := []string{".gitattributes", ".gitignore", "AGENTS.md", "actions/", "bf.yaml", "concepts/index.md", "concepts/welcome.md", "evals/retrieval.yaml", "projects/"}
 	if diff := cmp.Diff(want, res.Created); diff != "" {
 		t.Errorf("created (-want +got):\n%s", diff)
 	}

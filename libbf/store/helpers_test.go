@@ -2,6 +2,7 @@ package store
 
 import (
 	"fmt"
+	"github.com/bfgo/bf/libbf/provenance"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,4 +135,37 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
+}
+
+// splitLedger takes the ledger of the folder prefix (provenance.LedgerName under it) out of
+// a tree, checks that it names only files the tree holds, and returns it.
+func splitLedger(t *testing.T, files map[string]string, prefix string) provenance.Ledger {
+	t.Helper()
+	text, ok := files[prefix+provenance.LedgerName]
+	delete(files, prefix+provenance.LedgerName)
+	l := provenance.ParseLedger([]byte(text))
+	if ok && len(l) == 0 {
+		t.Errorf("%s%s names no file: %q", prefix, provenance.LedgerName, text)
+	}
+	for name := range l {
+		if _, held := files[prefix+name]; !held {
+			t.Errorf("%s%s names %s, which the folder does not hold", prefix, provenance.LedgerName, name)
+		}
+	}
+	return l
+}
+
+// checkConfirmed fails unless the ledger confirms exactly the files of after that differ
+// from before (the files a commit wrote), among those that were never confirmed before.
+func checkConfirmed(t *testing.T, l provenance.Ledger, before, after map[string]string) {
+	t.Helper()
+	for name, data := range after {
+		wrote := before[name] != data
+		if _, existed := before[name]; !existed {
+			wrote = true
+		}
+		if got := l.Confirms(name, []byte(data)); got != wrote {
+			t.Errorf("the ledger confirms %s: %v, want %v (written by the commit: %v)", name, got, wrote, wrote)
+		}
+	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/durable"
 
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 )
@@ -129,8 +130,8 @@ func changes(dec *json.Decoder, m *manifest) error {
 		seen, err := object(dec, func(key string) error {
 			switch key {
 			case "name":
-				if err := dec.Decode(&e.Name); err != nil || !record.ValidFileName(e.Name) {
-					return errors.New("name must be a record file name")
+				if err := dec.Decode(&e.Name); err != nil || !record.ValidFileName(e.Name) && e.Name != provenance.LedgerName {
+					return errors.New("name must be a record file name or " + provenance.LedgerName)
 				}
 			case "existed":
 				b, err := boolean(dec)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
@@ -150,6 +151,16 @@ func decide(root, source string, recs []record.Record, opt Options) (*plan, erro
 		}
 		return 0
 	})
+	// The ledger goes last, after the records it names.
+	if len(p.changes) > 0 {
+		c, err := ledgerChange(src, srcRel, p.changes, present)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			p.changes = append(p.changes, *c)
+		}
+	}
 	return p, nil
 }
 
@@ -271,4 +282,39 @@ func checkFolder(root, rel string) error {
 		return fmt.Errorf("%s is not a folder; move it away so bf can store records there, then retry", rel)
 	}
 	return nil
+}
+
+// ledgerChange is the change to the source folder's ledger (provenance.LedgerName) that
+// records the files changes write and forgets those they remove, or nil when the ledger
+// would stay as it is. It is part of the transaction: a rollback restores the old ledger
+// with the old records.
+func ledgerChange(src, srcRel string, changes []change, present map[string]fs.FileMode) (*change, error) {
+	_, existed := present[provenance.LedgerName]
+	var old []byte
+	if existed {
+		var err error
+		if old, err = durable.ReadRegular(filepath.Join(src, provenance.LedgerName), provenance.MaxLedgerBytes); err != nil {
+			return nil, fmt.Errorf("cannot read %s/%s, the list of the records collection wrote: %w; move it away and run bf review --accept %s to confirm the records again",
+				srcRel, provenance.LedgerName, durable.Cause(err), srcRel)
+		}
+	}
+	l := provenance.ParseLedger(old)
+	written := map[string]bool{}
+	for _, c := range changes {
+		if c.data == nil {
+			l.Removed(c.name)
+			continue
+		}
+		l.Wrote(c.name, c.data)
+		written[c.name] = true
+	}
+	l.Keep(func(name string) bool {
+		_, ok := present[name]
+		return ok || written[name]
+	})
+	data := l.Encode()
+	if existed && bytes.Equal(data, old) {
+		return nil, nil
+	}
+	return &change{name: provenance.LedgerName, existed: existed, data: data}, nil
 }

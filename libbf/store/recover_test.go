@@ -120,7 +120,7 @@ func TestRecover(t *testing.T) {
 				"mail/" + a:              "new a",
 				".pending/manifest.json": manifestOf("false", `{"existed":true,"name":"../x"}`),
 			},
-			wantErr: "invalid memories/.pending manifest (changes.0: name must be a record file name); bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build",
+			wantErr: "invalid memories/.pending manifest (changes.0: name must be a record file name or .collected); bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build",
 		},
 		{
 			name: "a manifest that is not JSON",
@@ -260,7 +260,7 @@ func TestParseManifest(t *testing.T) {
 		{in: `{"changes":[{"name":"` + a + `","existed":true,"size":1}],"complete":false,"source":"mail","version":1}`, wantErr: `changes.0: unknown key "size"`},
 		{in: `{"changes":[{"name":"` + a + `","existed":true,"name":"` + b + `"}],"complete":false,"source":"mail","version":1}`, wantErr: `changes.0: key "name" appears twice`},
 		{in: `{"changes":[{"name":"` + a + `","existed":true},{"name":"` + a + `","existed":false}],"complete":false,"source":"mail","version":1}`, wantErr: "changes.1: the file is listed twice"},
-		{in: `{"changes":[{"name":"` + a[:10] + `","existed":true}],"complete":false,"source":"mail","version":1}`, wantErr: "changes.0: name must be a record file name"},
+		{in: `{"changes":[{"name":"` + a[:10] + `","existed":true}],"complete":false,"source":"mail","version":1}`, wantErr: "changes.0: name must be a record file name or .collected"},
 	}
 	for _, tt := range tests {
 		got, err := parseManifest([]byte(tt.in))

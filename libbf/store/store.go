@@ -27,6 +27,7 @@ import (
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/lock"
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 )
@@ -216,4 +217,87 @@ func stateDirError(err error) error {
 		return fmt.Errorf("cannot create .bf for the record lock: grant write access to the brain: %w", durable.Cause(err))
 	}
 	return fmt.Errorf("cannot use .bf for the record lock: %w", durable.Cause(err))
+}
+
+// Adopt confirms record files of source that collection did not write, as a person
+// vouching for their current contents (bf review --accept): their names and digests join
+// the source's ledger in one transaction, and no record file changes. names are base file
+// names in memories/SOURCE/; none means every record file there. It returns how many files
+// the ledger did not confirm before.
+func Adopt(ctx context.Context, root, source string, names []string, wait time.Duration) (int, error) {
+	if err := checkArgs(source, Options{}); err != nil {
+		return 0, err
+	}
+	l, err := lockRecords(ctx, root, true, wait)
+	if err != nil {
+		return 0, err
+	}
+	defer l.Release()
+	if err := recoverLocked(root); err != nil {
+		return 0, err
+	}
+	srcRel := memoriesDir + "/" + source
+	if err := checkFolder(root, memoriesDir); err != nil {
+		return 0, err
+	}
+	if err := checkFolder(root, srcRel); err != nil {
+		return 0, err
+	}
+	src := filepath.Join(root, memoriesDir, source)
+	all, err := readNames(src)
+	if err != nil {
+		return 0, fmt.Errorf("cannot list %s: %w", srcRel, durable.Cause(err))
+	}
+	present := map[string]fs.FileMode{}
+	for _, n := range all {
+		present[n] = 0
+	}
+	if len(names) == 0 {
+		for _, n := range all {
+			if record.ValidFileName(n) {
+				names = append(names, n)
+			}
+		}
+	}
+	var adopt []change
+	for _, n := range names {
+		if !record.ValidFileName(n) {
+			return 0, fmt.Errorf("%s/%s: not a record file name (the SHA-256 of the record id, then .json)", srcRel, n)
+		}
+		if _, ok := present[n]; !ok {
+			return 0, fmt.Errorf("%s/%s: no such record file", srcRel, n)
+		}
+		data, err := durable.ReadRegular(filepath.Join(src, n), record.MaxFileSize)
+		if err != nil {
+			return 0, fmt.Errorf("cannot read %s/%s: %w", srcRel, n, durable.Cause(err))
+		}
+		adopt = append(adopt, change{name: n, existed: true, data: data})
+	}
+	var old []byte
+	if _, ok := present[provenance.LedgerName]; ok {
+		if old, err = durable.ReadRegular(filepath.Join(src, provenance.LedgerName), provenance.MaxLedgerBytes); err != nil {
+			return 0, fmt.Errorf("cannot read %s/%s: %w", srcRel, provenance.LedgerName, durable.Cause(err))
+		}
+	}
+	before := provenance.ParseLedger(old)
+	confirmed := 0
+	for _, c := range adopt {
+		if !before.Confirms(c.name, c.data) {
+			confirmed++
+		}
+	}
+	c, err := ledgerChange(src, srcRel, adopt, present)
+	if err != nil || c == nil || confirmed == 0 {
+		return 0, err
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if err := apply(root, source, []change{*c}); err != nil {
+		if rerr := recoverLocked(root); rerr != nil {
+			return 0, fmt.Errorf("%w; rolling the transaction back also failed: %v", err, rerr)
+		}
+		return 0, err
+	}
+	return confirmed, nil
 }

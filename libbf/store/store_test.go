@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -335,9 +336,14 @@ func TestCommitRules(t *testing.T) {
 			if want == nil {
 				want = maps.Clone(tt.files)
 			}
-			if diff := cmp.Diff(want, tree(t, src)); diff != "" {
+			after := tree(t, src)
+			ledger := splitLedger(t, after, "")
+			if diff := cmp.Diff(want, after); diff != "" {
 				t.Errorf("memories/mail after (-want +got):\n%s", diff)
 			}
+			records := maps.Clone(after)
+			maps.DeleteFunc(records, func(name string, _ string) bool { return !record.ValidFileName(name) })
+			checkConfirmed(t, ledger, tt.files, records)
 			if _, err := os.Lstat(filepath.Join(root, "memories", ".pending")); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("memories/.pending left behind: %v", err)
 			}
@@ -362,7 +368,11 @@ func TestCommitIsDurableOnDisk(t *testing.T) {
 		t.Fatalf("Commit = %+v, %v", got, err)
 	}
 	want := map[string]string{"mail/": "", "mail/" + fn("a"): stored("a", "A", "observed", obs)}
-	if diff := cmp.Diff(want, tree(t, filepath.Join(root, "memories"))); diff != "" {
+	got2 := tree(t, filepath.Join(root, "memories"))
+	if l := splitLedger(t, got2, "mail/"); !l.Confirms(fn("a"), []byte(want["mail/"+fn("a")])) {
+		t.Errorf("the ledger does not confirm the record written: %v", l)
+	}
+	if diff := cmp.Diff(want, got2); diff != "" {
 		t.Errorf("memories (-want +got):\n%s", diff)
 	}
 	st, err := os.Stat(filepath.Join(root, "memories", "mail", fn("a")))
@@ -530,7 +540,11 @@ func TestBackups(t *testing.T) {
 			} else if !checked {
 				t.Error("no backup step")
 			}
-			if diff := cmp.Diff(want, tree(t, filepath.Join(root, "memories", "mail"))); diff != "" {
+			got2 := tree(t, filepath.Join(root, "memories", "mail"))
+			if l := splitLedger(t, got2, ""); l.Confirms(a, []byte(got2[a])) != (err == nil) {
+				t.Errorf("the ledger confirms %s: %v, want %v", a, !(err == nil), err == nil)
+			}
+			if diff := cmp.Diff(want, got2); diff != "" {
 				t.Errorf("memories/mail (-want +got):\n%s", diff)
 			}
 			if _, err := os.Lstat(filepath.Join(root, "memories", ".pending")); !errors.Is(err, os.ErrNotExist) {
@@ -556,7 +570,12 @@ func TestCommitRecoversFirst(t *testing.T) {
 		t.Fatalf("Commit = %+v, %v", got, err)
 	}
 	want := map[string]string{"mail/": "", "mail/" + a: stored("a", "A", "observed", t1), "mail/" + b: stored("b", "B", "observed", obs)}
-	if diff := cmp.Diff(want, tree(t, filepath.Join(root, "memories"))); diff != "" {
+	got2 := tree(t, filepath.Join(root, "memories"))
+	// The recovered record was not written by this commit: only b is confirmed.
+	if l := splitLedger(t, got2, "mail/"); l.Confirms(a, []byte(want["mail/"+a])) || !l.Confirms(b, []byte(want["mail/"+b])) {
+		t.Errorf("ledger = %v", l)
+	}
+	if diff := cmp.Diff(want, got2); diff != "" {
 		t.Errorf("memories (-want +got):\n%s", diff)
 	}
 }
@@ -572,5 +591,46 @@ func TestCommitCancelled(t *testing.T) {
 	}
 	if got := tree(t, filepath.Join(root, "memories")); got != nil {
 		t.Errorf("memories = %v", got)
+	}
+}
+
+// A person adopts record files collection did not write: the ledger confirms their current
+// bytes, in one transaction that changes no record; adopting again confirms nothing new.
+func TestAdopt(t *testing.T) {
+	a, b := fn("a"), fn("b")
+	root := t.TempDir()
+	files := map[string]string{"memories/mail/" + a: stored("a", "A"), "memories/mail/" + b: stored("b", "B"), "memories/mail/notes.txt": "mine"}
+	writeTree(t, root, files)
+	ctx := context.Background()
+	if n, err := Adopt(ctx, root, "mail", []string{a}, 0); n != 1 || err != nil {
+		t.Fatalf("Adopt(a) = %d, %v", n, err)
+	}
+	got := tree(t, filepath.Join(root, "memories"))
+	l := splitLedger(t, got, "mail/")
+	if !l.Confirms(a, []byte(files["memories/mail/"+a])) || l.Confirms(b, []byte(files["memories/mail/"+b])) {
+		t.Errorf("after adopting a: %v", l)
+	}
+	if n, err := Adopt(ctx, root, "mail", nil, 0); n != 1 || err != nil {
+		t.Fatalf("Adopt(all) = %d, %v", n, err)
+	}
+	if n, err := Adopt(ctx, root, "mail", nil, 0); n != 0 || err != nil {
+		t.Fatalf("Adopt(all) again = %d, %v", n, err)
+	}
+	got = tree(t, filepath.Join(root, "memories"))
+	l = splitLedger(t, got, "mail/")
+	want := map[string]string{"mail/": ""}
+	for k, v := range files {
+		want[strings.TrimPrefix(k, "memories/")] = v
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records changed (-want +got):\n%s", diff)
+	}
+	if !l.Confirms(b, []byte(files["memories/mail/"+b])) {
+		t.Errorf("b not confirmed: %v", l)
+	}
+	for _, tc := range []struct{ names []string }{{[]string{"notes.txt"}}, {[]string{fn("c")}}} {
+		if _, err := Adopt(ctx, root, "mail", tc.names, 0); err == nil {
+			t.Errorf("Adopt(%v) succeeded", tc.names)
+		}
 	}
 }
