@@ -58,9 +58,11 @@ func rememberCmd() *cli.Command {
 		Name: "remember",
 		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT [--scope S] [--importance N]
        [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok]] [--update]
-       [--allow-duplicate] [--pin] [--review DATE|--no-review] [--brain NAME|PATH]
+       [--allow-duplicate] [--pin] [--review DATE|--no-review] [--reviewed] [--brain NAME|PATH]
 
-Save a memory as a note under concepts/memory/. A memory is identified by its scope and
+Save a memory as a note under concepts/memory/. What is saved counts as an agent's and
+stays unreviewed (out of fused search, bf ask and MCP resources) until a person accepts it
+with bf review --accept REF; a person saving a memory themselves passes --reviewed. A memory is identified by its scope and
 its title (case and spacing evened out): saving the same title again updates it, and a
 different body needs --update (the old body is kept in history) or --supersedes. A title
 of five or more words sharing half its words with a stored one is refused as a duplicate.
@@ -84,6 +86,7 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 			fs.BoolVar(&req.Pin, "pin", false, "pin it: in every brief")
 			fs.StringVar(&req.Review, "review", "", "the `DATE` (YYYY-MM-DD) to check it again")
 			fs.BoolVar(&req.NoReview, "no-review", false, "no review date, for a permanent fact")
+			fs.BoolVar(&req.Reviewed, "reviewed", false, "you, a person, state this memory: it is trusted at once (without it, a save is an agent's and unreviewed)")
 			brainFlag = cli.BrainFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
@@ -260,22 +263,54 @@ that replaced others is refused: save a correction with --supersedes instead.`,
 
 func reviewCmd() *cli.Command {
 	var (
-		brainFlag *cli.Optional
-		stale     int
+		brainFlag  *cli.Optional
+		stale      int
+		unreviewed bool
+		offset     int64
+		accept     bool
+		reject     bool
 	)
 	return &cli.Command{
 		Name: "review",
 		Usage: `usage: bf review [--stale-days N] [--brain NAME|PATH]
+       bf review --unreviewed [--offset N] [--brain NAME|PATH]
+       bf review --accept REF… | --reject REF… [--brain NAME|PATH]
 
 List what needs a look: reviews due, tier A and B memories nobody re-checked for N days
-(90 by default), duplicates that slipped in, and stored scopes bf.yaml does not declare.`,
+(90 by default), duplicates that slipped in, and stored scopes bf.yaml does not declare.
+
+--unreviewed lists what no person has confirmed, 50 at a time: memories an agent saved,
+notes marked review: unreviewed, and record files collection did not write. Until
+accepted they stay out of fused search, bf ask and MCP resources, and no link they state
+is followed. --accept confirms each REF (a note path, a record ref SOURCE:ID, or
+memories/SOURCE for all its records), changing only the review mark or the source's
+ledger; --reject moves agent memories to the memory history, as bf forget does.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.IntVar(&stale, "stale-days", memory.DefaultStaleDays, "list tier A/B memories unchecked for `N` days")
+			fs.BoolVar(&unreviewed, "unreviewed", false, "list what no person has confirmed")
+			fs.Int64Var(&offset, "offset", 0, "with --unreviewed: skip the first `N` items")
+			fs.BoolVar(&accept, "accept", false, "confirm the REF arguments")
+			fs.BoolVar(&reject, "reject", false, "withdraw the agent memories named by the REF arguments")
 			brainFlag = cli.BrainFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
-			if len(args) > 0 {
-				return cli.Usagef("bf review takes no arguments (see bf review --help)")
+			modes := 0
+			for _, on := range []bool{unreviewed, accept, reject} {
+				if on {
+					modes++
+				}
+			}
+			switch {
+			case modes > 1:
+				return cli.Usagef("give one of --unreviewed, --accept and --reject (see bf review --help)")
+			case accept:
+				return answer(env, brainFlag, func(s *memory.Store) (*memory.DecideReply, error) { return s.Accept(ctx, args) })
+			case reject:
+				return answer(env, brainFlag, func(s *memory.Store) (*memory.DecideReply, error) { return s.Reject(ctx, args) })
+			case len(args) > 0:
+				return cli.Usagef("bf review takes REF arguments only with --accept or --reject (see bf review --help)")
+			case unreviewed:
+				return answer(env, brainFlag, func(s *memory.Store) (*memory.PendingReply, error) { return s.Pending(ctx, offset) })
 			}
 			return answer(env, brainFlag, func(s *memory.Store) (*memory.ReviewReply, error) { return s.Review(ctx, stale) })
 		},

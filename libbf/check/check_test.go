@@ -1,13 +1,16 @@
 package check
 
 import (
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/compat"
+	"github.com/bfgo/bf/libbf/store"
 )
 
 func TestReferenceBrainIsValid(t *testing.T) {
@@ -20,8 +23,35 @@ func TestReferenceBrainIsValid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Valid || r.Notes != 14 || r.Records != 6 || len(r.Warnings) != 0 || len(r.Unresolved) != 0 {
+	// Its records came from another tool, not from this brain's collection: each is named
+	// until a person adopts it.
+	if !r.Valid || r.Notes != 14 || r.Records != 6 || len(r.Warnings) != 6 || len(r.Unresolved) != 0 {
 		t.Errorf("report = %+v", r)
+	}
+	for _, w := range r.Warnings {
+		if !strings.HasPrefix(w.Warning, "collection did not write this record") || !strings.Contains(w.Warning, "bf review --accept "+w.File) {
+			t.Errorf("warning = %+v", w)
+		}
+	}
+	for _, src := range []string{"calendar", "catalog", "documents", "meetings"} {
+		if _, err := store.Adopt(context.Background(), root, src, nil, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r, err = Brain(b, nil); err != nil || !r.Valid || len(r.Warnings) != 0 {
+		t.Errorf("after adopting: report = %+v, %v", r, err)
+	}
+	// A record changed since collection wrote it is unconfirmed again.
+	f := filepath.Join(root, "memories", "meetings", "8e2c7ac508139a02af859de64a4743c1f3946837279332c35ec8f5ddf20654ae.json")
+	data, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(f, append(data, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if r, err = Brain(b, nil); err != nil || len(r.Warnings) != 1 || r.Warnings[0].File != "memories/meetings/8e2c7ac508139a02af859de64a4743c1f3946837279332c35ec8f5ddf20654ae.json" {
+		t.Errorf("after a change: report = %+v, %v", r, err)
 	}
 }
 

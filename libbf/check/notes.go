@@ -7,6 +7,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/memory"
 	"github.com/bfgo/bf/libbf/note"
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/yamlx"
 )
@@ -60,6 +61,9 @@ func (c *checker) checkNote(n *note.Note) {
 		} else {
 			c.problem(n.Path, "%s", p.Error())
 		}
+	}
+	if msg := provenance.CheckNote(n.Meta.Extra); msg != "" {
+		c.warn(n.Path, "%s: %s", provenance.Key, msg)
 	}
 	if n.Kind == note.OKF {
 		c.checkClaims(n)

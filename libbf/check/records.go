@@ -6,7 +6,9 @@ import (
 	"net/url"
 	"path"
 	"slices"
+	"strings"
 
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/yamlx"
@@ -24,12 +26,19 @@ func (c *checker) parseRecords() {
 		c.warn(f.Path, "temporary file left by an interrupted record write")
 	}
 	for _, src := range c.tree.Sources {
+		folder := "memories/" + src.Name
+		ledgerData, _ := c.read(folder+"/"+provenance.LedgerName, provenance.MaxLedgerBytes) // none confirms nothing
+		ledger := provenance.ParseLedger(ledgerData)
+		var unconfirmed []string
 		for _, f := range src.Records {
 			c.recCount++
 			data, err := c.read(f.Path, record.MaxFileSize)
 			if err != nil {
 				c.problem(f.Path, "%s", err)
 				continue
+			}
+			if !ledger.Confirms(path.Base(f.Path), data) {
+				unconfirmed = append(unconfirmed, f.Path)
 			}
 			r, err := record.Parse(data)
 			if err != nil {
@@ -42,6 +51,24 @@ func (c *checker) parseRecords() {
 			}
 			c.records[ref.RecordRef{Source: src.Name, ID: r.ID}] = &r
 		}
+		c.warnUnconfirmed(folder, unconfirmed)
+	}
+}
+
+// maxUnconfirmedNamed is how many unconfirmed record files of a source validate names one
+// by one; past it, one warning counts them.
+const maxUnconfirmedNamed = 10
+
+// warnUnconfirmed names the record files of a source collection did not write.
+func (c *checker) warnUnconfirmed(folder string, files []string) {
+	const why = "it stays out of fused search, bf ask and MCP resources, and no link it states is followed"
+	if len(files) > maxUnconfirmedNamed {
+		c.warn(folder, "%d record files collection did not write, or that changed since it did: %s; if a person vouches for them, bf review --accept %s adopts them all, else remove them",
+			len(files), strings.Replace(why, "it stays", "they stay", 1), folder)
+		return
+	}
+	for _, f := range files {
+		c.warn(f, "collection did not write this record, or it changed since: %s until a person adopts it (bf review --accept %s) or removes it", why, f)
 	}
 }
 

@@ -42,7 +42,7 @@ type reach struct {
 // Statements of the graph walk. Edges stated by an item marked unreviewed are an agent's
 // assertion no person confirmed: none of them is walked.
 const (
-	unconfirmed = `SELECT item FROM reviews WHERE state = 'unreviewed'`
+	unconfirmed = cache.UnconfirmedSQL
 	// outSQL lists the edges a seed states (tag membership excluded: a tag is no item).
 	outSQL = `SELECT relation, target FROM edges
 		WHERE item = ?1 AND relation != '` + config.RelTaggedWith + `' AND item NOT IN (` + unconfirmed + `)

@@ -10,7 +10,10 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/read"
+	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/scan"
 )
@@ -58,7 +61,7 @@ func (s *Server) resource(ctx context.Context, method string, params json.RawMes
 		if len(params) > 0 && json.Unmarshal(params, &p) != nil {
 			return nil, &invalidParams{"invalid input: params: must be an object"}
 		}
-		return s.listResources(p.Cursor)
+		return s.listResources(ctx, p.Cursor)
 	default:
 		var p struct {
 			URI string `json:"uri"`
@@ -78,7 +81,7 @@ func (s *Server) resource(ctx context.Context, method string, params json.RawMes
 
 // listResources pages the notes of the selected brains, brain by brain in path order; the
 // cursor is the position of the next note.
-func (s *Server) listResources(cursor string) (*mcp.ListResourcesResult, error) {
+func (s *Server) listResources(ctx context.Context, cursor string) (*mcp.ListResourcesResult, error) {
 	start := 0
 	if cursor != "" {
 		n, err := strconv.Atoi(cursor)
@@ -98,7 +101,14 @@ func (s *Server) listResources(cursor string) (*mcp.ListResourcesResult, error) 
 		if err != nil {
 			return nil, fmt.Errorf("listing the notes of %s: %w", b.Name, err)
 		}
+		held, err := unconfirmed(ctx, b)
+		if err != nil {
+			return nil, err
+		}
 		for _, n := range tree.Notes {
+			if held[n.Path] {
+				continue // what no person confirmed is never attached as context
+			}
 			switch {
 			case i < start:
 			case len(res.Resources) == resourcePage:
@@ -133,6 +143,9 @@ func (s *Server) readResource(ctx context.Context, uri string) (string, error) {
 		return "", err
 	}
 	req.Brains, req.Problems = sel.Brains, sel.Problems
+	if err := refuseUnconfirmed(ctx, sel.Brains, uri); err != nil {
+		return "", err
+	}
 	res, err := read.Run(ctx, req)
 	if err != nil {
 		var nf *reply.NotFoundError
@@ -158,4 +171,38 @@ func (s *Server) readTemplate(ctx context.Context, req mcp.ReadResourceRequest) 
 		return nil, errors.New(s.message(err, nil))
 	}
 	return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: resourceMIME, Text: text}}, nil
+}
+
+// unconfirmed is the set of a brain's items no one has confirmed, by ref.
+func unconfirmed(ctx context.Context, b *brain.Brain) (map[string]bool, error) {
+	c, err := cache.Open(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return cache.Unconfirmed(ctx, c.DB())
+}
+
+// refuseUnconfirmed answers an address of a note or record no one confirmed as a resource
+// that does not exist: resources obey the default trust floor, so an agent's unreviewed
+// memory or a hand-written record is never attached as context. The read tool still
+// reads it on request, as bf read does.
+func refuseUnconfirmed(ctx context.Context, brains []*brain.Brain, uri string) error {
+	a, err := ref.ParseAddress(uri)
+	if err != nil {
+		return nil // read.Run reports it
+	}
+	for _, b := range brains {
+		if b.Name != a.Brain {
+			continue
+		}
+		held, err := unconfirmed(ctx, b)
+		if err != nil {
+			return err
+		}
+		if held[a.Path] {
+			return &notFound{fmt.Errorf("%s is unreviewed: no person has confirmed it, so it is not served as a resource (the read tool reads it; a person accepts it with bf review --accept %s)", uri, a.Path)}
+		}
+	}
+	return nil
 }

@@ -89,9 +89,7 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 		probs = append(probs, note.Problem{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
 	m := &Memory{Ref: n.Path, Title: n.Meta.Title, Type: n.Meta.Type, Unreviewed: !provenance.OfNote(n.Meta.Extra).Trusted}
-	if msg := provenance.CheckNote(n.Meta.Extra); msg != "" {
-		bad(provenance.Key, "%s", msg)
-	}
+
 	if strings.TrimSpace(m.Title) == "" {
 		bad("title", "a memory needs a nonblank title in its front matter")
 	}
