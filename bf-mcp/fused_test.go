@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // TestFusedMode runs the search tool in fused mode: the items of bf search --fused, each
@@ -65,19 +62,7 @@ func TestAskTool(t *testing.T) {
 	f.appendConfig(t, "ask:\n  command: [tools/model.sh]\n")
 	f.trust(t)
 	s := f.start(t, "--brain", f.brain)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	tools, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-	}
-	if diff := cmp.Diff([]string{"ask", "brief", "read", "recall", "remember", "search"}, sorted(names)); diff != "" {
-		t.Fatalf("tools (-want +got):\n%s", diff)
-	}
+	s.tools(t, "ask", "brief", "read", "recall", "remember", "search")
 	res := s.call(t, "ask", `{"question":"when does dunning stop"}`)
 	if res.IsError {
 		t.Fatalf("error result: %s", text(t, res))

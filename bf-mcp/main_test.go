@@ -158,6 +158,25 @@ func (f *fixture) start(t *testing.T, args ...string) *session {
 	return s
 }
 
+// tools lists the server's tools and checks that their names are want, in any order.
+func (s *session) tools(t *testing.T, want ...string) []mcp.Tool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	if diff := cmp.Diff(sorted(want), sorted(names)); diff != "" {
+		t.Fatalf("tools (-want +got):\n%s", diff)
+	}
+	return res.Tools
+}
+
 // call calls a tool with arguments given as JSON, so numbers keep their spelling.
 func (s *session) call(t *testing.T, tool, argsJSON string) *mcp.CallToolResult {
 	t.Helper()
@@ -229,23 +248,12 @@ func TestServer(t *testing.T) {
 	// Two read-only tools (search, read) and the three memory tools, which write, each with
 	// a title, a description, an input schema and its reply schema. Without providers no
 	// tool uses the network (TestEffects checks every annotation against what calls do).
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	tools, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
+	for _, tl := range s.tools(t, "brief", "read", "recall", "remember", "search") {
 		readOnly := tl.Name == "search" || tl.Name == "read"
 		if tl.Title == "" || tl.Description == "" || tl.Annotations.ReadOnlyHint == nil || *tl.Annotations.ReadOnlyHint != readOnly ||
 			tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint {
 			t.Errorf("tool %s: %+v", tl.Name, tl)
 		}
-	}
-	if diff := cmp.Diff([]string{"brief", "read", "recall", "remember", "search"}, sorted(names)); diff != "" {
-		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
 
 	// Search, then its continuation, each the CLI's JSON.
