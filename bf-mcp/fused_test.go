@@ -1,16 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // TestFusedMode runs the search tool in fused mode: the items of bf search --fused, each
@@ -61,37 +58,11 @@ func TestFusedMode(t *testing.T) {
 // TestAskTool offers ask when the brain declares a model, and answers like bf ask.
 func TestAskTool(t *testing.T) {
 	f := newFixture(t)
-	cfg, err := os.ReadFile(filepath.Join(f.brain, "bf.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	model := "#!/usr/bin/env bash\ninput=$(cat)\nre='<block id=\\\\\"(b[0-9]+)\\\\\"'\nid=none\n" +
-		"if [[ $input =~ $re ]]; then id=${BASH_REMATCH[1]}; fi\n" +
-		"printf '{\"answer\":\"From the notes.\",\"citations\":[\"%s\"]}\\n' \"$id\"\n"
-	if err := os.MkdirAll(filepath.Join(f.brain, "tools"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(f.brain, "tools", "model.sh"), []byte(model), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(f.brain, "bf.yaml"), append(cfg, []byte("ask:\n  command: [tools/model.sh]\n")...), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	f.addModel(t, "")
+	f.appendConfig(t, "ask:\n  command: [tools/model.sh]\n")
 	f.trust(t)
 	s := f.start(t, "--brain", f.brain)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	tools, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-	}
-	if diff := cmp.Diff([]string{"ask", "brief", "read", "recall", "remember", "search"}, sorted(names)); diff != "" {
-		t.Fatalf("tools (-want +got):\n%s", diff)
-	}
+	s.tools(t, "ask", "brief", "read", "recall", "remember", "search")
 	res := s.call(t, "ask", `{"question":"when does dunning stop"}`)
 	if res.IsError {
 		t.Fatalf("error result: %s", text(t, res))
@@ -110,4 +81,31 @@ func TestAskTool(t *testing.T) {
 	}
 	wantError(t, s.call(t, "ask", `{"question":"  "}`),
 		func(m string) bool { return m == "invalid input: question: expected a question" }, "an empty question")
+}
+
+// addModel writes the brain's tools/model.sh, a model for bf ask that answers citing the
+// first block it is sent; with a log file, it appends "ask" to it on every run.
+func (f *fixture) addModel(t *testing.T, log string) {
+	t.Helper()
+	model := "#!/usr/bin/env bash\n"
+	if log != "" {
+		model += "echo ask >> '" + log + "'\n"
+	}
+	model += "input=$(cat)\nre='<block id=\\\\\"(b[0-9]+)\\\\\"'\nid=none\n" +
+		"if [[ $input =~ $re ]]; then id=${BASH_REMATCH[1]}; fi\n" +
+		"printf '{\"answer\":\"From the notes.\",\"citations\":[\"%s\"]}\\n' \"$id\"\n"
+	writeScript(t, filepath.Join(f.brain, "tools", "model.sh"), model)
+}
+
+// appendConfig adds text at the end of the brain's bf.yaml.
+func (f *fixture) appendConfig(t *testing.T, text string) {
+	t.Helper()
+	path := filepath.Join(f.brain, "bf.yaml")
+	cfg, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, append(cfg, text...), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

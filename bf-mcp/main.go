@@ -1,5 +1,5 @@
-// Command bf-mcp serves bf mcp: the search and read tools for AI agents over the Model
-// Context Protocol on stdio.
+// Command bf-mcp serves bf mcp: a brain's tools for AI agents over the Model Context
+// Protocol on stdio.
 package main
 
 import (
@@ -16,12 +16,14 @@ import (
 
 const usage = `usage: bf mcp [--brain NAME|PATH]
 
-Serve the brain to an AI agent host over MCP on stdin and stdout, with the read-only
-tools search and read (the JSON replies of bf search and bf read; they never collect, run
-programs or use the network) and the memory tools remember, recall and brief (the replies
-of bf remember, bf recall and bf brief), and select the brains again
-for every call. Give the host the absolute path of bf and an absolute --brain for a
-stable selection (see docs/mcp.md).
+Serve the brain to an AI agent host over MCP on stdin and stdout: the tools search and
+read (the JSON replies of bf search and bf read), the memory tools remember, recall and
+brief (the replies of bf remember, bf recall and bf brief), and ask when the one brain
+served declares a model (bf ask). The brains are selected again for every call. Each
+tool's annotations and description, and the server's instructions, say what it writes,
+runs and sends for the brain's embeddings: and ask: providers as the server started (see
+docs/mcp.md). Give the host the absolute path of bf and an absolute --brain for a stable
+selection.
 
 Exit status: 0 when the host closes the connection, 1 failure, 2 invalid input,
 130 interrupted or terminated.`

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./bf-mcp", "./bf-search", "./bf-read", "./bf-init")
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./bf-mcp", "./bf-search", "./bf-read", "./bf-init", "./bf-index")
 	build.Dir = repoRoot()
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -55,6 +55,8 @@ func repoRoot() string {
 // text comes back in pages.
 type fixture struct {
 	brain, home, work string
+	// extraEnv is added to the environment of every program the test starts.
+	extraEnv []string
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -93,7 +95,7 @@ func (f *fixture) env() []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "HOME="+f.home, "TZ=UTC")
+	return append(append(env, "HOME="+f.home, "TZ=UTC"), f.extraEnv...)
 }
 
 // cli runs a built CLI binary and returns its stdout without the trailing newline.
@@ -118,6 +120,8 @@ func (f *fixture) cli(t *testing.T, name string, args ...string) []byte {
 type session struct {
 	c   *client.Client
 	cmd *exec.Cmd
+	// instructions are the server's, from initialize.
+	instructions string
 }
 
 func (f *fixture) start(t *testing.T, args ...string) *session {
@@ -150,7 +154,27 @@ func (f *fixture) start(t *testing.T, args ...string) *session {
 	if res.ServerInfo.Name != "bf" || !strings.Contains(res.Instructions, "next_offset") || !strings.Contains(res.Instructions, "evidence") {
 		t.Fatalf("initialize: server %+v instructions %q", res.ServerInfo, res.Instructions)
 	}
+	s.instructions = res.Instructions
 	return s
+}
+
+// tools lists the server's tools and checks that their names are want, in any order.
+func (s *session) tools(t *testing.T, want ...string) []mcp.Tool {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range res.Tools {
+		names = append(names, tl.Name)
+	}
+	if diff := cmp.Diff(sorted(want), sorted(names)); diff != "" {
+		t.Fatalf("tools (-want +got):\n%s", diff)
+	}
+	return res.Tools
 }
 
 // call calls a tool with arguments given as JSON, so numbers keep their spelling.
@@ -221,25 +245,15 @@ func TestServer(t *testing.T) {
 	f := newFixture(t)
 	s := f.start(t, "--brain", f.brain)
 
-	// Two read-only tools (search, read) and the three memory tools, each with a title, a
-	// description, an input schema and its reply schema.
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	tools, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range tools.Tools {
-		names = append(names, tl.Name)
-		readOnly := tl.Name != "remember"
+	// Two read-only tools (search, read) and the three memory tools, which write, each with
+	// a title, a description, an input schema and its reply schema. Without providers no
+	// tool uses the network (TestEffects checks every annotation against what calls do).
+	for _, tl := range s.tools(t, "brief", "read", "recall", "remember", "search") {
+		readOnly := tl.Name == "search" || tl.Name == "read"
 		if tl.Title == "" || tl.Description == "" || tl.Annotations.ReadOnlyHint == nil || *tl.Annotations.ReadOnlyHint != readOnly ||
 			tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint {
 			t.Errorf("tool %s: %+v", tl.Name, tl)
 		}
-	}
-	if diff := cmp.Diff([]string{"brief", "read", "recall", "remember", "search"}, sorted(names)); diff != "" {
-		t.Fatalf("tools (-want +got):\n%s", diff)
 	}
 
 	// Search, then its continuation, each the CLI's JSON.

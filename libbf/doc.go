@@ -64,7 +64,8 @@
 //   - Assistants and their harnesses: assist. bf watch: watch.
 //   - Agent memories (bf remember, recall, brief, review): memory.
 //   - The MCP server and its tools, which check every argument with one checker
-//     (mcpserver, input.go): mcpserver.
+//     (input.go) and state what they write, run and send from one description per tool
+//     (effects.go): mcpserver.
 //
 // # Shared plumbing
 //

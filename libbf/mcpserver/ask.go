@@ -2,13 +2,13 @@ package mcpserver
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/bfgo/bf/libbf/ask"
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/reply"
 )
 
@@ -19,25 +19,13 @@ var askInput = input{
 	{name: "scope", maxLength: 8192, def: "", description: "Retrieve only within one scope, as for the search tool."},
 }
 
-// addAsk offers the ask tool when the one brain selected at start declares a model.
-func (s *Server) addAsk(sel *brain.Selection) {
-	if len(sel.Brains) != 1 || sel.Brains[0].Config == nil || sel.Brains[0].Config.Ask == nil {
-		return
+// askConfig is the model of the one brain selected, which the ask tool answers with, or
+// nil when there is no such model and no ask tool.
+func askConfig(sel *brain.Selection) *config.Ask {
+	if len(sel.Brains) != 1 || sel.Brains[0].Config == nil {
+		return nil
 	}
-	t := mcp.NewTool("ask",
-		mcp.WithToolTitle("Ask the brain"),
-		mcp.WithDescription(askDescription),
-		mcp.WithRawInputSchema(json.RawMessage(askInput.schema())),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{
-			Title:           "Ask the brain",
-			ReadOnlyHint:    mcp.ToBoolPtr(true),
-			DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint:  mcp.ToBoolPtr(false),
-			OpenWorldHint:   mcp.ToBoolPtr(true),
-		}),
-	)
-	t.InputSchema = mcp.ToolInputSchema{}
-	s.mcp.AddTool(t, s.ask)
+	return sel.Brains[0].Config.Ask
 }
 
 // ask answers one question like bf ask.

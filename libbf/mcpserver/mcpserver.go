@@ -1,19 +1,21 @@
-// Package mcpserver serves bf search and bf read to AI agents over the Model Context
-// Protocol (stdio): exactly two read-only tools, search and read, whose results carry the
-// same JSON value the CLI prints for the same request.
+// Package mcpserver serves a brain to AI agents over the Model Context Protocol (stdio):
+// the tools search and read, the memory tools remember, recall and brief, and ask when the
+// one brain served declares a model. Each result carries the same JSON value the CLI
+// prints for the same request.
 //
 // Each call selects the brains again (so registry changes need no restart), runs the
-// request through libbf's search or read, and closes every cache it opened before
-// answering. Neither tool collects, runs programs or touches the network. Notes and
-// records are also resources (bf://{brain}/{path}), read as the read tool reads them.
-// bf checks tool arguments itself, in its own words, and answers JSON-RPC batches under
-// protocol 2025-03-26 only.
+// request through libbf, and closes every cache it opened before answering. What each tool
+// may write, run and send is worked out once at startup from the brains selected and
+// their embeddings: and ask: providers (effects.go); the tools' annotations, descriptions
+// and the server's instructions all say it from that one description. Notes and records
+// are also resources (bf://{brain}/{path}), read as the read tool reads them. bf checks
+// tool arguments itself, in its own words, and answers JSON-RPC batches under protocol
+// 2025-03-26 only.
 package mcpserver
 
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"io"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -22,7 +24,6 @@ import (
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/release"
-	"github.com/bfgo/bf/libbf/schema"
 )
 
 // Server identity as hosts show it.
@@ -58,7 +59,8 @@ type Server struct {
 }
 
 // New checks the selection once, as the CLI would (its error classifies like the CLI's:
-// invalid input exits 2, anything else 1), and returns a server with its two tools.
+// invalid input exits 2, anything else 1), and returns a server with the tools that
+// selection offers, each annotated with what it does for the brains selected.
 func New(opts Options) (*Server, error) {
 	if opts.Select == nil {
 		opts.Select = brain.Select
@@ -67,7 +69,7 @@ func New(opts Options) (*Server, error) {
 		env := brain.System()
 		opts.Env = &env
 	}
-	s := &Server{opts: opts, inputs: map[string]input{"search": searchInput, "read": readInput}}
+	s := &Server{opts: opts, inputs: map[string]input{}}
 	sel, err := s.selectBrains()
 	if err != nil {
 		return nil, err
@@ -79,11 +81,7 @@ func New(opts Options) (*Server, error) {
 	if version == "" {
 		version = release.Version()
 	}
-	searchTool, err := tool("search", "Search the brain", searchDescription, searchInput.schema(), "search-reply")
-	if err != nil {
-		return nil, err
-	}
-	readTool, err := tool("read", "Read a brain page, note or record", readDescription, readInput.schema(), "read-reply")
+	tools, err := s.offer(sel)
 	if err != nil {
 		return nil, err
 	}
@@ -93,19 +91,16 @@ func New(opts Options) (*Server, error) {
 	})
 	s.mcp = server.NewMCPServer(Name, version,
 		server.WithTitle(Title),
-		server.WithInstructions(Instructions),
+		server.WithInstructions(instructions(tools)),
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),
 		server.WithRecovery(),
 		server.WithHooks(hooks),
 	)
 	s.mcp.AddResourceTemplate(s.templateResult().ResourceTemplates[0], s.readTemplate)
-	s.mcp.AddTool(searchTool, s.search)
-	s.mcp.AddTool(readTool, s.read)
-	if err := s.addMemoryTools(); err != nil {
-		return nil, err
+	for _, t := range tools {
+		s.mcp.AddTool(t.tool, t.handler)
 	}
-	s.addAsk(sel)
 	return s, nil
 }
 
@@ -133,27 +128,4 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer, errLog 
 func (s *Server) selectBrains() (*brain.Selection, error) {
 	sel, err := s.opts.Select(brain.Request{Purpose: brain.Retrieval, Brain: s.opts.Brain, BrainGiven: s.opts.BrainGiven})
 	return sel, cli.Classify(err)
-}
-
-func tool(name, title, description, input, replyKind string) (mcp.Tool, error) {
-	out, err := schema.Get(replyKind)
-	if err != nil {
-		return mcp.Tool{}, err
-	}
-	t := mcp.NewTool(name,
-		mcp.WithToolTitle(title),
-		mcp.WithDescription(description),
-		mcp.WithRawInputSchema(json.RawMessage(input)),
-		mcp.WithRawOutputSchema(json.RawMessage(out)),
-		mcp.WithToolAnnotation(mcp.ToolAnnotation{
-			Title:           title,
-			ReadOnlyHint:    mcp.ToBoolPtr(true),
-			DestructiveHint: mcp.ToBoolPtr(false),
-			IdempotentHint:  mcp.ToBoolPtr(true),
-			OpenWorldHint:   mcp.ToBoolPtr(false),
-		}),
-	)
-	// NewTool starts from an empty object schema; the raw schemas replace it.
-	t.InputSchema, t.OutputSchema = mcp.ToolInputSchema{}, mcp.ToolOutputSchema{}
-	return t, nil
 }

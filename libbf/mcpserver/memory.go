@@ -52,30 +52,6 @@ var briefInput = input{
 	{name: "bytes", integer: true, min: 256, max: 1048576, def: memory.DefaultBriefBytes},
 }
 
-// addMemoryTools registers remember, recall and brief.
-func (s *Server) addMemoryTools() error {
-	remember, err := tool("remember", "Remember a fact", rememberDescription, rememberInput.schema(), "remember-reply")
-	if err != nil {
-		return err
-	}
-	remember.Annotations.ReadOnlyHint = mcp.ToBoolPtr(false)
-	remember.Annotations.IdempotentHint = mcp.ToBoolPtr(false)
-	recall, err := tool("recall", "Recall memories", recallDescription, recallInput.schema(), "recall-reply")
-	if err != nil {
-		return err
-	}
-	// A recall counts uses unless no_touch: it writes machine state, never the brain.
-	recall.Annotations.IdempotentHint = mcp.ToBoolPtr(false)
-	brief, err := tool("brief", "Session brief", briefDescription, briefInput.schema(), "brief-reply")
-	if err != nil {
-		return err
-	}
-	s.mcp.AddTool(remember, s.remember)
-	s.mcp.AddTool(recall, s.recall)
-	s.mcp.AddTool(brief, s.brief)
-	return nil
-}
-
 // store opens the first selected brain's memories.
 func (s *Server) store() (*memory.Store, error) {
 	sel, err := s.selectBrains()
