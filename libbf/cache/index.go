@@ -105,6 +105,13 @@ func newIndexer(b *brain.Brain) *indexer {
 	return &indexer{name: b.Name, cfg: cfg, root: b.Root, ledgers: map[string]provenance.Ledger{}}
 }
 
+// forgetLedgers drops the ledgers read so far.
+func (ix *indexer) forgetLedgers() {
+	ix.mu.Lock()
+	clear(ix.ledgers)
+	ix.mu.Unlock()
+}
+
 // ledger is the ledger of a record source folder. One that cannot be read confirms
 // nothing: its records count as unconfirmed, never the other way round.
 func (ix *indexer) ledger(source string) provenance.Ledger {

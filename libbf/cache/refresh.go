@@ -312,6 +312,9 @@ func refresh(ctx context.Context, db *sql.DB, ix *indexer, root string, d *diff)
 			if err := w.setFolder(ctx, f, fp); err != nil {
 				return err
 			}
+			if err := w.recheckUnconfirmed(ctx, ix, root, f); err != nil {
+				return err
+			}
 		}
 		if len(d.digests) > 0 {
 			// A digest another writer changed since compare read it may describe rows this

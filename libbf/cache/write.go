@@ -463,6 +463,7 @@ const batchSize = 256
 // in files.error and skipped. progress, when set, is called after each file with the count
 // done so far.
 func (w *writer) apply(ctx context.Context, ix *indexer, root string, inputs []input, replace bool, progress func(done int)) error {
+	ix.forgetLedgers() // a long-lived indexer (the keeper's) reads each pass's ledgers anew
 	type parsed struct {
 		start int
 		out   []prepared

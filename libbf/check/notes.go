@@ -144,7 +144,9 @@ func (c *checker) checkFields(n *note.Note) {
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(n.Meta.Extra)) {
-		if _, declared := c.cfg.Fields[key]; declared {
+		// The review mark is the format's own top-level key, whatever fields declare (memory
+		// declares a review date under fields:).
+		if _, declared := c.cfg.Fields[key]; declared && key != provenance.Key {
 			c.problem(n.Path, "%s: %s is a declared field; write it under fields: in the front matter", key, key)
 		}
 	}

@@ -182,7 +182,11 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		if i == maxListed {
 			break
 		}
-		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s (%s)", timestamp.Day(m.Saved.UTC()), m.Type, m.Title, m.Ref))
+		label := ""
+		if m.Unreviewed {
+			label = "[unreviewed] "
+		}
+		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s%s (%s)", timestamp.Day(m.Saved.UTC()), m.Type, label, m.Title, m.Ref))
 	}
 
 	for _, sc := range secs {

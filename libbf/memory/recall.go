@@ -53,6 +53,8 @@ type RecallItem struct {
 	SupersededBy []string `json:"superseded_by,omitempty"`
 	// Via names the replaced memories whose words matched and led here.
 	Via []string `json:"via,omitempty"`
+	// Unreviewed labels what an agent saved that no person reviewed yet.
+	Unreviewed bool `json:"unreviewed,omitempty"`
 }
 
 // RecallReply is the ranked memories.
@@ -188,7 +190,8 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 		items = append(items, RecallItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
 			Importance: m.Importance, Confidence: m.Confidence, Trust: m.Trust, Pinned: m.Pinned, Body: m.Body,
 			Score: round(score, 4), Factors: roundFactors(f), Days: round(max(days, 0), 2), Uses: uses[m.Ref], Held: c.held,
-			Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via})
+			Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via,
+			Unreviewed: m.Unreviewed})
 	}
 	slices.SortFunc(items, func(a, b RecallItem) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
