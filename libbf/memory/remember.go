@@ -36,9 +36,9 @@ type RememberRequest struct {
 	// Reviewed says the person saving the memory stated it (bf remember --reviewed): it is
 	// trusted at once. Without it a save is an agent's and unreviewed; MCP never sets it.
 	Reviewed bool
-	Review                   string
-	NoReview                 bool
-	Repo                     string // the code's working folder, for the commit stamp
+	Review   string
+	NoReview bool
+	Repo     string // the code's working folder, for the commit stamp
 }
 
 // RememberReply is what a save did.
