@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 
@@ -101,6 +102,7 @@ func recallCmd() *cli.Command {
 		brainFlag *cli.Optional
 		req       memory.RecallRequest
 		hook      string
+		timeout   int
 	)
 	return &cli.Command{
 		Name: "recall",
@@ -120,14 +122,15 @@ UserPromptSubmit JSON on stdin and prints what the host adds to the prompt.`,
 			fs.BoolVar(&req.NoTouch, "no-touch", false, "do not count this recall as a use")
 			fs.IntVar(&req.Limit, "limit", memory.DefaultLimit, "at most `N` memories, 1 to 50")
 			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: user-prompt")
+			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if hook != "" {
-				if hook != "user-prompt" {
-					return cli.Usagef("invalid input: --hook: expected user-prompt")
-				}
-				return promptHook(ctx, env, brainFlag, req.Scope)
+				return runHook(ctx, env, memory.HookCall{Name: hook, Event: memory.EventUserPrompt, Scope: req.Scope}, brainFlag, timeout)
+			}
+			if timeout != memory.DefaultHookSeconds {
+				return cli.Usagef("invalid input: --timeout: applies only with --hook")
 			}
 			req.Query = strings.Join(args, " ")
 			req.Repo = cwd()
@@ -136,24 +139,16 @@ UserPromptSubmit JSON on stdin and prints what the host adds to the prompt.`,
 	}
 }
 
-func promptHook(ctx context.Context, env *cli.Env, brainFlag *cli.Optional, scope string) error {
-	in, err := memory.ReadHook(env.Stdin, memory.EventUserPrompt)
-	if err != nil {
-		return cli.Classify(err)
+// runHook answers a host's hook event. A hook exits 0 whatever its input or the brain's
+// state: what went wrong is one line on stderr and the host adds nothing.
+func runHook(ctx context.Context, env *cli.Env, call memory.HookCall, brainFlag *cli.Optional, timeout int) error {
+	call.Stdin, call.Dir, call.Seconds = env.Stdin, cwd(), timeout
+	call.Open = func() (*memory.Store, error) { return open(brainFlag) }
+	out, notice := memory.Answer(ctx, call)
+	if notice != "" {
+		fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(notice))
 	}
-	s, err := open(brainFlag)
-	if err != nil {
-		return err
-	}
-	repo := in.Cwd
-	if repo == "" {
-		repo = cwd()
-	}
-	res, err := s.PromptHook(ctx, in, memory.RecallRequest{Scope: scope, Repo: repo})
-	if err != nil {
-		return classify(env, err)
-	}
-	return cli.WriteJSON(env.Stdout, res)
+	return cli.WriteJSON(env.Stdout, out)
 }
 
 func briefCmd() *cli.Command {
@@ -161,6 +156,7 @@ func briefCmd() *cli.Command {
 		brainFlag *cli.Optional
 		req       memory.BriefRequest
 		hook      string
+		timeout   int
 	)
 	return &cli.Command{
 		Name: "brief",
@@ -176,42 +172,21 @@ SessionStart JSON on stdin and prints what the host adds to the session.`,
 			fs.IntVar(&req.Bytes, "bytes", memory.DefaultBriefBytes, "at most `N` bytes of brief text, 256 to 1048576")
 			fs.StringVar(&req.Scope, "scope", "", "the `SCOPE` the session works in (default global)")
 			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: session-start")
+			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)
 		},
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if hook != "" {
+				return runHook(ctx, env, memory.HookCall{Name: hook, Event: memory.EventSessionStart, Scope: req.Scope, Bytes: req.Bytes}, brainFlag, timeout)
+			}
 			if len(args) > 0 {
 				return cli.Usagef("bf brief takes no arguments (see bf brief --help)")
 			}
-			var in *memory.HookInput
-			if hook != "" {
-				if hook != "session-start" {
-					return cli.Usagef("invalid input: --hook: expected session-start")
-				}
-				var err error
-				if in, err = memory.ReadHook(env.Stdin, memory.EventSessionStart); err != nil {
-					return cli.Classify(err)
-				}
-			}
-			s, err := open(brainFlag)
-			if err != nil {
-				return err
+			if timeout != memory.DefaultHookSeconds {
+				return cli.Usagef("invalid input: --timeout: applies only with --hook")
 			}
 			req.Repo = cwd()
-			if in != nil {
-				if in.Cwd != "" {
-					req.Repo = in.Cwd
-				}
-				res, err := s.SessionStartHook(ctx, in, req)
-				if err != nil {
-					return classify(env, err)
-				}
-				return cli.WriteJSON(env.Stdout, res)
-			}
-			res, err := s.Brief(ctx, req)
-			if err != nil {
-				return classify(env, err)
-			}
-			return cli.WriteJSON(env.Stdout, res)
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.BriefReply, error) { return s.Brief(ctx, req) })
 		},
 	}
 }
