@@ -252,7 +252,8 @@ func roundFactors(f Factors) Factors {
 		Stakes: round(f.Stakes, 4), Scope: round(f.Scope, 4), Pin: f.Pin, Usage: round(f.Usage, 4)}
 }
 
-// match finds the memory notes holding each query term in the brain's full-text index.
+// match finds the memory notes holding each query term in the brain's full-text index,
+// in what they say: their title and body.
 func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate, error) {
 	c, err := cache.Open(ctx, s.Brain)
 	if err != nil {
@@ -264,7 +265,7 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 		JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
 		WHERE search MATCH ? AND i.ref >= 'concepts/memory/' AND i.ref < 'concepts/memory0'`
 	out := map[string]*candidate{}
-	rows, err := db.QueryContext(ctx, base, q.Match())
+	rows, err := db.QueryContext(ctx, base, inSaid(q.Match()))
 	if err != nil {
 		return nil, cacheErr(err)
 	}
@@ -277,7 +278,7 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	for _, t := range q.Terms {
 		seen := map[string]bool{}
-		rows, err := db.QueryContext(ctx, base, t.Match())
+		rows, err := db.QueryContext(ctx, base, inSaid(t.Match()))
 		if err != nil {
 			return nil, cacheErr(err)
 		}
@@ -292,6 +293,12 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	return out, nil
 }
+
+// inSaid limits an FTS5 match to the title and text columns. The names column of a note's
+// passage holds its type and front matter values (importance 3, scope global, the saved
+// year, reported, stated), which every memory shares: a query of 3 or 2026 would match
+// them all, and stage-3 would hold its 3 in a stage-2 memory's importance.
+func inSaid(match string) string { return "{title text} : (" + match + ")" }
 
 func scanRows(rows *sql.Rows, each func(string, float64)) error {
 	defer rows.Close()
