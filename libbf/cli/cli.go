@@ -18,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/peterbourgon/ff/v3"
@@ -408,23 +407,8 @@ func WriteJSON(w io.Writer, v any) error {
 // Marshal encodes v as every reply prints: compact, without HTML escaping, terminal-safe.
 func Marshal(v any) ([]byte, error) { return reply.Marshal(v) }
 
-// Escape makes text safe for a one-line diagnostic: control and format characters are
-// written as Go escapes so nothing in a file name or message can move the cursor or hide text.
-func Escape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == unicode.ReplacementChar:
-			b.WriteRune(r)
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-			q := fmt.Sprintf("%+q", string(r))
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// Escape makes text safe for a one-line diagnostic (see reply.Escape).
+func Escape(s string) string { return reply.Escape(s) }
 
 // Output prints a reply when there is one, even beside an error such as a delivery that
 // did not arrive, and returns the error classified for its exit code.
