@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
@@ -162,7 +163,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		if i == maxListed {
 			break
 		}
-		secs["due"].items = append(secs["due"].items, fmt.Sprintf("- review due %s: %s (%s) — bf verify %s --source ...", m.Review, m.Title, m.Ref, m.Ref))
+		secs["due"].items = append(secs["due"].items, fmt.Sprintf("- review due %s: %s (%s) — bf verify %s --source ...", m.Review, reply.Escape(m.Title), m.Ref, m.Ref))
 	}
 	for _, ln := range (Git{BrainRoot: s.Brain.Root, Dir: req.Repo}).Status(ctx) {
 		secs["code"].items = append(secs["code"].items, "- "+ln)
@@ -174,7 +175,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	secs["inbox"].items = tasks
 	if cfg := s.Brain.Config; cfg != nil {
 		for _, name := range slices.Sorted(maps.Keys(cfg.Brains)) {
-			secs["brains"].items = append(secs["brains"].items, fmt.Sprintf("- %s (%s)", name, cfg.Brains[name].Path))
+			secs["brains"].items = append(secs["brains"].items, fmt.Sprintf("- %s (%s)", reply.Escape(name), reply.Escape(cfg.Brains[name].Path)))
 		}
 	}
 	slices.SortFunc(recent, func(a, b *Memory) int { return cmp.Or(b.Saved.Compare(a.Saved), cmp.Compare(a.Ref, b.Ref)) })
@@ -182,7 +183,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		if i == maxListed {
 			break
 		}
-		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s (%s)", timestamp.Day(m.Saved.UTC()), m.Type, m.Title, m.Ref))
+		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s (%s)", timestamp.Day(m.Saved.UTC()), m.Type, reply.Escape(m.Title), m.Ref))
 	}
 
 	for _, sc := range secs {
@@ -259,13 +260,14 @@ func render(name, scope string, secs map[string]*section, cuts []Cut, full int) 
 	return b.String()
 }
 
-// line is one memory in the brief.
+// line is one memory in the brief and in the prompt hook's context: one line whatever
+// the title and body hold, their control and format characters escaped.
 func line(m *Memory) string {
 	body := strings.Join(strings.Fields(m.Body), " ")
 	if utf8.RuneCountInString(body) > bodyClip {
 		body = string([]rune(body)[:bodyClip]) + "…"
 	}
-	return fmt.Sprintf("- %s: %s (%s)", m.Title, body, m.Ref)
+	return fmt.Sprintf("- %s: %s (%s)", reply.Escape(m.Title), reply.Escape(body), reply.Escape(m.Ref))
 }
 
 func clip(s string, n int) string {
@@ -298,7 +300,7 @@ func (s *Store) openTasks(ctx context.Context) ([]string, error) {
 		if err := rows.Scan(&text, &ref); err != nil {
 			return nil, cacheErr(err)
 		}
-		out = append(out, fmt.Sprintf("- [ ] %s (%s)", text, ref))
+		out = append(out, fmt.Sprintf("- [ ] %s (%s)", reply.Escape(text), reply.Escape(ref)))
 	}
 	return out, cacheErr(rows.Err())
 }
