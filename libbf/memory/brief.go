@@ -144,6 +144,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	}
 	for i, m := range prefs {
 		if i == MaxPreferences {
+			secs["preferences"].extra = fmt.Sprintf("+%d more preferences and relationships not shown: bf recall --no-touch --limit 50 --scope %s", len(prefs)-MaxPreferences, asked)
 			break
 		}
 		secs["preferences"].items = append(secs["preferences"].items, line(m))
