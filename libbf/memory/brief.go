@@ -282,7 +282,8 @@ func clip(s string, n int) string {
 	return s
 }
 
-// openTasks lists the brain's open tasks, newest notes first.
+// openTasks lists the open tasks of the brain's notes, newest notes first. A task line in
+// a memory's body is part of what the memory says, not a task owed: memory notes are left out.
 func (s *Store) openTasks(ctx context.Context) ([]string, error) {
 	c, err := cache.Open(ctx, s.Brain)
 	if err != nil {
@@ -290,7 +291,7 @@ func (s *Store) openTasks(ctx context.Context) ([]string, error) {
 	}
 	defer c.Close()
 	rows, err := c.DB().QueryContext(ctx, `SELECT t.text, i.ref FROM tasks t JOIN items i ON i.id = t.item
-		WHERE t.done = 0 ORDER BY i.time DESC, i.ref, t.line LIMIT ?`, maxListed)
+		WHERE t.done = 0 AND NOT (`+inMemoryFolder+`) ORDER BY i.time DESC, i.ref, t.line LIMIT ?`, maxListed)
 	if err != nil {
 		return nil, cacheErr(err)
 	}

@@ -263,7 +263,7 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	db := c.DB()
 	const base = `SELECT i.ref, -` + cache.RankBM25 + ` FROM search
 		JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
-		WHERE search MATCH ? AND i.ref >= 'concepts/memory/' AND i.ref < 'concepts/memory0'`
+		WHERE search MATCH ? AND ` + inMemoryFolder
 	out := map[string]*candidate{}
 	rows, err := db.QueryContext(ctx, base, inSaid(q.Match()))
 	if err != nil {
@@ -293,6 +293,9 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	return out, nil
 }
+
+// inMemoryFolder is the SQL condition on the items row i for the notes under Folder.
+const inMemoryFolder = `i.ref >= '` + Folder + `/' AND i.ref < '` + Folder + `0'`
 
 // inSaid limits an FTS5 match to the title and text columns. The names column of a note's
 // passage holds its type and front matter values (importance 3, scope global, the saved
