@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
@@ -328,6 +329,7 @@ func (s *Store) commitLines(ctx context.Context, l *Loaded, items []RecallItem, 
 	g := Git{BrainRoot: s.Brain.Root, Dir: repo}
 	var head, project string
 	checked := false
+	dirty := sync.OnceValue(func() bool { return g.Dirty(ctx) })
 	for i := range items {
 		m := l.ByRef[items[i].Ref]
 		if m == nil || m.Commit == "" || !Stamped(m.Type) {
@@ -337,6 +339,6 @@ func (s *Store) commitLines(ctx context.Context, l *Loaded, items []RecallItem, 
 			head, project, _ = g.Head(ctx)
 			checked = true
 		}
-		items[i].CommitLine = g.CommitLine(ctx, m, head, project)
+		items[i].CommitLine = g.CommitLine(ctx, m, head, project, dirty)
 	}
 }
