@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -96,6 +97,9 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	} else if err := CheckScope(asked); err != nil {
 		return nil, inputf("--scope", "%s", err)
 	}
+	// Sessions start more often than memories are saved: the brief clears what a killed
+	// save left too (only files old enough that no save can still be writing them).
+	removeLeftovers(filepath.Join(s.Brain.Root, filepath.FromSlash(Folder)))
 	l, err := s.Load()
 	if err != nil {
 		return nil, err
