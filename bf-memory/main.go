@@ -54,10 +54,11 @@ func rememberCmd() *cli.Command {
 	var (
 		brainFlag *cli.Optional
 		req       memory.RememberRequest
+		bodyFile  string
 	)
 	return &cli.Command{
 		Name: "remember",
-		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT [--scope S] [--importance N]
+		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT|-|--body-file PATH [--scope S] [--importance N]
        [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok]] [--update]
        [--allow-duplicate] [--pin] [--review DATE|--no-review] [--brain NAME|PATH]
 
@@ -71,7 +72,8 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&req.Type, "type", "", "the memory `TYPE`: it sets how fast the memory fades")
 			fs.StringVar(&req.Title, "title", "", "one line naming the fact")
-			fs.StringVar(&req.Body, "body", "", "the fact and the reasoning nobody wrote down")
+			fs.StringVar(&req.Body, "body", "", "the fact and the reasoning nobody wrote down; - reads it from stdin")
+			fs.StringVar(&bodyFile, "body-file", "", "read the body from the file `PATH`")
 			fs.StringVar(&req.Scope, "scope", "", "where it applies: global (default) or a colon path such as channel:deploy")
 			fs.IntVar(&req.Importance, "importance", 0, "1 (minor) to 5 (critical); default 3")
 			fs.StringVar(&req.Confidence, "confidence", "", "confirmed (needs --source or --ref), reported (default) or uncertain; high, medium, low")
@@ -91,7 +93,11 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 			if len(args) > 0 {
 				return cli.Usagef("bf remember takes flags only; quote the title and body (see bf remember --help)")
 			}
-			req.Repo = cwd()
+			body, err := memory.BodyFrom(env.Stdin, req.Body, bodyFile)
+			if err != nil {
+				return cli.Classify(err)
+			}
+			req.Body, req.Repo = body, cwd()
 			return answer(env, brainFlag, func(s *memory.Store) (*memory.RememberReply, error) { return s.Remember(ctx, req) })
 		},
 	}
@@ -107,7 +113,7 @@ func recallCmd() *cli.Command {
 	return &cli.Command{
 		Name: "recall",
 		Usage: `usage: bf recall [QUERY] [--scope S] [--all] [--no-touch] [--limit N] [--brain NAME|PATH]
-       bf recall --hook user-prompt < HOOK.json
+       bf recall --hook user-prompt [--timeout N] < HOOK.json
 
 Rank the memories visible from a scope (its own level and every level above it). With a
 QUERY, memories holding most of its words rank by
@@ -115,7 +121,8 @@ QUERY, memories holding most of its words rank by
 without one, every visible memory is listed and pins count double. Superseded memories
 are replaced by their current version unless --all. Every recall counts as a use of what
 it returns unless --no-touch. With --hook user-prompt it reads the host's
-UserPromptSubmit JSON on stdin and prints what the host adds to the prompt.`,
+UserPromptSubmit JSON on stdin and prints what the host adds to the prompt; a hook exits 0
+whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&req.Scope, "scope", "", "ask in this `SCOPE`: 1.6 there, 0.25 less per level up, never below 0.8")
 			fs.BoolVar(&req.All, "all", false, "also list superseded versions")
@@ -161,13 +168,14 @@ func briefCmd() *cli.Command {
 	return &cli.Command{
 		Name: "brief",
 		Usage: `usage: bf brief [--bytes N] [--scope S] [--brain NAME|PATH]
-       bf brief --hook session-start < HOOK.json
+       bf brief --hook session-start [--timeout N] < HOOK.json
 
 Print the session brief: rules, how the user wants to work, pinned memories, reviews due,
 the code's state from git, open tasks, other brains and recent activity, within --bytes
 (6000 by default). Over the limit the least important parts are cut, named, and the
 command to see the rest is printed. With --hook session-start it reads the host's
-SessionStart JSON on stdin and prints what the host adds to the session.`,
+SessionStart JSON on stdin and prints what the host adds to the session; a hook exits 0
+whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.IntVar(&req.Bytes, "bytes", memory.DefaultBriefBytes, "at most `N` bytes of brief text, 256 to 1048576")
 			fs.StringVar(&req.Scope, "scope", "", "the `SCOPE` the session works in (default global)")
