@@ -12,6 +12,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/fold"
 )
 
@@ -131,32 +132,27 @@ func (c HookCall) answer(ctx context.Context) (*HookOutput, []string, error) {
 // ReadHook reads and parses a host's hook event (see ParseHook). A host that never closes
 // stdin gets an error when ctx ends, not a hook that hangs.
 func ReadHook(ctx context.Context, r io.Reader, want string) (*HookInput, error) {
-	type read struct {
-		data []byte
-		err  error
+	data, err := durable.ReadWithin(ctx, r, MaxHookBytes)
+	var tooLarge *durable.TooLargeError
+	switch {
+	case err == nil:
+		return ParseHook(data, want)
+	case errors.As(err, &tooLarge):
+		return nil, errHookTooLarge
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("no hook event on stdin: %w", err)
 	}
-	done := make(chan read, 1)
-	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, MaxHookBytes+1))
-		done <- read{data, err}
-	}()
-	select {
-	case <-ctx.Done():
-		return nil, fmt.Errorf("no hook event on stdin: %w", ctx.Err())
-	case got := <-done:
-		if got.err != nil {
-			return nil, fmt.Errorf("cannot read the hook event on stdin: %w", got.err)
-		}
-		return ParseHook(got.data, want)
-	}
+	return nil, fmt.Errorf("cannot read the hook event on stdin: %w", err)
 }
+
+var errHookTooLarge = inputf("stdin", "hook event is larger than 1 MiB")
 
 // ParseHook parses a host's hook event. An empty input is an event with nothing in it, so
 // hosts that send no JSON still get the brief; anything else must be one JSON object of
 // the expected event.
 func ParseHook(data []byte, want string) (*HookInput, error) {
 	if len(data) > MaxHookBytes {
-		return nil, inputf("stdin", "hook event is larger than 1 MiB")
+		return nil, errHookTooLarge
 	}
 	in := &HookInput{}
 	if len(bytes.TrimSpace(data)) == 0 {
