@@ -132,6 +132,7 @@ whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`
 			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)
 		},
+		Refused: refusedHook(memory.EventUserPrompt),
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if hook != "" {
 				return runHook(ctx, env, memory.HookCall{Name: hook, Event: memory.EventUserPrompt, Scope: req.Scope}, brainFlag, timeout)
@@ -156,6 +157,23 @@ func runHook(ctx context.Context, env *cli.Env, call memory.HookCall, brainFlag 
 		fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(notice))
 	}
 	return cli.WriteJSON(env.Stdout, out)
+}
+
+// refusedHook answers a hook command line whose flags were refused (a mistyped flag in the
+// host's settings) as a hook, exit 0 and nothing added; any other command line is refused
+// as usual.
+func refusedHook(event string) func(context.Context, *cli.Env, []string, error) error {
+	return func(ctx context.Context, env *cli.Env, args []string, err error) error {
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			if a == "--hook" || a == "-hook" || strings.HasPrefix(a, "--hook=") || strings.HasPrefix(a, "-hook=") {
+				return runHook(ctx, env, memory.HookCall{Event: event, Refused: err}, &cli.Optional{}, memory.DefaultHookSeconds)
+			}
+		}
+		return err
+	}
 }
 
 func briefCmd() *cli.Command {
@@ -183,6 +201,7 @@ whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`
 			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)
 		},
+		Refused: refusedHook(memory.EventSessionStart),
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if hook != "" {
 				return runHook(ctx, env, memory.HookCall{Name: hook, Event: memory.EventSessionStart, Scope: req.Scope, Bytes: req.Bytes}, brainFlag, timeout)

@@ -69,6 +69,7 @@ type HookCall struct {
 	Bytes   int                    // the brief's limit, for SessionStart
 	Dir     string                 // the working folder when the event names no cwd
 	Seconds int                    // --timeout: 1 to MaxHookSeconds
+	Refused error                  // the command line's flags were refused: add nothing, say why
 }
 
 // Answer runs a hook so that it never breaks the session it serves: whatever goes wrong —
@@ -104,6 +105,9 @@ func Answer(ctx context.Context, c HookCall) (*HookOutput, string) {
 }
 
 func (c HookCall) answer(ctx context.Context) (*HookOutput, []string, error) {
+	if c.Refused != nil {
+		return nil, nil, c.Refused
+	}
 	if c.Seconds < 1 || c.Seconds > MaxHookSeconds {
 		return nil, nil, inputf("--timeout", "expected an integer from 1 to %d", MaxHookSeconds)
 	}
