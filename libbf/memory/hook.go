@@ -77,7 +77,13 @@ type HookCall struct {
 // the host gets an output that adds nothing, and why comes back as one line for stderr.
 // When it does add context, the line (if any) reports the warnings, such as skipped
 // memories, which never go into the context itself.
-func Answer(ctx context.Context, c HookCall) (*HookOutput, string) {
+func Answer(ctx context.Context, c HookCall) (out *HookOutput, notice string) {
+	// A panic would exit 2, the very code that blocks a prompt: it adds nothing instead.
+	defer func() {
+		if r := recover(); r != nil {
+			out, notice = &HookOutput{}, fmt.Sprintf("%s hook added nothing: internal error: %v", c.Event, r)
+		}
+	}()
 	seconds := c.Seconds
 	if seconds < 1 || seconds > MaxHookSeconds {
 		seconds = DefaultHookSeconds // the error below says so; the timeout still holds

@@ -83,6 +83,8 @@ func TestAnswerNeverFails(t *testing.T) {
 		{"stdin never closed", ctx, HookCall{Seconds: 1, Stdin: blockingReader{}}, &HookOutput{},
 			"UserPromptSubmit hook added nothing: no answer within 1s; run the command by hand to see what is slow, or give it --timeout"},
 		{"cancelled", cancelled, HookCall{Stdin: blockingReader{}}, &HookOutput{}, "UserPromptSubmit hook added nothing: cancelled"},
+		{"panic", ctx, HookCall{Stdin: strings.NewReader(`{}`), Open: func() (*Store, error) { panic("boom") }}, &HookOutput{},
+			"UserPromptSubmit hook added nothing: internal error: boom"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			call := c.call
