@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"strings"
 
@@ -53,10 +54,11 @@ func rememberCmd() *cli.Command {
 	var (
 		brainFlag *cli.Optional
 		req       memory.RememberRequest
+		bodyFile  string
 	)
 	return &cli.Command{
 		Name: "remember",
-		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT [--scope S] [--importance N]
+		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT|-|--body-file PATH [--scope S] [--importance N]
        [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok]] [--update]
        [--allow-duplicate] [--pin] [--review DATE|--no-review] [--reviewed] [--brain NAME|PATH]
 
@@ -72,7 +74,8 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&req.Type, "type", "", "the memory `TYPE`: it sets how fast the memory fades")
 			fs.StringVar(&req.Title, "title", "", "one line naming the fact")
-			fs.StringVar(&req.Body, "body", "", "the fact and the reasoning nobody wrote down")
+			fs.StringVar(&req.Body, "body", "", "the fact and the reasoning nobody wrote down; - reads it from stdin")
+			fs.StringVar(&bodyFile, "body-file", "", "read the body from the file `PATH`")
 			fs.StringVar(&req.Scope, "scope", "", "where it applies: global (default) or a colon path such as channel:deploy")
 			fs.IntVar(&req.Importance, "importance", 0, "1 (minor) to 5 (critical); default 3")
 			fs.StringVar(&req.Confidence, "confidence", "", "confirmed (needs --source or --ref), reported (default) or uncertain; high, medium, low")
@@ -93,7 +96,11 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 			if len(args) > 0 {
 				return cli.Usagef("bf remember takes flags only; quote the title and body (see bf remember --help)")
 			}
-			req.Repo = cwd()
+			body, err := memory.BodyFrom(env.Stdin, req.Body, bodyFile)
+			if err != nil {
+				return cli.Classify(err)
+			}
+			req.Body, req.Repo = body, cwd()
 			return answer(env, brainFlag, func(s *memory.Store) (*memory.RememberReply, error) { return s.Remember(ctx, req) })
 		},
 	}
@@ -104,11 +111,12 @@ func recallCmd() *cli.Command {
 		brainFlag *cli.Optional
 		req       memory.RecallRequest
 		hook      string
+		timeout   int
 	)
 	return &cli.Command{
 		Name: "recall",
 		Usage: `usage: bf recall [QUERY] [--scope S] [--all] [--no-touch] [--limit N] [--brain NAME|PATH]
-       bf recall --hook user-prompt < HOOK.json
+       bf recall --hook user-prompt [--timeout N] < HOOK.json
 
 Rank the memories visible from a scope (its own level and every level above it). With a
 QUERY, memories holding most of its words rank by
@@ -116,21 +124,24 @@ QUERY, memories holding most of its words rank by
 without one, every visible memory is listed and pins count double. Superseded memories
 are replaced by their current version unless --all. Every recall counts as a use of what
 it returns unless --no-touch. With --hook user-prompt it reads the host's
-UserPromptSubmit JSON on stdin and prints what the host adds to the prompt.`,
+UserPromptSubmit JSON on stdin and prints what the host adds to the prompt; a hook exits 0
+whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&req.Scope, "scope", "", "ask in this `SCOPE`: 1.6 there, 0.25 less per level up, never below 0.8")
 			fs.BoolVar(&req.All, "all", false, "also list superseded versions")
 			fs.BoolVar(&req.NoTouch, "no-touch", false, "do not count this recall as a use")
 			fs.IntVar(&req.Limit, "limit", memory.DefaultLimit, "at most `N` memories, 1 to 50")
 			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: user-prompt")
+			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)
 		},
+		Refused: refusedHook(memory.EventUserPrompt),
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
 			if hook != "" {
-				if hook != "user-prompt" {
-					return cli.Usagef("invalid input: --hook: expected user-prompt")
-				}
-				return promptHook(ctx, env, brainFlag, req.Scope)
+				return runHook(ctx, env, memory.HookCall{Name: hook, Event: memory.EventUserPrompt, Scope: req.Scope}, brainFlag, timeout)
+			}
+			if timeout != memory.DefaultHookSeconds {
+				return cli.Usagef("invalid input: --timeout: applies only with --hook")
 			}
 			req.Query = strings.Join(args, " ")
 			req.Repo = cwd()
@@ -139,24 +150,33 @@ UserPromptSubmit JSON on stdin and prints what the host adds to the prompt.`,
 	}
 }
 
-func promptHook(ctx context.Context, env *cli.Env, brainFlag *cli.Optional, scope string) error {
-	in, err := memory.ReadHook(env.Stdin, memory.EventUserPrompt)
-	if err != nil {
-		return cli.Classify(err)
+// runHook answers a host's hook event. A hook exits 0 whatever its input or the brain's
+// state: what went wrong is one line on stderr and the host adds nothing.
+func runHook(ctx context.Context, env *cli.Env, call memory.HookCall, brainFlag *cli.Optional, timeout int) error {
+	call.Stdin, call.Dir, call.Seconds = env.Stdin, cwd(), timeout
+	call.Open = func() (*memory.Store, error) { return open(brainFlag) }
+	out, notice := memory.Answer(ctx, call)
+	if notice != "" {
+		fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(notice))
 	}
-	s, err := open(brainFlag)
-	if err != nil {
+	return cli.WriteJSON(env.Stdout, out)
+}
+
+// refusedHook answers a hook command line whose flags were refused (a mistyped flag in the
+// host's settings) as a hook, exit 0 and nothing added; any other command line is refused
+// as usual.
+func refusedHook(event string) func(context.Context, *cli.Env, []string, error) error {
+	return func(ctx context.Context, env *cli.Env, args []string, err error) error {
+		for _, a := range args {
+			if a == "--" {
+				break
+			}
+			if a == "--hook" || a == "-hook" || strings.HasPrefix(a, "--hook=") || strings.HasPrefix(a, "-hook=") {
+				return runHook(ctx, env, memory.HookCall{Event: event, Refused: err}, &cli.Optional{}, memory.DefaultHookSeconds)
+			}
+		}
 		return err
 	}
-	repo := in.Cwd
-	if repo == "" {
-		repo = cwd()
-	}
-	res, err := s.PromptHook(ctx, in, memory.RecallRequest{Scope: scope, Repo: repo})
-	if err != nil {
-		return classify(env, err)
-	}
-	return cli.WriteJSON(env.Stdout, res)
 }
 
 func briefCmd() *cli.Command {
@@ -164,57 +184,39 @@ func briefCmd() *cli.Command {
 		brainFlag *cli.Optional
 		req       memory.BriefRequest
 		hook      string
+		timeout   int
 	)
 	return &cli.Command{
 		Name: "brief",
 		Usage: `usage: bf brief [--bytes N] [--scope S] [--brain NAME|PATH]
-       bf brief --hook session-start < HOOK.json
+       bf brief --hook session-start [--timeout N] < HOOK.json
 
 Print the session brief: rules, how the user wants to work, pinned memories, reviews due,
 the code's state from git, open tasks, other brains and recent activity, within --bytes
 (6000 by default). Over the limit the least important parts are cut, named, and the
 command to see the rest is printed. With --hook session-start it reads the host's
-SessionStart JSON on stdin and prints what the host adds to the session.`,
+SessionStart JSON on stdin and prints what the host adds to the session; a hook exits 0
+whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.IntVar(&req.Bytes, "bytes", memory.DefaultBriefBytes, "at most `N` bytes of brief text, 256 to 1048576")
 			fs.StringVar(&req.Scope, "scope", "", "the `SCOPE` the session works in (default global)")
 			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: session-start")
+			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)
 		},
+		Refused: refusedHook(memory.EventSessionStart),
 		Run: func(ctx context.Context, env *cli.Env, args []string) error {
+			if hook != "" {
+				return runHook(ctx, env, memory.HookCall{Name: hook, Event: memory.EventSessionStart, Scope: req.Scope, Bytes: req.Bytes}, brainFlag, timeout)
+			}
 			if len(args) > 0 {
 				return cli.Usagef("bf brief takes no arguments (see bf brief --help)")
 			}
-			var in *memory.HookInput
-			if hook != "" {
-				if hook != "session-start" {
-					return cli.Usagef("invalid input: --hook: expected session-start")
-				}
-				var err error
-				if in, err = memory.ReadHook(env.Stdin, memory.EventSessionStart); err != nil {
-					return cli.Classify(err)
-				}
-			}
-			s, err := open(brainFlag)
-			if err != nil {
-				return err
+			if timeout != memory.DefaultHookSeconds {
+				return cli.Usagef("invalid input: --timeout: applies only with --hook")
 			}
 			req.Repo = cwd()
-			if in != nil {
-				if in.Cwd != "" {
-					req.Repo = in.Cwd
-				}
-				res, err := s.SessionStartHook(ctx, in, req)
-				if err != nil {
-					return classify(env, err)
-				}
-				return cli.WriteJSON(env.Stdout, res)
-			}
-			res, err := s.Brief(ctx, req)
-			if err != nil {
-				return classify(env, err)
-			}
-			return cli.WriteJSON(env.Stdout, res)
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.BriefReply, error) { return s.Brief(ctx, req) })
 		},
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/collect"
 	"github.com/bfgo/bf/libbf/config"
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/timestamp"
 	"github.com/bfgo/bf/libbf/watch"
 )
@@ -282,27 +283,19 @@ func contains(list []string, s string) bool {
 
 // readStdin reads what bf run --stdin pipes: at most MaxStdin bytes within StdinWait.
 func readStdin(r io.Reader) ([]byte, error) {
-	type result struct {
-		data []byte
-		err  error
-	}
-	done := make(chan result, 1)
-	go func() {
-		data, err := io.ReadAll(io.LimitReader(r, MaxStdin+1))
-		done <- result{data, err}
-	}()
-	select {
-	case res := <-done:
-		if res.err != nil {
-			return nil, fmt.Errorf("cannot read stdin: %w", res.err)
-		}
-		if len(res.data) > MaxStdin {
-			return nil, cli.Usagef("invalid input: stdin: holds more than 1 MiB; pipe less")
-		}
-		return res.data, nil
-	case <-time.After(StdinWait):
+	ctx, cancel := context.WithTimeout(context.Background(), StdinWait)
+	defer cancel()
+	data, err := durable.ReadWithin(ctx, r, MaxStdin)
+	var tooLarge *durable.TooLargeError
+	switch {
+	case err == nil:
+		return data, nil
+	case errors.As(err, &tooLarge):
+		return nil, cli.Usagef("invalid input: stdin: holds more than 1 MiB; pipe less")
+	case ctx.Err() != nil:
 		return nil, cli.Usagef("invalid input: stdin: did not end within 10 seconds; pipe a finished input or drop --stdin")
 	}
+	return nil, fmt.Errorf("cannot read stdin: %w", err)
 }
 
 func one(flag *cli.Optional) (*brain.Brain, error) {

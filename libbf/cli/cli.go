@@ -18,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"syscall"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/peterbourgon/ff/v3"
@@ -58,6 +57,10 @@ type Command struct {
 	Usage string // first line "bf validate [--brain B]", then a short description and flags
 	Flags func(fs *flag.FlagSet)
 	Run   func(ctx context.Context, env *Env, args []string) error
+	// Refused, when set, answers a command line its flags refused instead of the usual
+	// diagnostic and exit 2: a hook for an agent host must exit 0 even then. It gets the
+	// arguments as given and the refusal, and returns nil or the error to report.
+	Refused func(ctx context.Context, env *Env, args []string, err error) error
 }
 
 // Env is what a command sees of the world; tests replace its fields.
@@ -107,10 +110,14 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 			fmt.Fprint(env.Stdout, helpText(cmd, fs))
 			return ExitOK
 		}
+		var refusal error = &UsageError{Err: errors.New(flagMessage(err, cmd.Name, argv[1:]))}
 		if m := badValue().FindStringSubmatch(err.Error()); m != nil {
-			return report(env, &UsageError{Err: fmt.Errorf("invalid input: %s: %s", m[1], valueReason(m[2]))})
+			refusal = &UsageError{Err: fmt.Errorf("invalid input: %s: %s", m[1], valueReason(m[2]))}
 		}
-		return report(env, &UsageError{Err: errors.New(flagMessage(err, cmd.Name, argv[1:]))})
+		if cmd.Refused != nil {
+			return report(env, cmd.Refused(ctx, env, rest, refusal))
+		}
+		return report(env, refusal)
 	}
 	for _, a := range args {
 		if !utf8.ValidString(a) {
@@ -408,23 +415,8 @@ func WriteJSON(w io.Writer, v any) error {
 // Marshal encodes v as every reply prints: compact, without HTML escaping, terminal-safe.
 func Marshal(v any) ([]byte, error) { return reply.Marshal(v) }
 
-// Escape makes text safe for a one-line diagnostic: control and format characters are
-// written as Go escapes so nothing in a file name or message can move the cursor or hide text.
-func Escape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == unicode.ReplacementChar:
-			b.WriteRune(r)
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-			q := fmt.Sprintf("%+q", string(r))
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// Escape makes text safe for a one-line diagnostic (see reply.Escape).
+func Escape(s string) string { return reply.Escape(s) }
 
 // Output prints a reply when there is one, even beside an error such as a delivery that
 // did not arrive, and returns the error classified for its exit code.

@@ -194,3 +194,37 @@ func TestPick(t *testing.T) {
 		}
 	}
 }
+
+// A command with Refused answers the command lines its flags refuse; it sees the
+// arguments as given and the refusal, and what it returns is what is reported.
+func TestRefused(t *testing.T) {
+	var got []string
+	var limit int
+	var brain Optional
+	cmd := testCommand(&got, &limit, &brain)
+	cmd.Refused = func(ctx context.Context, env *Env, args []string, err error) error {
+		if len(args) > 0 && args[len(args)-1] == "x" {
+			return WriteJSON(env.Stdout, map[string]string{"refused": err.Error()})
+		}
+		return err
+	}
+	tests := []struct {
+		argv           []string
+		code           int
+		stdout, stderr string
+	}{
+		{[]string{"bf-search", "--limit", "x"}, ExitOK,
+			`{"refused":"invalid input: limit: expected a plain decimal integer, such as 10"}` + "\n", ""},
+		{[]string{"bf-search", "--limit", "y"}, ExitUsage,
+			"", "bf: invalid input: limit: expected a plain decimal integer, such as 10\n"},
+		{[]string{"bf-search", "--bogus"}, ExitUsage,
+			"", "bf: unknown flag --bogus (see bf search --help); words starting with - need -- before them: bf search -- --bogus\n"},
+	}
+	for _, tt := range tests {
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
+		if code != tt.code || out.String() != tt.stdout || errb.String() != tt.stderr {
+			t.Errorf("%v: code %d, stdout %q, stderr %q; want %d, %q, %q", tt.argv, code, out.String(), errb.String(), tt.code, tt.stdout, tt.stderr)
+		}
+	}
+}

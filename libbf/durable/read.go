@@ -1,8 +1,10 @@
 package durable
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"slices"
 	"syscall"
@@ -18,6 +20,34 @@ var (
 type TooLargeError struct{ Limit int64 }
 
 func (e *TooLargeError) Error() string { return fmt.Sprintf("is larger than %d bytes", e.Limit) }
+
+// ReadWithin reads r to its end, such as stdin from another program, refusing more than
+// limit bytes with a *TooLargeError, and gives up with ctx's error when ctx ends first: a
+// writer that never closes its end of the pipe does not hang the reader. The read itself
+// cannot be interrupted; it goes on unseen until the process exits.
+func ReadWithin(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
+	type read struct {
+		data []byte
+		err  error
+	}
+	done := make(chan read, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, limit+1))
+		done <- read{data, err}
+	}()
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case got := <-done:
+		if got.err != nil {
+			return nil, got.err
+		}
+		if int64(len(got.data)) > limit {
+			return nil, &TooLargeError{Limit: limit}
+		}
+		return got.data, nil
+	}
+}
 
 // ReadRegular reads a file someone else may have written: only a regular file, never
 // through a symbolic link, never waiting on a FIFO, and at most limit bytes, however the

@@ -1,12 +1,16 @@
 package durable
 
 import (
+	"context"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 func TestReadRegular(t *testing.T) {
@@ -53,5 +57,40 @@ func TestReadRegular(t *testing.T) {
 	var tl *TooLargeError
 	if _, err := ReadRegular(filepath.Join(dir, "big"), 8); !errors.As(err, &tl) || tl.Limit != 8 {
 		t.Errorf("big: %v is not a TooLargeError of 8", err)
+	}
+}
+
+// ReadWithin reads a stream to its end within a limit, and gives up when its context ends.
+func TestReadWithin(t *testing.T) {
+	expired, cancel := context.WithTimeout(context.Background(), time.Millisecond)
+	defer cancel()
+	never, _ := io.Pipe() // a writer that never writes nor closes
+	for _, c := range []struct {
+		name string
+		ctx  context.Context
+		r    io.Reader
+		want string
+		err  error
+	}{
+		{"to its end", context.Background(), strings.NewReader("four"), "four", nil},
+		{"at the limit", context.Background(), strings.NewReader("abcde"), "abcde", nil},
+		{"over the limit", context.Background(), strings.NewReader("abcdef"), "", &TooLargeError{Limit: 5}},
+		{"never ends", expired, never, "", context.DeadlineExceeded},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := ReadWithin(c.ctx, c.r, 5)
+			if string(got) != c.want {
+				t.Errorf("read %q, want %q", got, c.want)
+			}
+			var tooLarge *TooLargeError
+			switch {
+			case c.err == nil && err != nil:
+				t.Errorf("error %v", err)
+			case errors.As(c.err, &tooLarge) && (!errors.As(err, &tooLarge) || tooLarge.Limit != 5):
+				t.Errorf("error %v, want %v", err, c.err)
+			case errors.Is(c.err, context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded):
+				t.Errorf("error %v, want %v", err, c.err)
+			}
+		})
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
@@ -95,6 +97,9 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	} else if err := CheckScope(asked); err != nil {
 		return nil, inputf("--scope", "%s", err)
 	}
+	// Sessions start more often than memories are saved: the brief clears what a killed
+	// save left too (only files old enough that no save can still be writing them).
+	removeLeftovers(filepath.Join(s.Brain.Root, filepath.FromSlash(Folder)))
 	l, err := s.Load()
 	if err != nil {
 		return nil, err
@@ -143,6 +148,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	}
 	for i, m := range prefs {
 		if i == MaxPreferences {
+			secs["preferences"].extra = fmt.Sprintf("+%d more preferences and relationships not shown: bf recall --no-touch --limit 50 --scope %s", len(prefs)-MaxPreferences, asked)
 			break
 		}
 		secs["preferences"].items = append(secs["preferences"].items, line(m))
@@ -162,7 +168,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		if i == maxListed {
 			break
 		}
-		secs["due"].items = append(secs["due"].items, fmt.Sprintf("- review due %s: %s (%s) — bf verify %s --source ...", m.Review, m.Title, m.Ref, m.Ref))
+		secs["due"].items = append(secs["due"].items, fmt.Sprintf("- review due %s: %s (%s) — bf verify %s --source ...", m.Review, reply.Escape(m.Title), m.Ref, m.Ref))
 	}
 	for _, ln := range (Git{BrainRoot: s.Brain.Root, Dir: req.Repo}).Status(ctx) {
 		secs["code"].items = append(secs["code"].items, "- "+ln)
@@ -174,7 +180,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	secs["inbox"].items = tasks
 	if cfg := s.Brain.Config; cfg != nil {
 		for _, name := range slices.Sorted(maps.Keys(cfg.Brains)) {
-			secs["brains"].items = append(secs["brains"].items, fmt.Sprintf("- %s (%s)", name, cfg.Brains[name].Path))
+			secs["brains"].items = append(secs["brains"].items, fmt.Sprintf("- %s (%s)", reply.Escape(name), reply.Escape(cfg.Brains[name].Path)))
 		}
 	}
 	slices.SortFunc(recent, func(a, b *Memory) int { return cmp.Or(b.Saved.Compare(a.Saved), cmp.Compare(a.Ref, b.Ref)) })
@@ -186,7 +192,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		if m.Unreviewed {
 			label = "[unreviewed] "
 		}
-		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s%s (%s)", timestamp.Day(m.Saved.UTC()), m.Type, label, m.Title, m.Ref))
+		secs["recent"].items = append(secs["recent"].items, fmt.Sprintf("- %s saved [%s] %s%s (%s)", timestamp.Day(m.Saved.UTC()), m.Type, label, reply.Escape(m.Title), m.Ref))
 	}
 
 	for _, sc := range secs {
@@ -263,16 +269,18 @@ func render(name, scope string, secs map[string]*section, cuts []Cut, full int) 
 	return b.String()
 }
 
-// line is one memory in the brief.
+// line is one memory in the brief and in the prompt hook's context: one line whatever
+// the title and body hold, their control and format characters escaped.
 func line(m *Memory) string {
 	body := strings.Join(strings.Fields(m.Body), " ")
 	if utf8.RuneCountInString(body) > bodyClip {
 		body = string([]rune(body)[:bodyClip]) + "…"
 	}
+	label := ""
 	if m.Unreviewed {
-		return fmt.Sprintf("- [unreviewed] %s: %s (%s)", m.Title, body, m.Ref)
+		label = "[unreviewed] "
 	}
-	return fmt.Sprintf("- %s: %s (%s)", m.Title, body, m.Ref)
+	return fmt.Sprintf("- %s%s: %s (%s)", label, reply.Escape(m.Title), reply.Escape(body), reply.Escape(m.Ref))
 }
 
 func clip(s string, n int) string {
@@ -286,7 +294,8 @@ func clip(s string, n int) string {
 	return s
 }
 
-// openTasks lists the brain's open tasks, newest notes first.
+// openTasks lists the open tasks of the brain's notes, newest notes first. A task line in
+// a memory's body is part of what the memory says, not a task owed: memory notes are left out.
 func (s *Store) openTasks(ctx context.Context) ([]string, error) {
 	c, err := cache.Open(ctx, s.Brain)
 	if err != nil {
@@ -294,7 +303,7 @@ func (s *Store) openTasks(ctx context.Context) ([]string, error) {
 	}
 	defer c.Close()
 	rows, err := c.DB().QueryContext(ctx, `SELECT t.text, i.ref FROM tasks t JOIN items i ON i.id = t.item
-		WHERE t.done = 0 ORDER BY i.time DESC, i.ref, t.line LIMIT ?`, maxListed)
+		WHERE t.done = 0 AND NOT (`+inMemoryFolder+`) ORDER BY i.time DESC, i.ref, t.line LIMIT ?`, maxListed)
 	if err != nil {
 		return nil, cacheErr(err)
 	}
@@ -305,7 +314,7 @@ func (s *Store) openTasks(ctx context.Context) ([]string, error) {
 		if err := rows.Scan(&text, &ref); err != nil {
 			return nil, cacheErr(err)
 		}
-		out = append(out, fmt.Sprintf("- [ ] %s (%s)", text, ref))
+		out = append(out, fmt.Sprintf("- [ ] %s (%s)", reply.Escape(text), reply.Escape(ref)))
 	}
 	return out, cacheErr(rows.Err())
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -22,6 +23,12 @@ type Git struct {
 const gitTimeout = 20 * time.Second
 
 func (g Git) run(ctx context.Context, args ...string) (string, error) {
+	out, err := g.output(ctx, args...)
+	return strings.TrimSpace(out), err
+}
+
+// output is git's stdout as it printed it.
+func (g Git) output(ctx context.Context, args ...string) (string, error) {
 	if g.Dir == "" {
 		return "", errors.New("no repository")
 	}
@@ -30,7 +37,52 @@ func (g Git) run(ctx context.Context, args ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(string(res.Stdout)), nil
+	return string(res.Stdout), nil
+}
+
+// Dirty reports whether the working tree has changes nobody committed, leaving out the
+// brain's own folder: a brain kept inside the repository changes with every save. A tree
+// git cannot read counts as changed.
+func (g Git) Dirty(ctx context.Context) bool {
+	top, err := g.run(ctx, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return true
+	}
+	st, err := g.output(ctx, "status", "--porcelain=v1", "-z")
+	if err != nil {
+		return true
+	}
+	brainRoot := realPath(g.BrainRoot)
+	fields := strings.Split(st, "\x00")
+	for i := 0; i < len(fields); i++ {
+		entry := fields[i]
+		if len(entry) < 4 {
+			continue
+		}
+		if entry[0] == 'R' || entry[0] == 'C' {
+			i++ // the path it was renamed or copied from follows
+		}
+		p := realPath(filepath.Join(top, filepath.FromSlash(strings.TrimSuffix(entry[3:], "/"))))
+		if brainRoot == "" || (p != brainRoot && !strings.HasPrefix(p, brainRoot+string(filepath.Separator))) {
+			return true
+		}
+	}
+	return false
+}
+
+// realPath is p with symbolic links resolved where it exists, so git's paths and the
+// brain's compare; "" stays "".
+func realPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	if r, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+		return filepath.Join(r, filepath.Base(p))
+	}
+	return p
 }
 
 // Head returns the current commit and the repository's root commit, or ok false outside a
@@ -58,8 +110,9 @@ func Short(c string) string {
 }
 
 // CommitLine says whether a stamped memory is still current against the tree, or "" when
-// no line applies (no stamp, no repository, another project's memory).
-func (g Git) CommitLine(ctx context.Context, m *Memory, head, project string) string {
+// no line applies (no stamp, no repository, another project's memory). dirty tells
+// whether the tree has uncommitted changes; it is asked only of a memory stored at HEAD.
+func (g Git) CommitLine(ctx context.Context, m *Memory, head, project string, dirty func() bool) string {
 	if m.Commit == "" || !Stamped(m.Type) || head == "" {
 		return ""
 	}
@@ -78,6 +131,9 @@ func (g Git) CommitLine(ctx context.Context, m *Memory, head, project string) st
 	n, err := strconv.Atoi(out)
 	if err != nil {
 		return notHere
+	}
+	if n == 0 && dirty() {
+		return fmt.Sprintf("tree has uncommitted changes since stored (%s) — re-check against source", short)
 	}
 	if n == 0 {
 		return fmt.Sprintf("tree unchanged since stored (%s)", short)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
@@ -255,7 +256,8 @@ func roundFactors(f Factors) Factors {
 		Stakes: round(f.Stakes, 4), Scope: round(f.Scope, 4), Pin: f.Pin, Usage: round(f.Usage, 4)}
 }
 
-// match finds the memory notes holding each query term in the brain's full-text index.
+// match finds the memory notes holding each query term in the brain's full-text index,
+// in what they say: their title and body.
 func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate, error) {
 	c, err := cache.Open(ctx, s.Brain)
 	if err != nil {
@@ -265,9 +267,9 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	db := c.DB()
 	const base = `SELECT i.ref, -` + cache.RankBM25 + ` FROM search
 		JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
-		WHERE search MATCH ? AND i.ref >= 'concepts/memory/' AND i.ref < 'concepts/memory0'`
+		WHERE search MATCH ? AND ` + inMemoryFolder
 	out := map[string]*candidate{}
-	rows, err := db.QueryContext(ctx, base, q.Match())
+	rows, err := db.QueryContext(ctx, base, inSaid(q.Match()))
 	if err != nil {
 		return nil, cacheErr(err)
 	}
@@ -280,7 +282,7 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	for _, t := range q.Terms {
 		seen := map[string]bool{}
-		rows, err := db.QueryContext(ctx, base, t.Match())
+		rows, err := db.QueryContext(ctx, base, inSaid(t.Match()))
 		if err != nil {
 			return nil, cacheErr(err)
 		}
@@ -295,6 +297,15 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	return out, nil
 }
+
+// inMemoryFolder is the SQL condition on the items row i for the notes under Folder.
+const inMemoryFolder = `i.ref >= '` + Folder + `/' AND i.ref < '` + Folder + `0'`
+
+// inSaid limits an FTS5 match to the title and text columns. The names column of a note's
+// passage holds its type and front matter values (importance 3, scope global, the saved
+// year, reported, stated), which every memory shares: a query of 3 or 2026 would match
+// them all, and stage-3 would hold its 3 in a stage-2 memory's importance.
+func inSaid(match string) string { return "{title text} : (" + match + ")" }
 
 func scanRows(rows *sql.Rows, each func(string, float64)) error {
 	defer rows.Close()
@@ -321,6 +332,7 @@ func (s *Store) commitLines(ctx context.Context, l *Loaded, items []RecallItem, 
 	g := Git{BrainRoot: s.Brain.Root, Dir: repo}
 	var head, project string
 	checked := false
+	dirty := sync.OnceValue(func() bool { return g.Dirty(ctx) })
 	for i := range items {
 		m := l.ByRef[items[i].Ref]
 		if m == nil || m.Commit == "" || !Stamped(m.Type) {
@@ -330,6 +342,6 @@ func (s *Store) commitLines(ctx context.Context, l *Loaded, items []RecallItem, 
 			head, project, _ = g.Head(ctx)
 			checked = true
 		}
-		items[i].CommitLine = g.CommitLine(ctx, m, head, project)
+		items[i].CommitLine = g.CommitLine(ctx, m, head, project, dirty)
 	}
 }

@@ -5,13 +5,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/timestamp"
@@ -22,6 +26,36 @@ const (
 	MaxTitleChars = 4096
 	MaxBodyBytes  = 64 << 10
 )
+
+// BodyFrom resolves the body flags of bf remember: --body - reads stdin, --body-file PATH
+// reads that file, any other --body is the body itself.
+func BodyFrom(stdin io.Reader, body, file string) (string, error) {
+	var r io.Reader
+	arg := "--body"
+	switch {
+	case file != "" && body != "":
+		return "", inputf("--body-file", "give either --body or --body-file, not both")
+	case file != "":
+		f, err := os.Open(file)
+		if err != nil {
+			return "", inputf("--body-file", "cannot read %s: %v; give a readable file", quote(file), durable.Cause(err))
+		}
+		defer f.Close()
+		r, arg = f, "--body-file"
+	case body == "-":
+		r, arg = stdin, "stdin"
+	default:
+		return body, nil
+	}
+	data, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
+	if err != nil {
+		return "", inputf(arg, "cannot read the body: %v", durable.Cause(err))
+	}
+	if len(data) > MaxBodyBytes {
+		return "", inputf(arg, "holds more than 64 KiB; a memory body is at most 64 KiB")
+	}
+	return string(data), nil
+}
 
 // RememberRequest is one save. Zero values mean "not given".
 type RememberRequest struct {
@@ -115,6 +149,12 @@ func (req *RememberRequest) check() error {
 		}
 		req.Confidence = c
 	}
+	if req.Source != "" && strings.TrimSpace(req.Source) == "" {
+		return inputf("--source", "is blank; say where it was checked, such as --source \"stated by the user\"")
+	}
+	if req.Ref != "" && strings.TrimSpace(req.Ref) == "" {
+		return inputf("--ref", "is blank; give a URL, a file or a record backing the memory")
+	}
 	if req.Trust != "" && !contains(TrustValues, req.Trust) {
 		return inputf("--trust", "expected stated, imported or external")
 	}
@@ -188,7 +228,7 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	}
 
 	if old == nil && !req.AllowDuplicate {
-		if r := duplicateOf(l, scope, req.Title); r != nil {
+		if r := s.duplicateOf(l, scope, req); r != nil {
 			return nil, r
 		}
 	}
@@ -210,6 +250,7 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	}
 	r := replyOf("created", m)
 	r.Said = append([]string{fmt.Sprintf("remembered %s [%s/%s] %s", m.Ref, m.Scope, m.Type, m.Title)}, said...)
+	r.Said = append(r.Said, s.undeclared(m.Scope)...)
 	if old != nil {
 		r.Said = append(r.Said, fmt.Sprintf("  supersedes %s, kept as history", old.Ref))
 	}
@@ -305,6 +346,7 @@ func (s *Store) update(ctx context.Context, m *Memory, req RememberRequest, now 
 	r := replyOf(action, m)
 	r.History = history
 	r.Said = append([]string{fmt.Sprintf("%s %s [%s/%s] %s", action, m.Ref, m.Scope, m.Type, m.Title)}, said...)
+	r.Said = append(r.Said, s.undeclared(m.Scope)...)
 	if history != "" {
 		r.Said = append(r.Said, "  old body kept in "+history)
 	}
@@ -314,8 +356,21 @@ func (s *Store) update(ctx context.Context, m *Memory, req RememberRequest, now 
 	return r, nil
 }
 
+// undeclared warns of a save into a scope bf.yaml does not declare while it declares
+// some: usually a typo, which bf review would only report later.
+func (s *Store) undeclared(scope string) []string {
+	mc := s.Brain.Config.Memory
+	if scope == DefaultScope || mc == nil || len(mc.Scopes) == 0 || slices.Contains(mc.Scopes, scope) {
+		return nil
+	}
+	return []string{fmt.Sprintf("  scope %s is not declared in bf.yaml (declared: %s); a typo? If not, declare it: bf scope %s", scope, strings.Join(mc.Scopes, ", "), scope)}
+}
+
 // duplicateOf returns the refusal for a title too close to a current memory's in scope.
-func duplicateOf(l *Loaded, scope, title string) *Refusal {
+// Its "same fact, better words" way is the whole command that updates the stored memory
+// with the body given, ready to paste.
+func (s *Store) duplicateOf(l *Loaded, scope string, req RememberRequest) *Refusal {
+	title := req.Title
 	if len(TitleWords(title)) < GuardMinWords {
 		return nil
 	}
@@ -338,10 +393,46 @@ func duplicateOf(l *Loaded, scope, title string) *Refusal {
   yours:   %s
 Storing both would put two answers to one question in the brain. Pick one:
   the fact CHANGED       --supersedes %s
-  same fact, better words  bf remember --scope %s --title %q --update --body ...
-  genuinely separate     --allow-duplicate`, best.Ref, scope, pct, best.Title, title, best.Ref, scope, best.Title)
+  same fact, better words  %s
+  genuinely separate     --allow-duplicate`, best.Ref, scope, pct, best.Title, title, best.Ref, s.updateCommand(best, req))
 	return &Refusal{Reason: "duplicate", Existing: best.Ref, Overlap: pct,
 		Flags: []string{"--supersedes " + best.Ref, "--update", "--allow-duplicate"}, Message: msg}
+}
+
+// updateCommand is the bf remember command that saves req's body over the stored memory m,
+// keeping the other flags req was given.
+func (s *Store) updateCommand(m *Memory, req RememberRequest) string {
+	args := []string{"bf", "remember", "--brain", s.Brain.Root, "--type", m.Type, "--scope", m.Scope, "--title", m.Title, "--body", req.Body, "--update"}
+	if req.Importance != 0 {
+		args = append(args, "--importance", strconv.Itoa(req.Importance))
+	}
+	for _, f := range []struct{ flag, value string }{{"--confidence", req.Confidence}, {"--trust", req.Trust}, {"--source", req.Source}, {"--ref", req.Ref}, {"--review", req.Review}} {
+		if f.value != "" {
+			args = append(args, f.flag, f.value)
+		}
+	}
+	if req.Pin {
+		args = append(args, "--pin")
+	}
+	if req.NoReview {
+		args = append(args, "--no-review")
+	}
+	quoted := make([]string, len(args))
+	for i, a := range args {
+		quoted[i] = shellQuote(a)
+	}
+	return strings.Join(quoted, " ")
+}
+
+// shellQuote writes a word so a POSIX shell reads it back as is: bare when it holds only
+// safe characters, else in single quotes.
+func shellQuote(w string) string {
+	if w != "" && strings.IndexFunc(w, func(r rune) bool {
+		return !(r < utf8.RuneSelf && (isWordRune(r) || strings.ContainsRune("-_./:,+=@%", r)))
+	}) < 0 {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }
 
 // freshPath names a new memory note after its title, unique in the folder.

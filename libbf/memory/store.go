@@ -8,8 +8,10 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -155,7 +157,35 @@ func (s *Store) Lock(ctx context.Context) (*lock.Lock, error) {
 	if errors.Is(err, lock.ErrBusy) {
 		return nil, errors.New("another bf remember kept the memory lock for 30 seconds; try again")
 	}
+	if err == nil {
+		removeLeftovers(filepath.Join(s.Brain.Root, filepath.FromSlash(Folder)))
+	}
 	return l, err
+}
+
+// leftoverAge is how old a temporary file must be before it counts as left behind: a
+// write takes milliseconds, so one older than this belongs to a writer that was killed.
+const leftoverAge = time.Minute
+
+// leftoverName is the name of durable.WriteFile's temporary file for a note: .NAME.md.DIGITS.tmp.
+var leftoverName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\..+\.md\.[0-9]+\.tmp$`) })
+
+// removeLeftovers deletes the temporary files a killed save left in dir. Same-folder
+// temporary files are what makes a save atomic (the rename), but one left behind is
+// staged by git add -A and removed by nothing else. Best effort: a save never fails on it.
+func removeLeftovers(dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !leftoverName().MatchString(e.Name()) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > leftoverAge {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // Write stores a memory note atomically.
@@ -184,6 +214,7 @@ func (s *Store) KeepHistory(ref string, at time.Time) (string, error) {
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", err
 	}
+	removeLeftovers(filepath.Dir(dst))
 	return rel, durable.WriteFile(dst, data, 0o644)
 }
 

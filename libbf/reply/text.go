@@ -1,6 +1,7 @@
 package reply
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -34,6 +35,25 @@ func Title(s string) string {
 		cut = cut[:space]
 	}
 	return strings.TrimRightFunc(cut, IsSpace) + "…"
+}
+
+// Escape makes text safe to show on one line: control and format characters (ESC, BEL,
+// line breaks, bidi overrides such as U+202E) are written as Go escapes, so nothing in a
+// file name, a title or a message can move the cursor, ring, or hide and reorder text.
+func Escape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == unicode.ReplacementChar:
+			b.WriteRune(r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			q := fmt.Sprintf("%+q", string(r))
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // Collapse turns every run of white space into one space and trims the ends: the one-line
