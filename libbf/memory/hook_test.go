@@ -109,7 +109,7 @@ func TestAnswerNeverFails(t *testing.T) {
 func TestAnswerWarnings(t *testing.T) {
 	s := newStore(t)
 	ctx := context.Background()
-	if _, err := s.Remember(ctx, RememberRequest{Type: "policy", Title: "Never force-push", Body: "Shared history."}); err != nil {
+	if _, err := s.Remember(ctx, RememberRequest{Type: "policy", Title: "Never force-push", Body: "Shared history.", Reviewed: true}); err != nil {
 		t.Fatal(err)
 	}
 	bad := "---\ntype: \"gotcha\"\ntitle: \"Force-push held\"\nupdated: \"2026-01-01\"\nfields:\n  importance: 9\n  saved: \"2026-01-01T00:00:00.000000Z\"\n---\nforce-push\n"
