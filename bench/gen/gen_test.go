@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 )
 
@@ -148,8 +149,15 @@ func TestShape(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(entries) != p.PerSrc[k] || st.Records[src] != p.PerSrc[k] {
-			t.Errorf("%s: %d files, plan %d, reported %d", src, len(entries), p.PerSrc[k], st.Records[src])
+		// The records count as collected: the ledger names each of them with its bytes.
+		ledgerData, err := os.ReadFile(filepath.Join(dir, "memories", src, provenance.LedgerName))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ledger := provenance.ParseLedger(ledgerData)
+		entries = slices.DeleteFunc(entries, func(e os.DirEntry) bool { return e.Name() == provenance.LedgerName })
+		if len(entries) != p.PerSrc[k] || st.Records[src] != p.PerSrc[k] || len(ledger) != p.PerSrc[k] {
+			t.Errorf("%s: %d files, plan %d, reported %d, in the ledger %d", src, len(entries), p.PerSrc[k], st.Records[src], len(ledger))
 		}
 		for _, e := range entries {
 			records++
@@ -157,6 +165,9 @@ func TestShape(t *testing.T) {
 			r, err := record.Parse(data)
 			if err != nil {
 				t.Fatalf("%s/%s: %v", src, e.Name(), err)
+			}
+			if !ledger.Confirms(e.Name(), data) {
+				t.Errorf("%s/%s is not in the ledger", src, e.Name())
 			}
 			if record.FileName(r.ID) != e.Name() {
 				t.Errorf("%s/%s holds id %q", src, e.Name(), r.ID)

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/bfgo/bf/libbf/provenance"
 )
 
 // Stats describes a written brain.
@@ -75,6 +77,10 @@ func Generate(dir string, p *Plan, workers int) (Stats, error) {
 			return st, err
 		}
 	}
+	// The records count as collected: each source's ledger names them, as a collection's
+	// transaction would have written it.
+	var ledgerMu sync.Mutex
+	ledgers := map[string]provenance.Ledger{}
 	var bytes atomic.Int64
 	write := func(rel string, data []byte, mode os.FileMode) error {
 		bytes.Add(int64(len(data)))
@@ -111,6 +117,13 @@ func Generate(dir string, p *Plan, workers int) (Stats, error) {
 					var data []byte
 					if rel, data, err = p.RecordFile(i - len(p.Notes)); err == nil {
 						err = write(rel, data, 0o644)
+						src := path.Base(path.Dir(rel))
+						ledgerMu.Lock()
+						if ledgers[src] == nil {
+							ledgers[src] = provenance.Ledger{}
+						}
+						ledgers[src].Wrote(path.Base(rel), data)
+						ledgerMu.Unlock()
 					}
 				}
 				if err != nil {
@@ -122,6 +135,16 @@ func Generate(dir string, p *Plan, workers int) (Stats, error) {
 		}()
 	}
 	wg.Wait()
+	if firstErr != nil {
+		return st, firstErr
+	}
+	for _, src := range Sources {
+		if l := ledgers[src]; l != nil {
+			if err := write("memories/"+src+"/"+provenance.LedgerName, l.Encode(), 0o644); err != nil {
+				return st, err
+			}
+		}
+	}
 	st.Files = total + 1 + len(Sources)
 	st.Bytes = bytes.Load()
 	return st, firstErr

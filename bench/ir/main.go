@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/bench/internal/measure"
+	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 )
 
@@ -327,6 +328,11 @@ func readQrels(file string) (map[string]map[string]int, []string, error) {
 // writeBrain writes one record per document, unless a complete brain is already there.
 func writeBrain(brain string, corpus []byte) (int, error) {
 	stamp := filepath.Join(filepath.Dir(brain), "complete")
+	folder := filepath.Join(brain, "memories", source)
+	ledgerFile := filepath.Join(folder, provenance.LedgerName)
+	if _, err := os.Stat(ledgerFile); err != nil {
+		os.Remove(stamp) // a brain written before records needed their ledger
+	}
 	if b, err := os.ReadFile(stamp); err == nil {
 		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
 			return n, nil
@@ -335,7 +341,6 @@ func writeBrain(brain string, corpus []byte) (int, error) {
 	if err := os.RemoveAll(filepath.Dir(brain)); err != nil {
 		return 0, err
 	}
-	folder := filepath.Join(brain, "memories", source)
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		return 0, err
 	}
@@ -343,6 +348,8 @@ func writeBrain(brain string, corpus []byte) (int, error) {
 	if err := os.WriteFile(filepath.Join(brain, "bf.yaml"), []byte(config), 0o644); err != nil {
 		return 0, err
 	}
+	// The documents count as collected: the ledger names them as collection would.
+	ledger := provenance.Ledger{}
 	n := 0
 	sc := bufio.NewScanner(strings.NewReader(string(corpus)))
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
@@ -359,9 +366,13 @@ func writeBrain(brain string, corpus []byte) (int, error) {
 		if err := os.WriteFile(filepath.Join(folder, record.FileName(d.ID)), b, 0o644); err != nil {
 			return n, err
 		}
+		ledger.Wrote(record.FileName(d.ID), b)
 		n++
 	}
 	if err := sc.Err(); err != nil {
+		return n, err
+	}
+	if err := os.WriteFile(ledgerFile, ledger.Encode(), 0o644); err != nil {
 		return n, err
 	}
 	return n, os.WriteFile(stamp, []byte(strconv.Itoa(n)+"\n"), 0o644)
