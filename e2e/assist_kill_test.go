@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -242,7 +243,7 @@ func (r *killRig) checkAnswered(point string) {
 			}
 		}
 	}
-	recs, _ := os.ReadDir(filepath.Join(r.brain, "memories", "bot"))
+	recs := recordFiles(filepath.Join(r.brain, "memories", "bot"))
 	answered := 0
 	for _, it := range items {
 		if it.Type == "job" && it.Kind == "message" && (it.State == "completed" || it.State == "answered") {
@@ -369,7 +370,7 @@ func TestAssistRunKillPoints(t *testing.T) {
 		t.Helper()
 		r.bf(0, "", "watch", "--json", "--cycles", "1", "--assistant", "solo")
 		acted, _ := os.ReadFile(filepath.Join(r.brain, "acted.log"))
-		recs, _ := os.ReadDir(filepath.Join(r.brain, "memories", "solo"))
+		recs := recordFiles(filepath.Join(r.brain, "memories", "solo"))
 		states := map[string]int{}
 		for _, it := range r.items() {
 			if it.Kind == "run" {
@@ -463,4 +464,10 @@ func TestWatchOwnsBrain(t *testing.T) {
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
 		t.Fatalf("stopped watcher: exit %d, want 130", code)
 	}
+}
+
+// recordFiles lists the record files of a source folder, leaving out its ledger.
+func recordFiles(dir string) []os.DirEntry {
+	list, _ := os.ReadDir(dir)
+	return slices.DeleteFunc(list, func(e os.DirEntry) bool { return strings.HasPrefix(e.Name(), ".") })
 }

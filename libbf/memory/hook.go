@@ -219,7 +219,7 @@ func (s *Store) PromptHook(ctx context.Context, in *HookInput, req RecallRequest
 	}
 	b.WriteString(head + ":\n")
 	for _, it := range res.Items {
-		m := &Memory{Title: it.Title, Body: it.Body, Ref: it.Ref}
+		m := &Memory{Title: it.Title, Body: it.Body, Ref: it.Ref, Unreviewed: it.Unreviewed}
 		b.WriteString(line(m) + "\n")
 		if it.CommitLine != "" {
 			b.WriteString("  " + it.CommitLine + "\n")
