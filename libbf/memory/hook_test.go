@@ -53,7 +53,7 @@ func TestAnswerNeverFails(t *testing.T) {
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
 	matched := &HookOutput{Specific: &HookSpecific{Event: EventUserPrompt,
-		Context: "Memories that match this prompt (bf recall):\n- Cache lock is per brain: The writer lock lives in .bf. (concepts/memory/cache-lock-is-per-brain.md)\n"}}
+		Context: "Memories that match this prompt (bf recall):\n- [unreviewed] Cache lock is per brain: The writer lock lives in .bf. (concepts/memory/cache-lock-is-per-brain.md)\n"}}
 	for _, c := range []struct {
 		name   string
 		ctx    context.Context
