@@ -221,3 +221,65 @@ func TestAllowance(t *testing.T) {
 		t.Fatalf("after a minute: %v", err)
 	}
 }
+
+// A missing allowance file is a full bucket; one that cannot be trusted is an empty bucket
+// as of now, refilling at the usual rate, and the file is rewritten to say so.
+func TestAllowanceFailsClosed(t *testing.T) {
+	now := time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC)
+	full := fmt.Sprintf(`{"tokens":%d,"at":"2026-10-20T11:00:00Z"}`, Burst)
+	for _, tc := range []struct {
+		name, file string
+		// questions allowed at now, then after 3 s
+		now, later int
+	}{
+		{"missing", "", Burst, 1},
+		{"valid full", full, Burst, 1},
+		{"valid half", `{"tokens":10,"at":"2026-10-20T12:00:00Z"}`, 10, 1},
+		{"garbage", "not json at all", 0, 1},
+		{"empty", "", 0, 1},
+		{"truncated", `{"tokens":20,"at":"2026-10`, 0, 1},
+		{"trailing", full + `{"tokens":20}`, 0, 1},
+		{"negative", `{"tokens":-1,"at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"over capacity", `{"tokens":21,"at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"not a number", `{"tokens":"NaN","at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"out of range", `{"tokens":1e999,"at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"no time", `{"tokens":20}`, 0, 1},
+		{"zero time", `{"tokens":20,"at":"0001-01-01T00:00:00Z"}`, 0, 1},
+		{"no tokens", `{"at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"unknown field", `{"tokens":20,"at":"2026-10-20T11:00:00Z","bonus":1}`, 0, 1},
+		{"future", `{"tokens":20,"at":"2026-10-20T12:00:01Z"}`, 0, 1},
+		{"far future", `{"tokens":0,"at":"2999-01-01T00:00:00Z"}`, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.name != "missing" {
+				if err := os.WriteFile(filepath.Join(dir, bucketFile), []byte(tc.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := spend(t, dir, now); got != tc.now {
+				t.Errorf("allowed %d questions at once, want %d", got, tc.now)
+			}
+			if got := spend(t, dir, now.Add(3*time.Second)); got != tc.later {
+				t.Errorf("allowed %d questions 3 s later, want %d", got, tc.later)
+			}
+		})
+	}
+}
+
+// spend asks until the allowance refuses and returns how many questions it allowed; the
+// refusal must be the allowance's.
+func spend(t *testing.T, dir string, at time.Time) int {
+	t.Helper()
+	for n := 0; ; n++ {
+		err := take(context.Background(), dir, at)
+		if err == nil {
+			continue
+		}
+		var le *LimitError
+		if !errors.As(err, &le) {
+			t.Fatalf("after %d questions: %v", n, err)
+		}
+		return n
+	}
+}
