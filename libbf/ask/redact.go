@@ -380,7 +380,8 @@ func strongValue(s string, v int) (span, bool) {
 		return span{}, false
 	}
 	if isQuote(s[v]) {
-		if end, ok := closingQuote(s, v); ok {
+		// A quote ends the value only when the value ends there too: "ab"cd is one value.
+		if end, ok := closingQuote(s, v); ok && (end == len(s) || strings.IndexByte(" \t\r\n,;)]}#", s[end]) >= 0) {
 			if end-v <= 2 {
 				return span{}, false
 			}

@@ -40,6 +40,7 @@ func TestRedact(t *testing.T) {
 		{"**Password:** correct horse", "**Password:** [redacted]", 1},
 		{"| db password | correct horse |", "| db password | [redacted]", 1},
 		{`{"password": "ab\"c", "user": "bob"}`, `{"password": [redacted], "user": "bob"}`, 1},
+		{`password: "ab"cd tail`, "password: [redacted]", 1},
 		{"client_secret: s3cr3t value", "client_secret: [redacted]", 1},
 		{"secret_key := os.Getenv(\"KEY\")", "secret_key := [redacted]", 1},
 		{"accessToken=abc123", "accessToken=[redacted]", 1},
@@ -62,6 +63,8 @@ func TestRedact(t *testing.T) {
 		{"token=ghp_1234567890abcdefghijABCDEFGHIJ123456", "token=[redacted github token]", 1},
 		{"github token: ghp_1234567890abcdefghijABCDEFGHIJ123456 and AKIAIOSFODNN7EXAMPLE", "github token: [redacted]", 1},
 		{"a ghp_1234567890abcdefghijABCDEFGHIJ123456 b AKIAIOSFODNN7EXAMPLE c", "a [redacted github token] b [redacted aws key] c", 2},
+		{"deploy private key: below -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----\nafter",
+			"deploy private key: [redacted]\nafter", 1},
 		{"password: [redacted]", "password: [redacted]", 0},
 		// A random-looking run with no name.
 		{"id 8fKj29dLq0ZxWm4TbN7cVr1YsPe6HuGa3Q end", "id [redacted secret] end", 1},
