@@ -64,7 +64,7 @@ func take(ctx context.Context, dir string, now time.Time) error {
 	if elapsed := now.Sub(b.At); elapsed > 0 {
 		b.Tokens = math.Min(Burst, b.Tokens+elapsed.Seconds()*Burst/refillTime.Seconds())
 	}
-	b.At = now
+	b.At = now.UTC()
 	var refused error
 	if b.Tokens < 1 {
 		need := (1 - b.Tokens) * refillTime.Seconds() / Burst
