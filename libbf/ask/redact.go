@@ -499,7 +499,7 @@ var (
 
 // minEntropy is the Shannon entropy, in bits per character, a run must reach. Random
 // strings of 32 characters over 62 or 64 symbols stay above 3.8 (the lowest of 100,000
-// drawn); runs of a few repeated symbols (Aa1Aa1…, placeholders) fall below 3.5.
+// drawn was 3.86); runs of a few repeated symbols (Aa1Aa1…, placeholders) fall below 3.5.
 const minEntropy = 3.5
 
 // highEntropy spans runs that look random: upper case, lower case and digits mixed,
@@ -574,7 +574,7 @@ func entropy(s string) float64 {
 
 // wordy reports a run made of words: its humps (capitalised or lower-case words, capital
 // runs, numbers) average three characters or more and every hump of letters holds a
-// vowel. A random run of 32 characters passes about 55 times in a million.
+// vowel. A random run of 32 characters passes about 60 times in a million.
 func wordy(s string) bool {
 	humps := wordHump.FindAllString(s, -1)
 	total := 0

@@ -57,6 +57,7 @@ func TestRedact(t *testing.T) {
 		{"-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA\n-----END RSA PRIVATE KEY-----", "[redacted private key]", 1},
 		{"-----BEGIN ENCRYPTED PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n\nMIIE\n-----END ENCRYPTED PRIVATE KEY-----", "[redacted private key]", 1},
 		{"-----BEGIN PGP PRIVATE KEY BLOCK-----\nComment: x\n\nlQOYBF\n=abcd\n-----END PGP PRIVATE KEY BLOCK-----\nok", "[redacted private key]\nok", 1},
+		{"---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"x\"\nP2/56wAAAi4\n---- END SSH2 ENCRYPTED PRIVATE KEY ----", "[redacted private key]", 1},
 		{"-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nmQINBF\n-----END PGP PUBLIC KEY BLOCK-----", "[redacted key block]", 1},
 		{"before\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEI\n\nstill the key", "before\n[redacted private key]", 1},
 		// Overlapping rules replace once, cleanly, and count once.
