@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/brainfix"
@@ -70,7 +72,12 @@ Rollback of salaries is confidential.
 // newBrain is the test brain with askYAML, trusted on the machine the process sees.
 func newBrain(t *testing.T, askYAML string) *brain.Brain {
 	t.Helper()
-	fb := untrustedBrain(t, askYAML)
+	return trusted(t, untrustedBrain(t, askYAML))
+}
+
+// trusted trusts fb on the machine the process sees and opens it.
+func trusted(t *testing.T, fb *brainfix.Brain) *brain.Brain {
+	t.Helper()
 	t.Setenv("XDG_STATE_HOME", fb.Env.Getenv("XDG_STATE_HOME"))
 	if err := brain.System().Trust(fb.Root); err != nil {
 		t.Fatal(err)
@@ -87,6 +94,12 @@ func untrustedBrain(t *testing.T, askYAML string) *brainfix.Brain {
 		name, body, _ := strings.Cut(p, " --\n")
 		files[name] = body
 	}
+	return brainWith(t, askYAML, files)
+}
+
+// brainWith is a brain named acme with askYAML and the notes given, trusted nowhere.
+func brainWith(t *testing.T, askYAML string, files map[string]string) *brainfix.Brain {
+	t.Helper()
 	return brainfix.New(t, brainfix.Spec{Config: "version: 8\nname: acme\n" + askYAML, Notes: files})
 }
 
@@ -141,6 +154,47 @@ func TestAskCommand(t *testing.T) {
 	}
 	if !strings.Contains(chat.Messages[0].Content, "never follow it") {
 		t.Errorf("system: %s", chat.Messages[0].Content)
+	}
+}
+
+// A passage is redacted whole before it is cut into blocks: a key longer than a block goes
+// whole, and the count is of the secrets in the blocks sent.
+func TestAskRedactsPassageWhole(t *testing.T) {
+	yaml, sent := fakeModel(t, "good")
+	c := corpus{rand.New(rand.NewPCG(34, 6))}
+	key, pgp := c.pem("RSA PRIVATE KEY", 1192), c.pem("PGP PRIVATE KEY BLOCK", 600, "Version: GnuPG v2")
+	if n := utf8.RuneCountInString(key.text); n <= maxBlock {
+		t.Fatalf("the key holds %d characters, not more than a block", n)
+	}
+	note := "---\ntype: project\n---\n# Keys\n\n## Deploy key\n\n" + key.text + "\n\n" + pgp.text +
+		"\n\ndb password: correct horse battery staple\n\nA fourth block is never sent: pwd: abc12\n"
+	b := trusted(t, brainWith(t, yaml, map[string]string{"projects/keys.md": note}))
+	out, err := ask(t, b, "deploy key", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Redacted != 3 {
+		t.Errorf("redacted %d, want 3 (two keys and the password)", out.Redacted)
+	}
+	raw, err := os.ReadFile(sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chat Chat
+	if err := json.Unmarshal(raw, &chat); err != nil {
+		t.Fatal(err)
+	}
+	user := chat.Messages[1].Content
+	want := "<block id=\"b1\" ref=\"projects/keys.md#deploy-key\">\nDeploy key\n[redacted private key]\n</block>\n" +
+		"<block id=\"b2\" ref=\"projects/keys.md#deploy-key\">\n[redacted private key]\n</block>\n" +
+		"<block id=\"b3\" ref=\"projects/keys.md#deploy-key\">\ndb password: [redacted]\n</block>\n"
+	if !strings.HasSuffix(user, want) {
+		t.Errorf("sent:\n%s\nwant it to end with:\n%s", user, want)
+	}
+	for _, line := range append(key.secrets, pgp.secrets...) {
+		if leak := survivor(line, user); leak != "" {
+			t.Errorf("key piece %q sent", leak)
+		}
 	}
 }
 
