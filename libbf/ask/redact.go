@@ -257,15 +257,28 @@ func wordSet(words string) map[string]bool {
 //   - after a label, a password's name at the start of a line or cell with a qualifier
 //     ("db password", "admin pwd") or written as an identifier (DB_PASSWORD), the rest of
 //     the line whatever it looks like, unless it reads as prose ("is", "reset", "field").
+//
+// A keyword inside a value already spanned is part of that value: skipping it keeps the
+// work linear on a long line of settings.
 func settings(s string) []span {
 	var out []span
+	covered := 0
 	for _, m := range keyword.FindAllStringIndex(s, -1) {
+		if m[0] < covered {
+			continue
+		}
 		if sp, ok := setting(s, m[0], m[1]); ok {
 			out = append(out, sp)
+			covered = sp.end
 		}
 	}
 	return out
 }
+
+// maxName bounds the characters of a setting's name, and of what precedes a label on its
+// line, looked at around a keyword: longer runs name nothing, and the bound keeps the
+// work per keyword constant.
+const maxName = 128
 
 func setting(s string, i, j int) (span, bool) {
 	// The keyword ends a word: "tokens", "tokenizer" and "secretary" name nothing.
@@ -274,10 +287,14 @@ func setting(s string, i, j int) (span, bool) {
 	}
 	ks, ke := i, j
 	for ks > 0 && isIdent(s[ks-1]) {
-		ks--
+		if ks--; i-ks > maxName {
+			return span{}, false
+		}
 	}
 	for ke < len(s) && isIdent(s[ke]) {
-		ke++
+		if ke++; ke-j > maxName {
+			return span{}, false
+		}
 	}
 	for ke > j && (s[ke-1] == '.' || s[ke-1] == '-') {
 		ke--
@@ -290,12 +307,11 @@ func setting(s string, i, j int) (span, bool) {
 	name := strings.ToLower(strings.NewReplacer(" ", "", "_", "", ".", "", "-", "").Replace(s[i:j]))
 	compound := ks < i || ke > j
 	// "secret access key", "secret key": the name goes on.
-	for {
-		rest := strings.ToLower(s[ke:])
-		if w, ok := strings.CutPrefix(rest, " access"); ok && !startsIdent(w) {
-			ke += len(" access")
-		} else if w, ok := strings.CutPrefix(rest, " key"); ok && !startsIdent(w) {
-			ke += len(" key")
+	for ke-j < maxName {
+		if n := wordAt(s, ke, " access"); n > 0 {
+			ke += n
+		} else if n := wordAt(s, ke, " key"); n > 0 {
+			ke += n
 		} else {
 			break
 		}
@@ -346,7 +362,12 @@ func setting(s string, i, j int) (span, bool) {
 // after list, quote and emphasis marks, and whether one non-prose word qualifies it there
 // ("db password", "admin pwd").
 func labelPosition(s string, ks int) (label, qualified bool) {
-	line := s[strings.LastIndexByte(s[:ks], '\n')+1 : ks]
+	from := max(0, ks-maxName)
+	start := strings.LastIndexByte(s[from:ks], '\n')
+	if start < 0 && from > 0 && strings.IndexByte(s[from:ks], '|') < 0 {
+		return false, false
+	}
+	line := s[from+start+1 : ks]
 	if c := strings.LastIndexByte(line, '|'); c >= 0 {
 		line = line[c+1:]
 	} else {
@@ -480,12 +501,20 @@ func identWords(s string) []string {
 	return out
 }
 
-func startsIdent(s string) bool { return s != "" && isIdent(s[0]) }
-func isQuote(c byte) bool       { return c == '"' || c == '\'' || c == '`' }
-func isLetter(c byte) bool      { return isLower(c) || isUpper(c) }
-func isLower(c byte) bool       { return c >= 'a' && c <= 'z' }
-func isUpper(c byte) bool       { return c >= 'A' && c <= 'Z' }
-func isDigit(c byte) bool       { return c >= '0' && c <= '9' }
+// wordAt is the length of word (any case) at s[at:] when no name character follows it, else 0.
+func wordAt(s string, at int, word string) int {
+	end := at + len(word)
+	if end > len(s) || !strings.EqualFold(s[at:end], word) || (end < len(s) && isIdent(s[end])) {
+		return 0
+	}
+	return len(word)
+}
+
+func isQuote(c byte) bool  { return c == '"' || c == '\'' || c == '`' }
+func isLetter(c byte) bool { return isLower(c) || isUpper(c) }
+func isLower(c byte) bool  { return c >= 'a' && c <= 'z' }
+func isUpper(c byte) bool  { return c >= 'A' && c <= 'Z' }
+func isDigit(c byte) bool  { return c >= '0' && c <= '9' }
 func isIdent(c byte) bool {
 	return isLetter(c) || isDigit(c) || c == '_' || c == '.' || c == '-'
 }

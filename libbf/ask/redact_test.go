@@ -3,6 +3,7 @@ package ask
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -138,4 +139,30 @@ func TestCutMarked(t *testing.T) {
 	if strings.ContainsAny(text, "\uFDD0\uFDD1") {
 		t.Errorf("sentinel left in %q", text)
 	}
+}
+
+// Redaction of any text: markers replace whole secrets, so redacting again finds nothing,
+// and valid UTF-8 stays valid.
+func FuzzRedact(f *testing.F) {
+	for _, seed := range []string{
+		"db password: correct horse battery staple",
+		"token=ghp_1234567890abcdefghijABCDEFGHIJ123456 and AKIAIOSFODNN7EXAMPLE",
+		"-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: 1\n\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",
+		"postgres://u:p@ss@host/db | db password | x |",
+		"id 8fKj29dLq0ZxWm4TbN7cVr1YsPe6HuGa3Q",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out, n := Redact(s)
+		if n == 0 && out != s {
+			t.Fatalf("changed %q to %q counting nothing", s, out)
+		}
+		if utf8.ValidString(s) && !utf8.ValidString(out) {
+			t.Fatalf("Redact(%q) = %q, not UTF-8", s, out)
+		}
+		if again, m := Redact(out); m != 0 {
+			t.Fatalf("Redact(%q) = %q, which redacts again to %q", s, out, again)
+		}
+	})
 }
