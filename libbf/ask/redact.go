@@ -62,10 +62,10 @@ func redactMarked(s string) string {
 	return replace(s, secrets(s), string(openMark), string(closeMark))
 }
 
-// cutMarked ends text marked by redactMarked after max characters, not counting the
+// cutMarked ends text marked by redactMarked after limit characters, not counting the
 // sentinels, appending … when it cut; a cut never splits a marker, it ends before it. It
 // returns the text without sentinels and the number of markers it keeps.
-func cutMarked(s string, max int) (string, int) {
+func cutMarked(s string, limit int) (string, int) {
 	var b strings.Builder
 	kept, shown, open := 0, 0, -1
 	for _, r := range s {
@@ -78,7 +78,7 @@ func cutMarked(s string, max int) (string, int) {
 			open = -1
 			continue
 		}
-		if shown == max {
+		if shown == limit {
 			out := b.String()
 			if open >= 0 {
 				out = out[:open]
@@ -321,7 +321,7 @@ func setting(s string, i, j int) (span, bool) {
 		p++
 	}
 	q := skipBlanks(s, p)
-	label, qualified := labelPosition(s, ks)
+	label, qualified, cell := labelPosition(s, ks)
 	switch {
 	case strings.HasPrefix(s[q:], ":="):
 		return strongValue(s, q+2)
@@ -331,7 +331,7 @@ func setting(s string, i, j int) (span, bool) {
 		return span{}, false
 	case q < len(s) && (s[q] == ':' || s[q] == '='):
 		return strongValue(s, q+1)
-	case q < len(s) && s[q] == '|' && label:
+	case q < len(s) && s[q] == '|' && label && cell:
 		return strongValue(s, q+1)
 	}
 	if q == p || q >= len(s) || s[q] == '\n' {
@@ -352,50 +352,53 @@ func setting(s string, i, j int) (span, bool) {
 	if isQuote(s[q]) || looksSecret(word) {
 		return strongValue(s, q)
 	}
-	if plainValueKeywords[name] && label && (qualified || compound) && !proseValues[strings.ToLower(trimPunct(word))] {
+	// A label's value is words; "echo password | tee" is a command, not a label.
+	words := word != "" && (isLetter(word[0]) || isDigit(word[0])) && !proseValues[strings.ToLower(trimPunct(word))]
+	if plainValueKeywords[name] && label && (qualified || compound) && words {
 		return toEndOfLine(s, q)
 	}
 	return span{}, false
 }
 
-// labelPosition reports whether the name starting at ks opens its line or table cell,
-// after list, quote and emphasis marks, and whether one non-prose word qualifies it there
-// ("db password", "admin pwd").
-func labelPosition(s string, ks int) (label, qualified bool) {
+// labelPosition reports whether the name starting at ks opens its line or a table cell,
+// after list, quote and emphasis marks, whether one non-prose word qualifies it there
+// ("db password", "admin pwd"), and whether it is in a cell.
+func labelPosition(s string, ks int) (label, qualified, cell bool) {
 	from := max(0, ks-maxName)
 	start := strings.LastIndexByte(s[from:ks], '\n')
 	if start < 0 && from > 0 && strings.IndexByte(s[from:ks], '|') < 0 {
-		return false, false
+		return false, false, false
 	}
 	line := s[from+start+1 : ks]
 	if c := strings.LastIndexByte(line, '|'); c >= 0 {
-		line = line[c+1:]
+		line, cell = line[c+1:], true
 	} else {
 		line = strings.TrimLeft(line, " \t")
 		line = strings.TrimLeft(strings.TrimLeft(line, "-*+>0123456789.)"), " \t")
 	}
 	line = strings.TrimLeft(line, " \t*_")
 	if line == "" {
-		return true, false
+		return true, false, cell
 	}
 	q, ok := strings.CutSuffix(line, " ")
 	if !ok || strings.ContainsAny(q, " \t") || proseQualifiers[strings.ToLower(q)] {
-		return false, false
+		return false, false, cell
 	}
 	for i := 0; i < len(q); i++ {
 		if !isIdent(q[i]) {
-			return false, false
+			return false, false, cell
 		}
 	}
-	return true, true
+	return true, true, cell
 }
 
-// strongValue spans the value starting at v after blanks and emphasis marks: a quoted
-// string through its closing quote on the line, else the rest of the line. An empty
-// value, or one already redacted, spans nothing.
+// strongValue spans the value starting at v after blanks and a closing ** or __ of a
+// bold label (**Password:** x): a quoted string through its closing quote on the line,
+// else the rest of the line. An empty value, or one already redacted, spans nothing.
 func strongValue(s string, v int) (span, bool) {
-	for v < len(s) && (s[v] == ' ' || s[v] == '\t' || s[v] == '*' || s[v] == '_') {
-		v++
+	v = skipBlanks(s, v)
+	if e := v + 2; (strings.HasPrefix(s[v:], "**") || strings.HasPrefix(s[v:], "__")) && e < len(s) && (s[e] == ' ' || s[e] == '\t') {
+		v = skipBlanks(s, e)
 	}
 	if v >= len(s) || s[v] == '\n' || s[v] == '\r' || strings.HasPrefix(s[v:], "[redacted") {
 		return span{}, false

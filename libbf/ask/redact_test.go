@@ -37,6 +37,7 @@ func TestRedact(t *testing.T) {
 		// The whole value, to the end of the line.
 		{"db password: correct horse battery staple\nnext", "db password: [redacted]\nnext", 1},
 		{"pwd: abc12", "pwd: [redacted]", 1},
+		{"pwd: *_x9 and more", "pwd: [redacted]", 1},
 		{"passwd=abc12 # old", "passwd=[redacted]", 1},
 		{"**Password:** correct horse", "**Password:** [redacted]", 1},
 		{"| db password | correct horse |", "| db password | [redacted]", 1},
@@ -93,6 +94,7 @@ func TestRedactKeepsProse(t *testing.T) {
 		"tokens: 20\ntokenizer: porter\nsecretary: Jane",
 		"token_type: bearer\nsecretName: ledger-db\npassword_policy: long",
 		"if password == \"\" {",
+		"echo password | tee out.txt",
 		"- [ ] Rotate the db password",
 		"The db password is rotated by the vault.",
 		"commit 3f2a9c8e1b7d4a6f0e5c2b9a8d7f6e5c4b3a2f1e",
@@ -150,6 +152,7 @@ func FuzzRedact(f *testing.F) {
 		"-----BEGIN PGP PRIVATE KEY BLOCK-----\nVersion: 1\n\nlQOYBF\n-----END PGP PRIVATE KEY BLOCK-----",
 		"postgres://u:p@ss@host/db | db password | x |",
 		"id 8fKj29dLq0ZxWm4TbN7cVr1YsPe6HuGa3Q",
+		"db password \r\n",
 	} {
 		f.Add(seed)
 	}
