@@ -164,6 +164,9 @@ var finders = sync.OnceValue(func() []finder {
 		// A password in a URL's authority: the last @ before the path ends it.
 		{re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^/?#\s:@]*:([^/?#\s]+)@`), group: 1, with: markValue,
 			keep: func(p string) bool { return !strings.HasPrefix(p, "[redacted") }},
+		// A password given to a command line: curl -u user:password.
+		{re: regexp.MustCompile(`(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)[^\s:]+:(\S+)`), group: 1, with: markValue,
+			keep: func(p string) bool { return !strings.HasPrefix(p, "[redacted") }},
 		{re: regexp.MustCompile(`\b(?:AKIA|ASIA)[0-9A-Z]{16}\b`), with: markAWSKey},
 		// An AWS secret key after its name, with =, :, a space or a line between.
 		{re: regexp.MustCompile(`(?i:\b(?:aws[_ .-]?)?secret[_ .-]?access[_ .-]?key)["'\x60*]{0,3}[\s:=|>-]{0,12}["'\x60]?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`), group: 1, with: markValue},
@@ -400,7 +403,10 @@ func strongValue(s string, v int) (span, bool) {
 	if e := v + 2; (strings.HasPrefix(s[v:], "**") || strings.HasPrefix(s[v:], "__")) && e < len(s) && (s[e] == ' ' || s[e] == '\t') {
 		v = skipBlanks(s, e)
 	}
-	if v >= len(s) || s[v] == '\n' || s[v] == '\r' || strings.HasPrefix(s[v:], "[redacted") {
+	if v >= len(s) || s[v] == '\n' || s[v] == '\r' || blockScalar.MatchString(lineAt(s, v)) {
+		return indentedValue(s, v)
+	}
+	if strings.HasPrefix(s[v:], "[redacted") {
 		return span{}, false
 	}
 	if isQuote(s[v]) {
@@ -413,6 +419,54 @@ func strongValue(s string, v int) (span, bool) {
 		}
 	}
 	return toEndOfLine(s, v)
+}
+
+// blockScalar is a YAML block scalar's indicator (password: |), whose value is the lines
+// indented below it.
+var blockScalar = regexp.MustCompile(`^[|>][-+1-9]{0,2}[ \t\r]*$`)
+
+// lineAt is s from v to the end of its line.
+func lineAt(s string, v int) string {
+	if n := strings.IndexByte(s[v:], '\n'); n >= 0 {
+		return s[v : v+n]
+	}
+	return s[v:]
+}
+
+// indentedValue spans a value continued on the lines after v's line that are indented
+// deeper than it: a YAML block scalar, a plain scalar on the next line, a list item's
+// value (- password:, then the value indented below).
+func indentedValue(s string, v int) (span, bool) {
+	lineStart := strings.LastIndexByte(s[:v], '\n') + 1
+	indent := leadingBlanks(s[lineStart:])
+	start, end := -1, -1
+	at := v + len(lineAt(s, v)) + 1
+	for at < len(s) {
+		line := lineAt(s, at)
+		if strings.TrimSpace(line) != "" {
+			n := leadingBlanks(line)
+			if n <= indent {
+				break
+			}
+			if start < 0 {
+				start = at + n
+			}
+			end = at + len(strings.TrimRight(line, " \t\r"))
+		}
+		at += len(line) + 1
+	}
+	if start < 0 || strings.HasPrefix(s[start:], "[redacted") {
+		return span{}, false
+	}
+	return span{start, end, markValue}, true
+}
+
+func leadingBlanks(s string) int {
+	n := 0
+	for n < len(s) && (s[n] == ' ' || s[n] == '\t') {
+		n++
+	}
+	return n
 }
 
 // closingQuote finds the end (just past the quote) of the quoted string at v on its line:
