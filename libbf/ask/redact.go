@@ -524,7 +524,7 @@ func looksSecret(w string) bool {
 	return lower && innerUpper
 }
 
-func trimPunct(w string) string { return strings.Trim(w, `.,;:!?()[]{}"'`) }
+func trimPunct(w string) string { return strings.Trim(w, ".,;:!?()[]{}\"'`*") }
 
 func firstWord(s string) string {
 	if i := strings.IndexAny(s, " \t\r\n"); i >= 0 {

@@ -99,6 +99,7 @@ func TestRedactKeepsProse(t *testing.T) {
 		"token_type: bearer\nsecretName: ledger-db\npassword_policy: long",
 		"if password == \"\" {",
 		"echo password | tee out.txt",
+		"Write the value after a bare `password` (`the` is prose) or **token** *here*.",
 		"- [ ] Rotate the db password",
 		"The db password is rotated by the vault.",
 		"commit 3f2a9c8e1b7d4a6f0e5c2b9a8d7f6e5c4b3a2f1e",
