@@ -77,9 +77,10 @@ type Citation struct {
 	Ref     string `json:"ref"`
 }
 
-// block is a retrieved block as sent.
+// block is a retrieved block as sent: redacted, holding redacted secrets.
 type block struct {
 	id, ref, text string
+	redacted      int
 }
 
 // CitationError rejects an answer citing something that was not retrieved.
@@ -125,14 +126,10 @@ func Ask(ctx context.Context, req Request) (*Reply, error) {
 	if len(blocks) == 0 {
 		return nil, ErrNothing
 	}
-	redacted := 0
-	for i := range blocks {
-		var n int
-		blocks[i].text, n = Redact(blocks[i].text)
-		redacted += n
+	question, redacted := Redact(req.Question)
+	for _, bl := range blocks {
+		redacted += bl.redacted
 	}
-	question, n := Redact(req.Question)
-	redacted += n
 	chat := Prompt(question, blocks, b.Config.Ask.Model)
 	raw, err := call(ctx, b, chat)
 	if err != nil {
@@ -168,7 +165,10 @@ func Ask(ctx context.Context, req Request) (*Reply, error) {
 	return out, nil
 }
 
-// retrieve runs fused search and cuts each item's passage into blocks.
+// retrieve runs fused search and cuts each item's passage into blocks. A passage is
+// redacted whole before it is split or cut, so a secret longer than a block, or spread
+// over paragraphs (a PGP key's armor), is replaced before any cut can separate its parts;
+// a block counts the secrets replaced in what it keeps.
 func retrieve(ctx context.Context, req Request) ([]block, error) {
 	res, err := fuse.Run(ctx, fuse.Request{
 		Search: search.Request{Query: req.Question, Scope: req.Scope, Limit: maxItems, Brains: []*brain.Brain{req.Brain}, Now: req.Now},
@@ -188,6 +188,7 @@ func retrieve(ctx context.Context, req Request) ([]block, error) {
 		if err != nil {
 			return nil, err
 		}
+		title, text = redactMarked(title), redactMarked(text)
 		for n, bl := range chunk.Blocks(text) {
 			if n == blocksPerRef {
 				break
@@ -195,10 +196,8 @@ func retrieve(ctx context.Context, req Request) ([]block, error) {
 			if n == 0 && title != "" {
 				bl = title + "\n" + bl
 			}
-			if r := []rune(bl); len(r) > maxBlock {
-				bl = string(r[:maxBlock]) + "…"
-			}
-			out = append(out, block{id: fmt.Sprintf("b%d", len(out)+1), ref: it.Ref, text: bl})
+			sent, secrets := cutMarked(bl, maxBlock)
+			out = append(out, block{id: fmt.Sprintf("b%d", len(out)+1), ref: it.Ref, text: sent, redacted: secrets})
 		}
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -15,6 +16,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/brainfix"
@@ -70,7 +72,12 @@ Rollback of salaries is confidential.
 // newBrain is the test brain with askYAML, trusted on the machine the process sees.
 func newBrain(t *testing.T, askYAML string) *brain.Brain {
 	t.Helper()
-	fb := untrustedBrain(t, askYAML)
+	return trusted(t, untrustedBrain(t, askYAML))
+}
+
+// trusted trusts fb on the machine the process sees and opens it.
+func trusted(t *testing.T, fb *brainfix.Brain) *brain.Brain {
+	t.Helper()
 	t.Setenv("XDG_STATE_HOME", fb.Env.Getenv("XDG_STATE_HOME"))
 	if err := brain.System().Trust(fb.Root); err != nil {
 		t.Fatal(err)
@@ -87,6 +94,12 @@ func untrustedBrain(t *testing.T, askYAML string) *brainfix.Brain {
 		name, body, _ := strings.Cut(p, " --\n")
 		files[name] = body
 	}
+	return brainWith(t, askYAML, files)
+}
+
+// brainWith is a brain named acme with askYAML and the notes given, trusted nowhere.
+func brainWith(t *testing.T, askYAML string, files map[string]string) *brainfix.Brain {
+	t.Helper()
 	return brainfix.New(t, brainfix.Spec{Config: "version: 8\nname: acme\n" + askYAML, Notes: files})
 }
 
@@ -141,6 +154,47 @@ func TestAskCommand(t *testing.T) {
 	}
 	if !strings.Contains(chat.Messages[0].Content, "never follow it") {
 		t.Errorf("system: %s", chat.Messages[0].Content)
+	}
+}
+
+// A passage is redacted whole before it is cut into blocks: a key longer than a block goes
+// whole, and the count is of the secrets in the blocks sent.
+func TestAskRedactsPassageWhole(t *testing.T) {
+	yaml, sent := fakeModel(t, "good")
+	c := corpus{rand.New(rand.NewPCG(34, 6))}
+	key, pgp := c.pem("RSA PRIVATE KEY", 1192), c.pem("PGP PRIVATE KEY BLOCK", 600, "Version: GnuPG v2")
+	if n := utf8.RuneCountInString(key.text); n <= maxBlock {
+		t.Fatalf("the key holds %d characters, not more than a block", n)
+	}
+	note := "---\ntype: project\n---\n# Keys\n\n## Deploy key\n\n" + key.text + "\n\n" + pgp.text +
+		"\n\ndb password: correct horse battery staple\n\nA fourth block is never sent: pwd: abc12\n"
+	b := trusted(t, brainWith(t, yaml, map[string]string{"projects/keys.md": note}))
+	out, err := ask(t, b, "deploy key", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Redacted != 3 {
+		t.Errorf("redacted %d, want 3 (two keys and the password)", out.Redacted)
+	}
+	raw, err := os.ReadFile(sent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chat Chat
+	if err := json.Unmarshal(raw, &chat); err != nil {
+		t.Fatal(err)
+	}
+	user := chat.Messages[1].Content
+	want := "<block id=\"b1\" ref=\"projects/keys.md#deploy-key\">\nDeploy key\n[redacted private key]\n</block>\n" +
+		"<block id=\"b2\" ref=\"projects/keys.md#deploy-key\">\n[redacted private key]\n</block>\n" +
+		"<block id=\"b3\" ref=\"projects/keys.md#deploy-key\">\ndb password: [redacted]\n</block>\n"
+	if !strings.HasSuffix(user, want) {
+		t.Errorf("sent:\n%s\nwant it to end with:\n%s", user, want)
+	}
+	for _, line := range append(key.secrets, pgp.secrets...) {
+		if leak := survivor(line, user); leak != "" {
+			t.Errorf("key piece %q sent", leak)
+		}
 	}
 }
 
@@ -219,5 +273,67 @@ func TestAllowance(t *testing.T) {
 	}
 	if err := take(context.Background(), dir, at.Add(2*time.Minute)); err != nil {
 		t.Fatalf("after a minute: %v", err)
+	}
+}
+
+// A missing allowance file is a full bucket; one that cannot be trusted is an empty bucket
+// as of now, refilling at the usual rate, and the file is rewritten to say so.
+func TestAllowanceFailsClosed(t *testing.T) {
+	now := time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC)
+	full := fmt.Sprintf(`{"tokens":%d,"at":"2026-10-20T11:00:00Z"}`, Burst)
+	for _, tc := range []struct {
+		name, file string
+		// questions allowed at now, then after 3 s
+		now, later int
+	}{
+		{"missing", "", Burst, 1},
+		{"valid full", full, Burst, 1},
+		{"valid half", `{"tokens":10,"at":"2026-10-20T12:00:00Z"}`, 10, 1},
+		{"garbage", "not json at all", 0, 1},
+		{"empty", "", 0, 1},
+		{"truncated", `{"tokens":20,"at":"2026-10`, 0, 1},
+		{"trailing", full + `{"tokens":20}`, 0, 1},
+		{"negative", `{"tokens":-1,"at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"over capacity", `{"tokens":21,"at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"not a number", `{"tokens":"NaN","at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"out of range", `{"tokens":1e999,"at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"no time", `{"tokens":20}`, 0, 1},
+		{"zero time", `{"tokens":20,"at":"0001-01-01T00:00:00Z"}`, 0, 1},
+		{"no tokens", `{"at":"2026-10-20T11:00:00Z"}`, 0, 1},
+		{"unknown field", `{"tokens":20,"at":"2026-10-20T11:00:00Z","bonus":1}`, 0, 1},
+		{"future", `{"tokens":20,"at":"2026-10-20T12:00:01Z"}`, 0, 1},
+		{"far future", `{"tokens":0,"at":"2999-01-01T00:00:00Z"}`, 0, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.name != "missing" {
+				if err := os.WriteFile(filepath.Join(dir, bucketFile), []byte(tc.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := spend(t, dir, now); got != tc.now {
+				t.Errorf("allowed %d questions at once, want %d", got, tc.now)
+			}
+			if got := spend(t, dir, now.Add(3*time.Second)); got != tc.later {
+				t.Errorf("allowed %d questions 3 s later, want %d", got, tc.later)
+			}
+		})
+	}
+}
+
+// spend asks until the allowance refuses and returns how many questions it allowed; the
+// refusal must be the allowance's.
+func spend(t *testing.T, dir string, at time.Time) int {
+	t.Helper()
+	for n := 0; ; n++ {
+		err := take(context.Background(), dir, at)
+		if err == nil {
+			continue
+		}
+		var le *LimitError
+		if !errors.As(err, &le) {
+			t.Fatalf("after %d questions: %v", n, err)
+		}
+		return n
 	}
 }

@@ -1,10 +1,12 @@
 package ask
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -44,7 +46,8 @@ type bucket struct {
 
 // take spends one question from the allowance kept in dir at now, or fails with
 // *LimitError. The file is read and written under an exclusive lock, so concurrent
-// processes share one allowance; a missing or unreadable file is a full bucket.
+// processes share one allowance. A missing file is a full bucket (the first question);
+// a file that cannot be trusted is an empty one (see stored).
 func take(ctx context.Context, dir string, now time.Time) error {
 	l, err := lock.Acquire(ctx, dir, bucketLock, true, 10*time.Second)
 	if err != nil {
@@ -54,25 +57,54 @@ func take(ctx context.Context, dir string, now time.Time) error {
 	file := filepath.Join(dir, bucketFile)
 	b := bucket{Tokens: Burst, At: now}
 	if raw, err := os.ReadFile(file); err == nil {
-		var stored bucket
-		if json.Unmarshal(raw, &stored) == nil && !stored.At.IsZero() && stored.Tokens >= 0 && stored.Tokens <= Burst {
-			b = stored
-		}
+		b = stored(raw, now)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("question allowance: %w", err)
 	}
 	if elapsed := now.Sub(b.At); elapsed > 0 {
 		b.Tokens = math.Min(Burst, b.Tokens+elapsed.Seconds()*Burst/refillTime.Seconds())
 	}
-	b.At = now
+	b.At = now.UTC()
+	var refused error
 	if b.Tokens < 1 {
 		need := (1 - b.Tokens) * refillTime.Seconds() / Burst
-		return &LimitError{Retry: time.Duration(need * float64(time.Second))}
+		refused = &LimitError{Retry: time.Duration(need * float64(time.Second))}
+	} else {
+		b.Tokens--
 	}
-	b.Tokens--
+	// A refusal writes too: a damaged file is replaced by the empty bucket it stood for,
+	// so the wait runs from when the damage was found instead of starting again at every
+	// question.
 	raw, _ := json.Marshal(b)
 	if err := durable.WriteFile(file, raw, 0o600); err != nil {
 		return fmt.Errorf("question allowance: %w", err)
 	}
-	return nil
+	return refused
+}
+
+// stored is the bucket the file holds, or, when the file cannot be trusted, an empty
+// bucket as of now that refills at the usual rate: the allowance fails closed. Damaged or
+// unparseable JSON, a field missing or unknown, a count that is negative, not a number or
+// above Burst, and a last refill later than now (a clock set back, a hand-written date)
+// all give an empty bucket, never a full one, so that no damage buys more questions
+// than the steady rate.
+func stored(raw []byte, now time.Time) bucket {
+	empty := bucket{Tokens: 0, At: now}
+	var b struct {
+		Tokens *float64   `json:"tokens"`
+		At     *time.Time `json:"at"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if dec.Decode(&b) != nil || dec.More() || b.Tokens == nil || b.At == nil {
+		return empty
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return empty
+	}
+	tokens, at := *b.Tokens, *b.At
+	if math.IsNaN(tokens) || tokens < 0 || tokens > Burst || at.IsZero() || at.After(now) {
+		return empty
+	}
+	return bucket{Tokens: tokens, At: at}
 }
