@@ -17,8 +17,11 @@ const usage = `usage: bf ask QUESTION [--scope SCOPE] [--brain NAME|PATH]
 
 Answer a question from the brain through the model declared under ask: in bf.yaml.
 Fused search retrieves what the scope allows (see bf search --help for scopes); the
-retrieved blocks are redacted for secrets (keys, tokens, private keys, passwords in
-URLs) and fenced as data, then sent to the model in one call. The answer must cite
+retrieved text is redacted whole for secrets (key blocks, passwords, tokens, API and
+cloud keys, credentials in URLs, long random strings; docs/ask.md lists the rules), then
+cut into blocks, fenced as data and sent to the model in one call. Only what no person
+needs to confirm is retrieved: agents' unreviewed notes and records collection did not
+write stay out. The answer must cite
 the ids of retrieved blocks: one citing anything else is rejected.
 
 Prints {"answer":…,"citations":[{"block","excerpt","ref"}],"notice":…} and, when
