@@ -117,15 +117,18 @@ printf ' …\n'
 step "cat concepts/Reading\\ list.md"
 cat "$tmp/imported/concepts/Reading list.md"
 
-# Agent memory: three facts, one correction, then the brief a session starts with.
+# Agent memory: the person's own rule and preference, an agent's fact and its correction
+# (unreviewed until the person accepts them), then the brief a session starts with.
 step "agent memory in a fresh brain"
 bf init "$tmp/memory" > /dev/null
 cd "$tmp/memory"
-run bf remember --type policy --title "Never force-push to main" --body "Other clones track main; rewrite a branch of your own instead." --importance 5
-run bf remember --type preference --title "Short answers, code first" --body "The user reads diffs, not prose." --confidence high --source "stated by the user"
+run bf remember --reviewed --type policy --title "Never force-push to main" --body "Other clones track main; rewrite a branch of your own instead." --importance 5
+run bf remember --reviewed --type preference --title "Short answers, code first" --body "The user reads diffs, not prose." --confidence high --source "stated by the user"
 run bf remember --type infra --title "Staging runs on box stage-2" --body "stage-2 serves staging; deploy with make stage."
 run bf remember --type infra --title "Staging moved to box stage-3" --body "stage-3 serves staging since the March rebuild; stage-2 is production now." --supersedes staging-runs-on-box-stage-2
 run bf recall staging box --no-touch
+run bf review --unreviewed
+run bf review --accept concepts/memory/staging-moved-to-box-stage-3.md
 step "bf brief   # the brief's text"
 
 bf brief
