@@ -11,6 +11,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
@@ -213,7 +214,7 @@ func (s *Store) mark(notePath string, unreviewed bool) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", notePath, durable.Cause(err))
 	}
-	data, err := durable.ReadRegular(file, 16<<20)
+	data, err := durable.ReadRegular(file, note.MaxBytes)
 	if err != nil {
 		return fmt.Errorf("%s: %w", notePath, durable.Cause(err))
 	}
