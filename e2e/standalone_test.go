@@ -68,6 +68,30 @@ func TestStandalone(t *testing.T) {
 			}
 		})
 	}
+	// The other modules that import libbf stand alone too: every package and test of
+	// theirs type-checks outside the workspace.
+	for _, name := range []string{"bench", "examples", "e2e"} {
+		dir := filepath.Join(root, name)
+		t.Run(name, func(t *testing.T) {
+			version := requiredLibbf(t, dir)
+			if !served[version] {
+				serveModule(t, proxy, filepath.Join(root, "libbf"), libbfPath, version)
+				served[version] = true
+			}
+			if *tidy {
+				tidyModule(t, dir, env)
+				return
+			}
+			work := brainfix.Copy(t, dir, false)
+			goCmd(t, work, env, "vet", "./...")
+			before := lines(t, filepath.Join(dir, "go.sum"))
+			for l := range lines(t, filepath.Join(work, "go.sum")) {
+				if !before[l] && !strings.HasPrefix(l, libbfPath+" ") {
+					t.Errorf("go.sum lacks %s (run go test ./e2e -run TestStandalone -tidy)", l)
+				}
+			}
+		})
+	}
 }
 
 // standaloneEnv builds outside the workspace with a private module cache, so the libbf
