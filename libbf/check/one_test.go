@@ -1,0 +1,116 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestNoteMatchesBrain checks one note from unsaved text and compares it with bf validate
+// over the brain with that text saved: the same problems, in the same words and order.
+func TestNoteMatchesBrain(t *testing.T) {
+	const rel = "projects/tax-engine.md"
+	tests := []struct {
+		name string
+		edit func(string) string
+		want []Finding
+	}{
+		{"unchanged", func(s string) string { return s }, nil},
+		{"broken link and heading", func(s string) string {
+			return s + "\nSee [gone](gone.md) and [rates](tax-engine.md#no-such).\n"
+		}, []Finding{
+			{Message: "broken link: gone.md", Line: 33, Link: "gone.md"},
+			{Message: "missing heading: tax-engine.md#no-such", Line: 33, Link: "tax-engine.md#no-such"},
+		}},
+		{"unknown relation", func(s string) string {
+			return s + "\n[x](bf://acme/projects/billing-api.md?rel=feeds)\n"
+		}, []Finding{{Message: "link relation feeds is undeclared; declare it in bf.yaml fields with relation: true", Line: 33, Link: "bf://acme/projects/billing-api.md?rel=feeds"}}},
+		{"undeclared field", func(s string) string {
+			return strings.Replace(s, "fields:\n", "fields:\n  colour: blue\n", 1)
+		}, []Finding{{Message: "fields.colour: field colour is not declared in bf.yaml fields", Field: "fields.colour"}}},
+		{"bad status", func(s string) string {
+			return strings.Replace(s, "status: stable", "status: done", 1)
+		}, []Finding{{Message: "status: OKF status must be draft, stable or deprecated", Field: "status"}}},
+		{"wikilink", func(s string) string { return s + "\nSee [[ledger]].\n" }, []Finding{{
+			Message: "[[wikilinks]] are plain text in a brain, not links (1 here): write them as Markdown links such as [Note](note.md); bf import converts a vault's (docs/import.md)",
+			Warning: true, Line: 33,
+		}}},
+		{"duplicate identity", func(s string) string {
+			return strings.Replace(s, "tags: [billing, tax]", "tags: [billing, tax]\naliases: [\"person:email/priya@example.test\"]", 1)
+		}, nil}, // filled below from the brain's own report
+	}
+	src := filepath.Join("..", "..", "examples", "brain")
+	root := brainfix.Copy(t, src, false)
+	b, err := brain.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := tt.edit(string(orig))
+			got := loaded.Note(rel, []byte(text))
+			saved := brainfix.Copy(t, root, false)
+			if err := os.WriteFile(filepath.Join(saved, rel), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			sb, err := brain.Open(saved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep, err := Brain(sb, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fromBrain, fromNote []string
+			for _, p := range rep.Problems {
+				if p.File == rel {
+					fromBrain = append(fromBrain, p.Error)
+				}
+			}
+			for _, w := range rep.Warnings {
+				if w.File == rel {
+					fromBrain = append(fromBrain, w.Warning)
+				}
+			}
+			for _, f := range got {
+				if !f.Warning {
+					fromNote = append(fromNote, f.Message)
+				}
+			}
+			for _, f := range got {
+				if f.Warning {
+					fromNote = append(fromNote, f.Message)
+				}
+			}
+			if diff := cmp.Diff(fromBrain, fromNote); diff != "" {
+				t.Errorf("messages differ from bf validate's (-validate +note):\n%s", diff)
+			}
+			if tt.name == "duplicate identity" {
+				if len(got) != 1 || got[0].Field != "aliases" || !strings.HasPrefix(got[0].Message, "identity person:email/priya@example.test is claimed by 2 notes or records (concepts/people/priya.md, projects/tax-engine.md)") {
+					t.Errorf("duplicate = %+v", got)
+				}
+				return
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("findings (-want +got):\n%s", diff)
+			}
+		})
+	}
+	// The loaded brain is unchanged by the checks above.
+	if got := loaded.Note(rel, orig); len(got) != 0 {
+		t.Errorf("after the edits, the saved note gives %+v", got)
+	}
+}
