@@ -10,6 +10,13 @@ import (
 	"github.com/bfgo/bf/libbf/ref"
 )
 
+// The words that start the problems of a link whose target is missing, which an editor
+// can offer to fix (bf lsp's code actions).
+const (
+	BrokenLinkPrefix     = "broken link: "
+	MissingHeadingPrefix = "missing heading: "
+)
+
 // checkLink checks one link written in file. notePath is set for links in notes, whose
 // relative paths resolve from the note's folder; records only hold URIs.
 func (c *checker) checkLink(file, notePath, dest string) {
@@ -38,7 +45,7 @@ func (c *checker) checkLink(file, notePath, dest string) {
 // fragment on a note names one of its sections.
 func (c *checker) checkFile(file, dest, target, fragment string, hasFragment bool) {
 	if !c.exists(target) {
-		c.problem(file, "broken link: %s", dest)
+		c.problem(file, BrokenLinkPrefix+"%s", dest)
 		return
 	}
 	if !c.inside(target) {
@@ -50,7 +57,7 @@ func (c *checker) checkFile(file, dest, target, fragment string, hasFragment boo
 	}
 	if n, ok := c.notes[target]; ok {
 		if _, ok := n.Section(fragment); !ok {
-			c.problem(file, "missing heading: %s", dest)
+			c.problem(file, MissingHeadingPrefix+"%s", dest)
 		}
 	}
 }
@@ -63,7 +70,7 @@ func (c *checker) checkURI(file, dest string) {
 	}
 	if rr, ok := ref.ParseRecordRef(dest); ok && c.isSource(rr.Source) {
 		if !c.recordExists(rr, dest) {
-			c.problem(file, "broken link: %s", dest)
+			c.problem(file, BrokenLinkPrefix+"%s", dest)
 		}
 		return
 	}
@@ -123,7 +130,7 @@ func (c *checker) checkAddress(file, dest string) {
 	case ref.AddressRecord:
 		rr, _ := a.Record()
 		if !c.recordExists(rr, rr.String()) {
-			c.problem(file, "broken link: %s", shown)
+			c.problem(file, BrokenLinkPrefix+"%s", shown)
 		}
 		return
 	}
@@ -132,7 +139,7 @@ func (c *checker) checkAddress(file, dest string) {
 		return
 	} else if ok {
 		if !c.pageExists(page) {
-			c.problem(file, "broken link: %s", shown)
+			c.problem(file, BrokenLinkPrefix+"%s", shown)
 		}
 		return
 	}
@@ -141,7 +148,7 @@ func (c *checker) checkAddress(file, dest string) {
 	case c.notes[a.Path] != nil:
 		if a.Fragment != "" {
 			if _, ok := c.notes[a.Path].Section(a.Fragment); !ok {
-				c.problem(file, "missing heading: %s", shown)
+				c.problem(file, MissingHeadingPrefix+"%s", shown)
 			}
 		}
 	case c.exists(a.Path):
@@ -151,11 +158,11 @@ func (c *checker) checkAddress(file, dest string) {
 	case c.entities[a.Path] != "":
 		if a.Fragment != "" {
 			if _, ok := c.notes[c.entities[a.Path]].Section(a.Fragment); !ok {
-				c.problem(file, "missing heading: %s", shown)
+				c.problem(file, MissingHeadingPrefix+"%s", shown)
 			}
 		}
 	default:
-		c.problem(file, "broken link: %s", shown)
+		c.problem(file, BrokenLinkPrefix+"%s", shown)
 	}
 }
 
