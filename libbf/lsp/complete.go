@@ -98,14 +98,14 @@ func (s *Server) completeDest(ctx context.Context, d *document, typed string) (s
 		return typed, out
 	}
 	var out []completion
+	if strings.Contains(typed, ":") {
+		out = s.identities(ctx, typed, nil)
+	}
 	for _, c := range s.items(ctx, typed) {
-		if !strings.Contains(c.insert, ":") {
+		if _, ok := ref.ParseRecordRef(c.insert); !ok {
 			c.insert = relative(d.rel, c.insert)
 		}
 		out = append(out, c)
-	}
-	if strings.Contains(typed, ":") {
-		out = append(out, s.identities(ctx, typed, nil)...)
 	}
 	return typed, out
 }
@@ -169,44 +169,64 @@ func (s *Server) sections(d *document, base, frag string) []completion {
 	return out
 }
 
-// items are the notes and records matching what was typed, by bf search's rank, or the
-// notes by path when nothing searchable was typed. insert is a note's brain path or a
-// record's SOURCE:ID.
+// items are the notes, sections and records matching what was typed: for a SOURCE:ID
+// being typed the records whose ref starts with it, then bf search's hits over its
+// words, then the notes whose path or title holds it. insert is a brain path,
+// path#slug or SOURCE:ID.
 func (s *Server) items(ctx context.Context, typed string) []completion {
 	b := s.theBrain()
-	q := searchWords(typed)
 	var out []completion
-	if q == "" {
-		err := s.query(ctx, `SELECT ref, title FROM items WHERE kind = 'note' ORDER BY ref LIMIT ?`, []any{maxCompletions}, func(rows *sql.Rows) error {
+	seen := map[string]bool{}
+	add := func(c completion) {
+		if !seen[c.insert] && len(out) < maxCompletions {
+			seen[c.insert] = true
+			out = append(out, c)
+		}
+	}
+	rr, recordShaped := ref.ParseRecordRef(typed)
+	recordShaped = recordShaped || strings.HasSuffix(typed, ":")
+	if recordShaped {
+		if rr.Source == "" {
+			rr.Source = strings.TrimSuffix(typed, ":")
+		}
+		// Record ids are often upper case; what is typed often is not.
+		for _, prefix := range []string{typed, rr.Source + ":" + strings.ToUpper(rr.ID)} {
+			_ = s.query(ctx, `SELECT ref, title FROM items WHERE kind = 'record' AND ref >= ? AND ref < ? ORDER BY ref LIMIT ?`,
+				[]any{prefix, prefix + "\U0010FFFF", maxCompletions}, func(rows *sql.Rows) error {
+					var r, title string
+					if err := rows.Scan(&r, &title); err != nil {
+						return err
+					}
+					add(completion{label: title, insert: r, detail: r, kind: KindReference})
+					return nil
+				})
+		}
+	}
+	if q := searchWords(typed); q != "" {
+		res, err := search.Run(ctx, search.Request{Query: q, Brains: []*brain.Brain{b}, Limit: 20, Now: s.opts.Now(), Location: s.opts.Location})
+		if err == nil {
+			for _, it := range res.Items {
+				kind := KindFile
+				if it.Kind == "record" {
+					kind = KindReference
+				}
+				add(completion{label: it.Title, insert: it.Ref, detail: it.Ref, kind: kind})
+			}
+		}
+	}
+	if recordShaped {
+		return out
+	}
+	part := strings.TrimSuffix(typed[strings.LastIndex(typed, "/")+1:], ".md")
+	_ = s.query(ctx, `SELECT ref, title FROM items WHERE kind = 'note' AND (instr(lower(ref), lower(?)) > 0 OR instr(lower(title), lower(?)) > 0) ORDER BY ref LIMIT ?`,
+		[]any{part, part, maxCompletions}, func(rows *sql.Rows) error {
 			var r, title string
 			if err := rows.Scan(&r, &title); err != nil {
 				return err
 			}
-			out = append(out, completion{label: title, insert: r, detail: r, kind: KindFile})
+			add(completion{label: title, insert: r, detail: r, kind: KindFile})
 			return nil
 		})
-		if err != nil {
-			return nil
-		}
-		return out
-	}
-	res, err := search.Run(ctx, search.Request{Query: q, Brains: []*brain.Brain{b}, Limit: 20, Now: s.opts.Now(), Location: s.opts.Location})
-	if err != nil {
-		return nil
-	}
-	seen := map[string]bool{}
-	for _, it := range res.Items {
-		r, _, _ := strings.Cut(it.Ref, "#")
-		if seen[r] {
-			continue
-		}
-		seen[r] = true
-		kind := KindFile
-		if it.Kind == "record" {
-			kind = KindReference
-		}
-		out = append(out, completion{label: it.Title, insert: r, detail: r, kind: kind})
-	}
 	return out
 }
 

@@ -97,6 +97,10 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 		return nil, fmt.Errorf("%w: no Content-Length", errFraming)
 	}
 	if length > MaxMessage {
+		// Skip the body, so the next message can still be read.
+		if _, err := io.CopyN(io.Discard, r, int64(length)); err != nil {
+			return nil, io.ErrUnexpectedEOF
+		}
 		return nil, fmt.Errorf("%w: a body of %d bytes is over the limit of %d", errFraming, length, MaxMessage)
 	}
 	body := make([]byte, length)

@@ -79,7 +79,10 @@ func describe(out any) string {
 		if r.Review {
 			fmt.Fprintf(&b, "\n\nreview: %s", strings.Join(r.ReviewReasons, ", "))
 			if r.ReviewDue != "" {
-				fmt.Fprintf(&b, " (due %s)", r.ReviewDue)
+				fmt.Fprintf(&b, " · due %s", r.ReviewDue)
+			}
+			if r.ReviewSource != "" {
+				fmt.Fprintf(&b, " (from %s)", r.ReviewSource)
 			}
 		}
 		if ex := cut(excerpt); ex != "" {
@@ -297,7 +300,20 @@ func (s *Server) linksTo(it reply.Item, owner, id string) []Location {
 		if !ok {
 			return nil
 		}
-		return []Location{{URI: uriOf(filepath.Join(b.Root, "memories", rr.Source, record.FileName(rr.ID)))}}
+		file := filepath.Join(b.Root, "memories", rr.Source, record.FileName(rr.ID))
+		loc := Location{URI: uriOf(file)}
+		// A record writes its links as JSON strings: find the first one naming the target.
+		if data, err := os.ReadFile(file); err == nil {
+			t := newText(string(data))
+			for _, name := range []string{"bf://" + b.Name + "/" + owner, id} {
+				if r, ok := findLink(t, `"`+name, 0, t.lines()); ok && name != "" {
+					r.Start.Character++
+					loc.Range = r
+					break
+				}
+			}
+		}
+		return []Location{loc}
 	}
 	uri := uriOf(filepath.Join(b.Root, filepath.FromSlash(it.Ref)))
 	t := s.noteText(it.Ref)
