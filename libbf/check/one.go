@@ -37,6 +37,12 @@ func Load(b *brain.Brain) (*Loaded, error) {
 	}
 	c := newChecker(b, tree)
 	c.run()
+	// Checking a note later asks only whether a record exists: keep the refs, not the
+	// records, whose texts would hold the brain's memories a second time.
+	for rr := range c.records {
+		c.records[rr] = nil
+	}
+	c.problems, c.warnings, c.unresolved = nil, nil, nil
 	return &Loaded{c: c}, nil
 }
 

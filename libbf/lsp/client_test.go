@@ -49,7 +49,7 @@ func (c *client) readAll(r io.Reader) {
 	br := bufio.NewReader(r)
 	defer close(c.from)
 	for {
-		body, err := readFrame(br)
+		body, err := ReadMessage(br)
 		if err != nil {
 			return
 		}

@@ -29,7 +29,7 @@ func FuzzDecode(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := bufio.NewReader(bytes.NewReader(data))
 		for {
-			body, err := readFrame(r)
+			body, err := ReadMessage(r)
 			if err != nil && !strings.Contains(err.Error(), errFraming.Error()) {
 				break
 			}
@@ -44,7 +44,7 @@ func FuzzDecode(f *testing.F) {
 		_ = New(Options{Debounce: 1}).Serve(context.Background(), bytes.NewReader(data), &out)
 		rr := bufio.NewReader(&out)
 		for {
-			body, err := readFrame(rr)
+			body, err := ReadMessage(rr)
 			if err == io.EOF {
 				break
 			}

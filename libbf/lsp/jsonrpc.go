@@ -53,9 +53,11 @@ func (e *rpcError) Error() string { return fmt.Sprintf("%s (code %d)", e.Message
 // errFraming is a stream that cannot be read further: its headers are malformed.
 var errFraming = errors.New("malformed message header")
 
-// readFrame reads one Content-Length framed body. A body that is not valid JSON is still
-// returned: it gets a parse error response, and the stream goes on after it.
-func readFrame(r *bufio.Reader) ([]byte, error) {
+// ReadMessage reads one Content-Length framed body, as LSP frames every message. A body
+// that is not valid JSON is still returned: it gets a parse error response, and the stream
+// goes on after it. Malformed headers give an error wrapping errFraming; the end of input
+// gives io.EOF, or io.ErrUnexpectedEOF inside a message.
+func ReadMessage(r *bufio.Reader) ([]byte, error) {
 	length := -1
 	read := 0
 	for {
@@ -159,11 +161,17 @@ func (w *writer) send(m *message) error {
 	if w.err != nil {
 		return w.err
 	}
+	w.err = WriteMessage(w.out, body)
+	return w.err
+}
+
+// WriteMessage writes one body framed with its Content-Length, in one write.
+func WriteMessage(out io.Writer, body []byte) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "Content-Length: %d\r\n\r\n", len(body))
 	buf.Write(body)
-	_, w.err = w.out.Write(buf.Bytes())
-	return w.err
+	_, err := out.Write(buf.Bytes())
+	return err
 }
 
 func (w *writer) respond(id json.RawMessage, result any, rerr *rpcError) error {

@@ -138,7 +138,7 @@ func TestBinary(t *testing.T) {
 			t.Fatal(err)
 		}
 		for {
-			b, err := readFrame(r)
+			b, err := ReadMessage(r)
 			if err != nil {
 				t.Fatalf("reading the response to %s: %v (stderr %s)", body, err, stderr.String())
 			}

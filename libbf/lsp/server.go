@@ -124,7 +124,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		body, err := readFrame(r)
+		body, err := ReadMessage(r)
 		switch {
 		case errors.Is(err, errFraming):
 			// The headers say nothing usable: answer without an id and read on.
