@@ -65,6 +65,9 @@
 //   - Agent memories (bf remember, recall, brief, review): memory.
 //   - The MCP server and its tools, which check every argument with one checker
 //     (mcpserver, input.go): mcpserver.
+//   - The Language Server Protocol server of bf lsp (JSON-RPC framing in jsonrpc.go): lsp;
+//     one note checked from an editor's unsaved text, with where each finding is:
+//     check.Loaded.
 //
 // # Shared plumbing
 //
