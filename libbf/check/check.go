@@ -131,7 +131,12 @@ type checker struct {
 	at          place
 	findings    []Finding
 	collectNote bool
+
+	// stop, when set, ends a load early: what was checked so far is dropped.
+	stop func() bool
 }
+
+func (c *checker) stopped() bool { return c.stop != nil && c.stop() }
 
 // place is where in a note a check is looking: a line, a front matter field or a link.
 type place struct {
@@ -209,6 +214,9 @@ func (c *checker) report() *Report {
 // parseNotes reads every Markdown file under the authored roots.
 func (c *checker) parseNotes() {
 	for _, f := range c.tree.Notes {
+		if c.stopped() {
+			return
+		}
 		c.noteCount++
 		data, err := c.read(f.Path, note.MaxBytes)
 		if err != nil {

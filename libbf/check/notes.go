@@ -20,16 +20,7 @@ func (c *checker) claimIdentities() {
 		if n.Kind != note.OKF {
 			continue // a copied document cannot claim an identity
 		}
-		for _, id := range n.Identities() {
-			c.owners[id] = append(c.owners[id], p)
-		}
-		if e := n.Meta.Entity; e != "" {
-			if a, err := ref.ParseAddress(e); err == nil && a.Brain == c.name {
-				if _, taken := c.entities[a.Path]; !taken {
-					c.entities[a.Path] = p
-				}
-			}
-		}
+		c.claim(p, n)
 	}
 	for rr, r := range c.records {
 		file := recordPath(rr)
@@ -44,6 +35,21 @@ func (c *checker) claimIdentities() {
 		}
 		for _, f := range files {
 			c.duplicate(f, id, files)
+		}
+	}
+}
+
+// claim records that the note n at p claims its identities and its entity's path; an
+// entity path goes to the first note claiming it.
+func (c *checker) claim(p string, n *note.Note) {
+	for _, id := range n.Identities() {
+		c.owners[id] = append(c.owners[id], p)
+	}
+	if e := n.Meta.Entity; e != "" {
+		if a, err := ref.ParseAddress(e); err == nil && a.Brain == c.name {
+			if _, taken := c.entities[a.Path]; !taken {
+				c.entities[a.Path] = p
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -29,14 +30,20 @@ type Loaded struct {
 	c  *checker
 }
 
-// Load checks the whole brain once. An error means the brain's tree could not be listed.
-func Load(b *brain.Brain) (*Loaded, error) {
+// Load checks the whole brain once. An error means the brain's tree could not be listed,
+// or ctx ended first.
+func Load(ctx context.Context, b *brain.Brain) (*Loaded, error) {
 	tree, err := scan.Brain(b.Root)
 	if err != nil {
 		return nil, err
 	}
 	c := newChecker(b, tree)
+	c.stop = func() bool { return ctx.Err() != nil }
 	c.run()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	c.stop = nil
 	// Checking a note later asks only whether a record exists: keep the refs, not the
 	// records, whose texts would hold the brain's memories a second time.
 	for rr := range c.records {
@@ -117,4 +124,34 @@ func claimField(n *note.Note, id string) string {
 		return "aliases"
 	}
 	return "resource"
+}
+
+// Update takes the note at rel as now holding data, as after the editor saved it: later
+// checks of other notes see its headings, its entity and the identities it claims.
+func (l *Loaded) Update(rel string, data []byte) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	c := l.c
+	if old := c.notes[rel]; old != nil {
+		for _, id := range old.Identities() {
+			c.owners[id] = slices.DeleteFunc(c.owners[id], func(f string) bool { return f == rel })
+		}
+		for p, owner := range c.entities {
+			if owner == rel {
+				delete(c.entities, p)
+			}
+		}
+		delete(c.notes, rel)
+	}
+	if len(data) > note.MaxBytes {
+		return
+	}
+	n, err := note.Parse(rel, data, note.KindOf(rel))
+	if err != nil {
+		return
+	}
+	c.notes[rel] = n
+	if n.Kind == note.OKF {
+		c.claim(rel, n)
+	}
 }

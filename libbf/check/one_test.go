@@ -1,6 +1,7 @@
 package check
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,7 +51,7 @@ func TestNoteMatchesBrain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := Load(b)
+	loaded, err := Load(context.Background(), b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,5 +113,42 @@ func TestNoteMatchesBrain(t *testing.T) {
 	// The loaded brain is unchanged by the checks above.
 	if got := loaded.Note(rel, orig); len(got) != 0 {
 		t.Errorf("after the edits, the saved note gives %+v", got)
+	}
+}
+
+// TestUpdate checks a note against another one saved since the brain was loaded.
+func TestUpdate(t *testing.T) {
+	root := brainfix.Copy(t, filepath.Join("..", "..", "examples", "brain"), false)
+	b, err := brain.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const linking = "---\ntype: project\n---\n\n# L\n\n[t](tax-engine.md#audit)\n"
+	want := []Finding{{Message: "missing heading: tax-engine.md#audit", Line: 7, Link: "tax-engine.md#audit"}}
+	if diff := cmp.Diff(want, loaded.Note("projects/l.md", []byte(linking))); diff != "" {
+		t.Errorf("before the update (-want +got):\n%s", diff)
+	}
+	data, err := os.ReadFile(filepath.Join(root, "projects", "tax-engine.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := strings.Replace(string(data), "tags: [billing, tax]", "tags: [billing, tax]\naliases: [\"repo:github.com/acme/tax\"]", 1) + "\n## Audit\n"
+	loaded.Update("projects/tax-engine.md", []byte(saved))
+	if got := loaded.Note("projects/l.md", []byte(linking)); len(got) != 0 {
+		t.Errorf("after the update: %+v, want none", got)
+	}
+	claiming := "---\ntype: project\naliases: [\"repo:github.com/acme/tax\"]\n---\n# C\n"
+	got := loaded.Note("projects/c.md", []byte(claiming))
+	if len(got) != 1 || got[0].Message != "identity repo:github.com/acme/tax is claimed by 2 notes or records (projects/c.md, projects/tax-engine.md); keep one owner and link to it from the others" {
+		t.Errorf("a second claim after the update: %+v", got)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Load(ctx, b); err == nil {
+		t.Error("Load with an ended context succeeded")
 	}
 }

@@ -25,6 +25,10 @@ import (
 // maxCompletions bounds one completion list.
 const maxCompletions = 50
 
+// minSearchHits is how many search hits make a completion list long enough: with fewer,
+// the notes whose path or title holds what was typed are added.
+const minSearchHits = 10
+
 // destRE finds a link destination being typed: after "](" or "<bf://" up to the cursor.
 var destRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\]\(<?|<)([^)\s>]*)$`) })
 
@@ -171,7 +175,7 @@ func (s *Server) sections(d *document, base, frag string) []completion {
 
 // items are the notes, sections and records matching what was typed: for a SOURCE:ID
 // being typed the records whose ref starts with it, then bf search's hits over its
-// words, then the notes whose path or title holds it. insert is a brain path,
+// words, then, when search found few, the notes whose path or title holds it. insert is a brain path,
 // path#slug or SOURCE:ID.
 func (s *Server) items(ctx context.Context, typed string) []completion {
 	b := s.theBrain()
@@ -214,7 +218,7 @@ func (s *Server) items(ctx context.Context, typed string) []completion {
 			}
 		}
 	}
-	if recordShaped {
+	if recordShaped || len(out) >= minSearchHits {
 		return out
 	}
 	part := strings.TrimSuffix(typed[strings.LastIndex(typed, "/")+1:], ".md")

@@ -269,3 +269,29 @@ func TestCodeActions(t *testing.T) {
 		t.Errorf("projects/tax-rules.md exists (%v): a code action wrote it", err)
 	}
 }
+
+// TestSave checks that a note saved in the editor counts for the other open notes at once.
+func TestSave(t *testing.T) {
+	s := newSession(t)
+	const linking = "---\ntype: project\ntitle: L\n---\n\n# L\n\n[t](tax-engine.md#audit)\n"
+	l := s.open("projects/l.md", linking)
+	want := []Diagnostic{{Range: Range{Start: Position{7, 4}, End: Position{7, 23}}, Severity: SeverityError, Source: "bf", Message: "missing heading: tax-engine.md#audit"}}
+	if diff := cmp.Diff(want, s.diagnostics(l).Diagnostics); diff != "" {
+		t.Errorf("before the save (-want +got):\n%s", diff)
+	}
+	file := filepath.Join(s.root, "projects", "tax-engine.md")
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data) + "\n## Audit\n"
+	tax := s.open("projects/tax-engine.md", text)
+	s.diagnostics(tax)
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": tax}})
+	if d := s.diagnostics(l); len(d.Diagnostics) != 0 {
+		t.Errorf("after the save: %+v, want none", d.Diagnostics)
+	}
+}

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/check"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/release"
@@ -70,9 +71,15 @@ type Server struct {
 	initialized bool
 	shutdown    bool
 
-	loadMu sync.Mutex
-	loaded *check.Loaded
-	stale  bool
+	// loaded is the brain's check state; after a save it is updated for the saved note at
+	// once and loaded again in the background (reloading, again), for changes made
+	// elsewhere. ctx ends a load when the server stops.
+	loadMu    sync.Mutex
+	loaded    *check.Loaded
+	reloading bool
+	again     bool
+	ctx       context.Context
+	cancel    context.CancelFunc
 
 	wake chan struct{}
 	done chan struct{}
@@ -116,6 +123,7 @@ func New(opts Options) *Server {
 // client went away, and ErrExitBeforeShutdown for exit without shutdown.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.w = &writer{out: out}
+	s.ctx, s.cancel = context.WithCancel(ctx)
 	r := bufio.NewReaderSize(in, 64<<10)
 	s.wg.Add(1)
 	go s.diagnose()
@@ -159,6 +167,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 
 // stop ends the timers and the diagnostics goroutine and waits for them.
 func (s *Server) stop() {
+	s.cancel()
 	s.mu.Lock()
 	for _, t := range s.timers {
 		t.Stop()
@@ -238,7 +247,7 @@ func (s *Server) dispatch(ctx context.Context, m *message) (any, *rpcError) {
 		if err := params(m.Params, &p); err != nil {
 			return nil, err
 		}
-		s.saved()
+		s.saved(p.TextDocument.URI)
 		return nil, nil
 	case "textDocument/completion":
 		var p TextDocumentPositionParams
@@ -323,10 +332,9 @@ func (s *Server) initialize(raw json.RawMessage) (any, *rpcError) {
 	}
 	s.mu.Lock()
 	s.initialized = true
-	s.brain = b
 	s.mu.Unlock()
 	if b != nil {
-		s.prefetch()
+		s.use(b)
 	}
 	return map[string]any{
 		"capabilities": map[string]any{
@@ -363,13 +371,29 @@ func workspaceRoots(p InitializeParams) []string {
 	return out
 }
 
-// prefetch loads the brain's check state in the background, so the first diagnostics
-// need not wait for it.
-func (s *Server) prefetch() {
-	s.wg.Add(1)
+// use makes b the session's brain, unless it has one, and starts two goroutines: one
+// loads the check state, so the first diagnostics need not wait for it; the other keeps
+// the brain's cache fresh from file-system notifications, as bf watch --cache does, so
+// each read and search need not list the brain (none is started while bf watch keeps it).
+func (s *Server) use(b *brain.Brain) {
+	s.mu.Lock()
+	if s.brain != nil {
+		s.mu.Unlock()
+		return
+	}
+	s.brain = b
+	s.mu.Unlock()
+	s.wg.Add(2)
 	go func() {
 		defer s.wg.Done()
 		_, _ = s.checked()
+	}()
+	go func() {
+		defer s.wg.Done()
+		err := cache.Keep(s.ctx, b, cache.KeepOptions{})
+		if err != nil && !errors.Is(err, cache.ErrKept) && !errors.Is(err, cache.ErrNoKeeper) && s.ctx.Err() == nil {
+			fmt.Fprintf(s.opts.Log, "bf: lsp: the cache is listed on every request: %v\n", err)
+		}
 	}()
 }
 
@@ -380,7 +404,7 @@ func (s *Server) theBrain() *brain.Brain {
 	return s.brain
 }
 
-// checked returns the brain's check state, loading it again after a save.
+// checked returns the brain's check state, loading it the first time.
 func (s *Server) checked() (*check.Loaded, error) {
 	b := s.theBrain()
 	if b == nil {
@@ -388,15 +412,49 @@ func (s *Server) checked() (*check.Loaded, error) {
 	}
 	s.loadMu.Lock()
 	defer s.loadMu.Unlock()
-	if s.loaded != nil && !s.stale {
+	if s.loaded != nil {
 		return s.loaded, nil
 	}
-	l, err := check.Load(b)
+	l, err := check.Load(s.ctx, b)
 	if err != nil {
 		return nil, err
 	}
-	s.loaded, s.stale = l, false
+	s.loaded = l
 	return l, nil
+}
+
+// reload loads the check state again in the background and puts it in place when done;
+// a save during a reload asks for one more.
+func (s *Server) reload() {
+	b := s.theBrain()
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	if b == nil || s.loaded == nil {
+		return // the first load will read the saved files
+	}
+	if s.reloading {
+		s.again = true
+		return
+	}
+	s.reloading = true
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		for {
+			l, err := check.Load(s.ctx, b)
+			s.loadMu.Lock()
+			if err == nil {
+				s.loaded = l
+			}
+			if !s.again || err != nil {
+				s.reloading = false
+				s.loadMu.Unlock()
+				return
+			}
+			s.again = false
+			s.loadMu.Unlock()
+		}
+	}()
 }
 
 // open records a document; a file in no brain yet selects the brain that encloses it.
@@ -404,12 +462,7 @@ func (s *Server) open(item TextDocumentItem) {
 	path := pathOf(item.URI)
 	if path != "" && s.theBrain() == nil && !s.opts.BrainGiven {
 		if b, ok, _ := brain.EnvOrSystem(s.opts.Env).Enclosing(filepath.Dir(path)); ok {
-			s.mu.Lock()
-			if s.brain == nil {
-				s.brain = b
-			}
-			s.mu.Unlock()
-			s.prefetch()
+			s.use(b)
 		}
 	}
 	d := &document{uri: item.URI, path: path, version: item.Version, text: newText(item.Text)}
@@ -487,12 +540,19 @@ func (s *Server) close(uri string) {
 	}
 }
 
-// saved marks the loaded brain stale, since a file on disk changed, and checks every open
-// note again.
-func (s *Server) saved() {
-	s.loadMu.Lock()
-	s.stale = true
-	s.loadMu.Unlock()
+// saved takes the saved note into the check state at once, loads the whole brain again
+// in the background (files may have changed elsewhere too), and checks every open note
+// again.
+func (s *Server) saved(uri string) {
+	if d := s.doc(uri); d != nil {
+		s.loadMu.Lock()
+		l := s.loaded
+		s.loadMu.Unlock()
+		if l != nil {
+			l.Update(d.rel, []byte(d.text.s))
+		}
+	}
+	s.reload()
 	s.mu.Lock()
 	var uris []string
 	for uri, d := range s.docs {
