@@ -95,7 +95,15 @@ func (s *Server) completeDest(ctx context.Context, d *document, typed string) (s
 			rest = ""
 		}
 		var out []completion
-		for _, c := range s.items(ctx, rest) {
+		if rest != "" {
+			// Entities first: the names that are neither a note's nor a record's own address.
+			for _, c := range s.identities(ctx, typed, nil) {
+				if p := strings.TrimPrefix(c.insert, prefix); !strings.HasSuffix(p, ".md") && !strings.Contains(p, ":") {
+					out = append(out, c)
+				}
+			}
+		}
+		for _, c := range s.items(ctx, rest, rest) {
 			c.insert = prefix + c.insert
 			out = append(out, c)
 		}
@@ -105,7 +113,11 @@ func (s *Server) completeDest(ctx context.Context, d *document, typed string) (s
 	if strings.Contains(typed, ":") {
 		out = s.identities(ctx, typed, nil)
 	}
-	for _, c := range s.items(ctx, typed) {
+	brainPath := typed // a bare word is looked for in every folder
+	if t, err := note.Resolve(d.rel, typed+"x"); err == nil && t.Kind == note.File && strings.Contains(typed, "/") {
+		brainPath = strings.TrimSuffix(t.Path, "x") // resolved with a letter, so "../" keeps its folder
+	}
+	for _, c := range s.items(ctx, typed, brainPath) {
 		if _, ok := ref.ParseRecordRef(c.insert); !ok {
 			c.insert = relative(d.rel, c.insert)
 		}
@@ -175,9 +187,10 @@ func (s *Server) sections(d *document, base, frag string) []completion {
 
 // items are the notes, sections and records matching what was typed: for a SOURCE:ID
 // being typed the records whose ref starts with it, then bf search's hits over its
-// words, then, when search found few, the notes whose path or title holds it. insert is a brain path,
+// words, then, when search found few, the notes in the folder typed (brainPath is what
+// was typed as a brain path) whose path or title holds its last part. insert is a brain path,
 // path#slug or SOURCE:ID.
-func (s *Server) items(ctx context.Context, typed string) []completion {
+func (s *Server) items(ctx context.Context, typed, brainPath string) []completion {
 	b := s.theBrain()
 	var out []completion
 	seen := map[string]bool{}
@@ -222,8 +235,9 @@ func (s *Server) items(ctx context.Context, typed string) []completion {
 		return out
 	}
 	part := strings.TrimSuffix(typed[strings.LastIndex(typed, "/")+1:], ".md")
-	_ = s.query(ctx, `SELECT ref, title FROM items WHERE kind = 'note' AND (instr(lower(ref), lower(?)) > 0 OR instr(lower(title), lower(?)) > 0) ORDER BY ref LIMIT ?`,
-		[]any{part, part, maxCompletions}, func(rows *sql.Rows) error {
+	_ = s.query(ctx, `SELECT ref, title FROM items WHERE kind = 'note' AND instr(lower(ref), lower(?)) > 0
+		AND (instr(lower(ref), lower(?)) > 0 OR instr(lower(title), lower(?)) > 0) ORDER BY ref LIMIT ?`,
+		[]any{strings.TrimSuffix(brainPath, part), part, part, maxCompletions}, func(rows *sql.Rows) error {
 			var r, title string
 			if err := rows.Scan(&r, &title); err != nil {
 				return err

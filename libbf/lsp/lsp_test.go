@@ -182,6 +182,7 @@ func TestCompletion(t *testing.T) {
 		{"sections-there", "See [x](../concepts/ledger.md#", 0},
 		{"relation", "See [x](bf://acme/projects/billing-api.md?rel=de", 0},
 		{"address", "See [x](bf://acme/dunn", 0},
+		{"entity", "See [x](bf://acme/teams/", 0},
 		{"record", "See [x](tickets:bill", 0},
 		{"identity", "See [x](person:email/", 0},
 		{"tag", "tags: [billing, ta", 7},
