@@ -5,10 +5,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/lsp"
@@ -29,16 +25,7 @@ Exit status: 0 when the editor closes the connection or after shutdown and exit,
 
 func main() {
 	// SIGINT and SIGTERM end the server at once, even in the middle of a request.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	if !signal.Ignored(syscall.SIGHUP) {
-		signal.Notify(sig, syscall.SIGHUP)
-	}
-	go func() {
-		<-sig
-		fmt.Fprintln(os.Stderr, "bf: cancelled")
-		os.Exit(cli.ExitCancelled)
-	}()
+	cli.ExitOnSignal()
 	var brainFlag *cli.Optional
 	cmd := &cli.Command{
 		Name:  "lsp",

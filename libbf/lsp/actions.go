@@ -82,22 +82,12 @@ func (s *Server) fixAnchor(d *document, dest string, rng Range) []CodeAction {
 	if !strings.Contains(dest, "#") {
 		return nil
 	}
-	var target, frag string
-	if a, err := ref.ParseAddress(dest); err == nil {
-		target, frag = a.Path, a.Fragment
-	} else if t, err := note.Resolve(d.rel, dest); err == nil && t.Kind == note.File {
-		target, frag = t.Path, t.Fragment
-	} else {
+	target, frag, ok := s.noteOf(d.rel, dest)
+	if !ok {
 		return nil
 	}
-	tt := d.text
-	if target != d.rel {
-		if tt = s.noteText(target); tt == nil {
-			return nil
-		}
-	}
-	n, err := note.Parse(target, []byte(tt.s), note.KindOf(target))
-	if err != nil {
+	n, _ := s.parsed(target)
+	if n == nil {
 		return nil
 	}
 	secs := slices.Clone(n.Sections)

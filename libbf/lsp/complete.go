@@ -153,27 +153,12 @@ func relations(b *brain.Brain, part string) []completion {
 
 // sections are the sections of the note a destination names (this note for "#").
 func (s *Server) sections(d *document, base, frag string) []completion {
-	target := d.rel
-	if base != "" {
-		if a, err := ref.ParseAddress(withoutRelation(base)); err == nil {
-			if a.Brain != s.theBrain().Name {
-				return nil
-			}
-			target = a.Path
-		} else if t, err := note.Resolve(d.rel, base); err == nil && t.Kind == note.File {
-			target = t.Path
-		} else {
-			return nil
-		}
+	target, _, ok := s.noteOf(d.rel, base)
+	if !ok {
+		return nil
 	}
-	t := d.text
-	if target != d.rel {
-		if t = s.noteText(target); t == nil {
-			return nil
-		}
-	}
-	n, err := note.Parse(target, []byte(t.s), note.KindOf(target))
-	if err != nil {
+	n, _ := s.parsed(target)
+	if n == nil {
 		return nil
 	}
 	var out []completion

@@ -32,24 +32,33 @@ func (s *Server) read(ctx context.Context, r string, rel string, offset int64) (
 	})
 }
 
-func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, *rpcError) {
+// readAt reads what the cursor is on: its reply (nil when nothing there can be read), the
+// target and the ref read. err is the read's failure.
+func (s *Server) readAt(ctx context.Context, p TextDocumentPositionParams) (out any, tg target, r string, err error) {
 	d := s.doc(p.TextDocument.URI)
 	if d == nil {
-		return nil, nil
+		return nil, tg, "", nil
 	}
 	tg, ok := targetAt(d, p.Position)
 	if !ok {
-		return nil, nil
+		return nil, tg, "", nil
 	}
-	r := s.readRef(d.rel, tg)
-	if r == "" {
-		return nil, nil
+	if r = s.readRef(d.rel, tg); r == "" {
+		return nil, tg, "", nil
 	}
-	out, err := s.read(ctx, r, "", 0)
+	out, err = s.read(ctx, r, "", 0)
+	return out, tg, r, err
+}
+
+func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, *rpcError) {
+	out, tg, r, err := s.readAt(ctx, p)
 	if err != nil {
 		return &Hover{Contents: MarkupContent{Kind: "markdown", Value: "bf read " + r + ": " + err.Error()}, Range: &tg.rng}, nil
 	}
-	text := describe(out)
+	text := ""
+	if out != nil {
+		text = describe(out)
+	}
 	if text == "" {
 		return nil, nil
 	}
@@ -152,20 +161,8 @@ func cut(s string) string {
 }
 
 func (s *Server) definition(ctx context.Context, p TextDocumentPositionParams) (any, *rpcError) {
-	d := s.doc(p.TextDocument.URI)
-	if d == nil {
-		return nil, nil
-	}
-	tg, ok := targetAt(d, p.Position)
-	if !ok || tg.kind == onTag {
-		return nil, nil
-	}
-	r := s.readRef(d.rel, tg)
-	if r == "" {
-		return nil, nil
-	}
-	out, err := s.read(ctx, r, "", 0)
-	if err != nil {
+	out, tg, _, err := s.readAt(ctx, p)
+	if err != nil || out == nil || tg.kind == onTag {
 		return nil, nil
 	}
 	loc, ok := s.locationOf(out)
@@ -181,17 +178,7 @@ func (s *Server) locationOf(out any) (Location, bool) {
 	switch r := out.(type) {
 	case *read.NoteReply:
 		path, frag, _ := strings.Cut(r.Ref, "#")
-		loc := Location{URI: uriOf(filepath.Join(root, filepath.FromSlash(path)))}
-		if frag != "" {
-			if t := s.noteText(path); t != nil {
-				if n, err := note.Parse(path, []byte(t.s), note.KindOf(path)); err == nil {
-					if sec, ok := n.Section(frag); ok {
-						loc.Range = t.lineRange(sec.Line - 1)
-					}
-				}
-			}
-		}
-		return loc, true
+		return Location{URI: uriOf(filepath.Join(root, filepath.FromSlash(path))), Range: s.sectionRange(path, frag)}, true
 	case *read.RecordReply:
 		return Location{URI: uriOf(filepath.Join(root, filepath.FromSlash(r.Path)))}, r.Path != ""
 	}
@@ -214,6 +201,50 @@ func (s *Server) noteText(rel string) *text {
 		return nil
 	}
 	return newText(string(data))
+}
+
+// parsed is the note at rel parsed from noteText, or nil.
+func (s *Server) parsed(rel string) (*note.Note, *text) {
+	t := s.noteText(rel)
+	if t == nil {
+		return nil, nil
+	}
+	n, err := note.Parse(rel, []byte(t.s), note.KindOf(rel))
+	if err != nil {
+		return nil, nil
+	}
+	return n, t
+}
+
+// sectionRange is the heading line of section frag of the note at rel, or the file's
+// start.
+func (s *Server) sectionRange(rel, frag string) Range {
+	if frag == "" {
+		return Range{}
+	}
+	if n, t := s.parsed(rel); n != nil {
+		if sec, ok := n.Section(frag); ok {
+			return t.lineRange(sec.Line - 1)
+		}
+	}
+	return Range{}
+}
+
+// noteOf is the note a link destination written in the note at rel names, and the
+// section slug it names: a relative path, a bare #fragment (the note itself) or a bf://
+// address of this brain.
+func (s *Server) noteOf(rel, dest string) (path, frag string, ok bool) {
+	if a, err := ref.ParseAddress(withoutRelation(dest)); err == nil {
+		return a.Path, a.Fragment, a.Brain == s.theBrain().Name
+	}
+	if dest == "" || dest == "#" {
+		return rel, "", true
+	}
+	t, err := note.Resolve(rel, dest)
+	if err != nil || t.Kind != note.File {
+		return "", "", false
+	}
+	return t.Path, t.Fragment, true
 }
 
 // references are the backlinks of the target under the cursor, or of the note itself:
@@ -316,12 +347,8 @@ func (s *Server) linksTo(it reply.Item, owner, id string) []Location {
 		return []Location{loc}
 	}
 	uri := uriOf(filepath.Join(b.Root, filepath.FromSlash(it.Ref)))
-	t := s.noteText(it.Ref)
-	if t == nil {
-		return []Location{{URI: uri}}
-	}
-	n, err := note.Parse(it.Ref, []byte(t.s), note.KindOf(it.Ref))
-	if err != nil {
+	n, t := s.parsed(it.Ref)
+	if n == nil {
 		return []Location{{URI: uri}}
 	}
 	var out []Location

@@ -65,16 +65,9 @@ func (s *Server) workspaceSymbols(ctx context.Context, p WorkspaceSymbolParams) 
 			kind = SymbolObject
 			loc = Location{URI: uriOf(filepath.Join(b.Root, "memories", rr.Source, record.FileName(rr.ID)))}
 		} else {
-			loc = Location{URI: uriOf(filepath.Join(b.Root, filepath.FromSlash(path)))}
+			loc = Location{URI: uriOf(filepath.Join(b.Root, filepath.FromSlash(path))), Range: s.sectionRange(path, frag)}
 			if frag != "" {
 				kind = SymbolString
-				if t := s.noteText(path); t != nil {
-					if n, err := note.Parse(path, []byte(t.s), note.KindOf(path)); err == nil {
-						if sec, ok := n.Section(frag); ok {
-							loc.Range = t.lineRange(sec.Line - 1)
-						}
-					}
-				}
 			}
 		}
 		out = append(out, SymbolInformation{Name: it.Title, Kind: kind, Location: loc, ContainerName: it.Ref})
