@@ -45,16 +45,7 @@ func TestNoteMatchesBrain(t *testing.T) {
 			return strings.Replace(s, "tags: [billing, tax]", "tags: [billing, tax]\naliases: [\"person:email/priya@example.test\"]", 1)
 		}, nil}, // filled below from the brain's own report
 	}
-	src := filepath.Join("..", "..", "examples", "brain")
-	root := brainfix.Copy(t, src, false)
-	b, err := brain.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Load(context.Background(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, _, loaded := loadExample(t)
 	orig, err := os.ReadFile(filepath.Join(root, rel))
 	if err != nil {
 		t.Fatal(err)
@@ -118,15 +109,7 @@ func TestNoteMatchesBrain(t *testing.T) {
 
 // TestUpdate checks a note against another one saved since the brain was loaded.
 func TestUpdate(t *testing.T) {
-	root := brainfix.Copy(t, filepath.Join("..", "..", "examples", "brain"), false)
-	b, err := brain.Open(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	loaded, err := Load(context.Background(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, b, loaded := loadExample(t)
 	const linking = "---\ntype: project\n---\n\n# L\n\n[t](tax-engine.md#audit)\n"
 	want := []Finding{{Message: "missing heading: tax-engine.md#audit", Line: 7, Link: "tax-engine.md#audit"}}
 	if diff := cmp.Diff(want, loaded.Note("projects/l.md", []byte(linking))); diff != "" {
@@ -151,4 +134,19 @@ func TestUpdate(t *testing.T) {
 	if _, err := Load(ctx, b); err == nil {
 		t.Error("Load with an ended context succeeded")
 	}
+}
+
+// loadExample loads a copy of examples/brain.
+func loadExample(t *testing.T) (string, *brain.Brain, *Loaded) {
+	t.Helper()
+	root := brainfix.Copy(t, filepath.Join("..", "..", "examples", "brain"), false)
+	b, err := brain.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := Load(context.Background(), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, b, loaded
 }
