@@ -18,16 +18,17 @@ const maxAnchorFixes = 3
 
 // codeActions are the fixes of the findings in the range: a missing note created from
 // the starter template, a missing heading replaced by the nearest existing ones. Nothing
-// is written here: the editor applies an edit its user accepts.
+// is written here: the editor applies an edit its user accepts. While the brain's check
+// state loads there are none, as there are no diagnostics yet to fix.
 func (s *Server) codeActions(p CodeActionParams) (any, *rpcError) {
 	d := s.doc(p.TextDocument.URI)
 	out := []CodeAction{}
 	if d == nil {
 		return out, nil
 	}
-	l, err := s.checked()
-	if err != nil {
-		return out, nil
+	l := s.current()
+	if l == nil {
+		return out, nil // the brain is still loading: its findings are not known yet
 	}
 	for _, f := range l.Note(d.rel, []byte(d.text.s)) {
 		if f.Link == "" {

@@ -261,6 +261,7 @@ func TestSymbols(t *testing.T) {
 func TestCodeActions(t *testing.T) {
 	s := newSession(t)
 	uri := s.open("projects/tax-engine.md", edited(t, s.root))
+	s.diagnostics(uri) // an editor asks for the fixes of the diagnostics it shows
 	lines := strings.Count(edited(t, s.root), "\n")
 	whole := map[string]any{"textDocument": map[string]any{"uri": uri}, "range": map[string]any{
 		"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": lines, "character": 0}}}

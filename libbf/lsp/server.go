@@ -74,6 +74,7 @@ type Server struct {
 	// loaded is the brain's check state; after a save it is updated for the saved note at
 	// once and loaded again in the background (reloading, again), for changes made
 	// elsewhere. ctx ends a load when the server stops.
+	firstLoad sync.Mutex
 	loadMu    sync.Mutex
 	loaded    *check.Loaded
 	reloading bool
@@ -404,23 +405,36 @@ func (s *Server) theBrain() *brain.Brain {
 	return s.brain
 }
 
-// checked returns the brain's check state, loading it the first time.
+// checked returns the brain's check state, loading it the first time; a second caller
+// waits for that load.
 func (s *Server) checked() (*check.Loaded, error) {
 	b := s.theBrain()
 	if b == nil {
 		return nil, errors.New("no brain")
 	}
-	s.loadMu.Lock()
-	defer s.loadMu.Unlock()
-	if s.loaded != nil {
-		return s.loaded, nil
+	if l := s.current(); l != nil {
+		return l, nil
+	}
+	s.firstLoad.Lock()
+	defer s.firstLoad.Unlock()
+	if l := s.current(); l != nil {
+		return l, nil
 	}
 	l, err := check.Load(s.ctx, b)
 	if err != nil {
 		return nil, err
 	}
+	s.loadMu.Lock()
 	s.loaded = l
+	s.loadMu.Unlock()
 	return l, nil
+}
+
+// current is the check state, or nil while the first load runs.
+func (s *Server) current() *check.Loaded {
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	return s.loaded
 }
 
 // reload loads the check state again in the background and puts it in place when done;
@@ -545,10 +559,7 @@ func (s *Server) close(uri string) {
 // again.
 func (s *Server) saved(uri string) {
 	if d := s.doc(uri); d != nil {
-		s.loadMu.Lock()
-		l := s.loaded
-		s.loadMu.Unlock()
-		if l != nil {
+		if l := s.current(); l != nil {
 			l.Update(d.rel, []byte(d.text.s))
 		}
 	}
