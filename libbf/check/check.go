@@ -165,6 +165,18 @@ func (c *checker) found(file, msg string, warning bool) {
 }
 
 func (c *checker) run() {
+	c.load()
+	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
+		c.checkNote(c.notes[p])
+	}
+	c.checkRecords()
+	c.policy()
+	c.identityWarnings()
+}
+
+// load reads what every later check looks up: the folders, the notes, the records and who
+// claims each identity. Checking one note needs no more (Loaded).
+func (c *checker) load() {
 	for _, p := range c.tree.Problems {
 		c.problem(p.Path, "%s", p.Error)
 	}
@@ -182,12 +194,6 @@ func (c *checker) run() {
 	c.parseNotes()
 	c.parseRecords()
 	c.claimIdentities()
-	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
-		c.checkNote(c.notes[p])
-	}
-	c.checkRecords()
-	c.policy()
-	c.identityWarnings()
 }
 
 func (c *checker) report() *Report {

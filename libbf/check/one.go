@@ -39,7 +39,7 @@ func Load(ctx context.Context, b *brain.Brain) (*Loaded, error) {
 	}
 	c := newChecker(b, tree)
 	c.stop = func() bool { return ctx.Err() != nil }
-	c.run()
+	c.load()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
