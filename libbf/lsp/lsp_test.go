@@ -211,23 +211,26 @@ func TestHoverAndDefinition(t *testing.T) {
 	s := newSession(t)
 	billing := s.open("projects/billing-api.md", "")
 	tax := s.open("projects/tax-engine.md", "")
+	refs := s.open("projects/refs.md", "---\ntype: project\n---\n# Refs\n\nTicket `tickets:BILL-171` and bf://acme/concepts/ledger.md#decision.\n")
 	tests := []struct {
 		name       string
 		uri        string
 		line, char int
 	}{
-		{"note", tax, 19, 5},         // [ledger](../concepts/ledger.md)
-		{"section", billing, 22, 20}, // [invoice lifecycle](../concepts/invoice-lifecycle.md#states)
-		{"review", billing, 32, 70},  // [ledger migration](ledger-migration.md), past its stale_after
-		{"record", tax, 23, 30},      // [2026 rate table](docs:tax-rate-table-2026)
-		{"identity", tax, 10, 20},    // owner: person:email/priya@example.test
-		{"alias", tax, 11, 25},       // depends-on: repo:github.com/acme/billing
-		{"address", billing, 27, 40}, // [billing team](bf://acme/teams/billing), an entity
-		{"related", tax, 12, 30},     // related-to: bf://acme/concepts/invoice-lifecycle.md
-		{"source", tax, 8, 20},       // sources: docs:tax-rate-table-2026
-		{"tag", tax, 6, 17},          // tags: [billing, tax]
-		{"web", billing, 16, 10},     // <https://developer.example.com/billing>
-		{"nothing", tax, 17, 3},      // plain text
+		{"note", tax, 19, 5},          // [ledger](../concepts/ledger.md)
+		{"section", billing, 22, 20},  // [invoice lifecycle](../concepts/invoice-lifecycle.md#states)
+		{"review", billing, 32, 70},   // [ledger migration](ledger-migration.md), past its stale_after
+		{"record", tax, 23, 30},       // [2026 rate table](docs:tax-rate-table-2026)
+		{"identity", tax, 10, 20},     // owner: person:email/priya@example.test
+		{"alias", tax, 11, 25},        // depends-on: repo:github.com/acme/billing
+		{"address", billing, 27, 40},  // [billing team](bf://acme/teams/billing), an entity
+		{"related", tax, 12, 30},      // related-to: bf://acme/concepts/invoice-lifecycle.md
+		{"source", tax, 8, 20},        // sources: docs:tax-rate-table-2026
+		{"tag", tax, 6, 17},           // tags: [billing, tax]
+		{"web", billing, 16, 10},      // <https://developer.example.com/billing>
+		{"nothing", tax, 17, 3},       // plain text
+		{"body-record", refs, 5, 12},  // `tickets:BILL-171`
+		{"body-address", refs, 5, 40}, // bf://acme/concepts/ledger.md#decision.
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

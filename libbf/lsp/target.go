@@ -51,7 +51,7 @@ func targetAt(d *document, pos Position) (target, bool) {
 	}
 	end := frontMatterEnd(d.text)
 	if pos.Line == 0 || pos.Line >= end {
-		return target{}, false
+		return bodyRef(d, pos.Line, l, col)
 	}
 	from, to := tokenAround(l, col)
 	if from == to {
@@ -67,6 +67,25 @@ func targetAt(d *document, pos Position) (target, bool) {
 	}
 	if strings.HasSuffix(strings.SplitN(tok, "#", 2)[0], ".md") {
 		return target{kind: onLink, value: tok, rng: rng}, true
+	}
+	return target{}, false
+}
+
+// bodyRef finds a ref written in the body outside a link, often as code: a bf:// address
+// or SOURCE:ID.
+func bodyRef(d *document, n int, l string, col int) (target, bool) {
+	stop := func(c byte) bool { return strings.IndexByte(" \t\"'[](){}<>`*,;", c) >= 0 }
+	from, to := col, col
+	for from > 0 && !stop(l[from-1]) {
+		from--
+	}
+	for to < len(l) && !stop(l[to]) {
+		to++
+	}
+	tok := strings.TrimRight(l[from:to], ".:!?")
+	to = from + len(tok)
+	if _, ok := ref.ParseRecordRef(tok); ok || ref.IsAddress(tok) {
+		return target{kind: onIdentity, value: tok, rng: d.text.span(n, from, to)}, true
 	}
 	return target{}, false
 }
