@@ -211,7 +211,7 @@ func TestHoverAndDefinition(t *testing.T) {
 	s := newSession(t)
 	billing := s.open("projects/billing-api.md", "")
 	tax := s.open("projects/tax-engine.md", "")
-	refs := s.open("projects/refs.md", "---\ntype: project\n---\n# Refs\n\nTicket `tickets:BILL-171` and bf://acme/concepts/ledger.md#decision.\n")
+	refs := s.open("projects/refs.md", "---\ntype: project\n---\n# Refs\n\nTicket `tickets:BILL-171` and bf://acme/concepts/ledger.md#decision.\nSee https://example.com/x for more.\n")
 	tests := []struct {
 		name       string
 		uri        string
@@ -231,6 +231,7 @@ func TestHoverAndDefinition(t *testing.T) {
 		{"nothing", tax, 17, 3},       // plain text
 		{"body-record", refs, 5, 12},  // `tickets:BILL-171`
 		{"body-address", refs, 5, 40}, // bf://acme/concepts/ledger.md#decision.
+		{"body-url", refs, 6, 10},     // https://example.com/x, no ref
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

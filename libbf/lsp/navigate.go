@@ -39,7 +39,7 @@ func (s *Server) readAt(ctx context.Context, p TextDocumentPositionParams) (out 
 	if d == nil {
 		return nil, tg, "", nil
 	}
-	tg, ok := targetAt(d, p.Position)
+	tg, ok := s.targetAt(d, p.Position)
 	if !ok {
 		return nil, tg, "", nil
 	}
@@ -255,7 +255,7 @@ func (s *Server) references(ctx context.Context, p ReferenceParams) (any, *rpcEr
 		return nil, nil
 	}
 	r := d.rel
-	if tg, ok := targetAt(d, p.Position); ok && tg.kind != onTag {
+	if tg, ok := s.targetAt(d, p.Position); ok && tg.kind != onTag {
 		if rr := s.readRef(d.rel, tg); rr != "" {
 			r = rr
 		}

@@ -1,6 +1,8 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -32,7 +34,7 @@ var (
 )
 
 // targetAt finds what the cursor at pos is on.
-func targetAt(d *document, pos Position) (target, bool) {
+func (s *Server) targetAt(d *document, pos Position) (target, bool) {
 	l := d.text.line(pos.Line)
 	col := byteColumn(l, pos.Character)
 	for _, m := range linkRE().FindAllStringSubmatchIndex(l, -1) {
@@ -51,7 +53,7 @@ func targetAt(d *document, pos Position) (target, bool) {
 	}
 	end := frontMatterEnd(d.text)
 	if pos.Line == 0 || pos.Line >= end {
-		return bodyRef(d, pos.Line, l, col)
+		return s.bodyRef(d, pos.Line, l, col)
 	}
 	from, to := tokenAround(l, col)
 	if from == to {
@@ -72,8 +74,8 @@ func targetAt(d *document, pos Position) (target, bool) {
 }
 
 // bodyRef finds a ref written in the body outside a link, often as code: a bf:// address
-// or SOURCE:ID.
-func bodyRef(d *document, n int, l string, col int) (target, bool) {
+// or SOURCE:ID of one of the brain's sources (so a URL in the text is none).
+func (s *Server) bodyRef(d *document, n int, l string, col int) (target, bool) {
 	stop := func(c byte) bool { return strings.IndexByte(" \t\"'[](){}<>`*,;", c) >= 0 }
 	from, to := col, col
 	for from > 0 && !stop(l[from-1]) {
@@ -84,7 +86,7 @@ func bodyRef(d *document, n int, l string, col int) (target, bool) {
 	}
 	tok := strings.TrimRight(l[from:to], ".:!?")
 	to = from + len(tok)
-	if _, ok := ref.ParseRecordRef(tok); ok || ref.IsAddress(tok) {
+	if rr, ok := ref.ParseRecordRef(tok); ok && s.isSource(rr.Source) || ref.IsAddress(tok) {
 		return target{kind: onIdentity, value: tok, rng: d.text.span(n, from, to)}, true
 	}
 	return target{}, false
@@ -160,4 +162,15 @@ func withoutRelation(s string) string {
 	}
 	a.Rel = ""
 	return a.String()
+}
+
+// isSource reports whether name is a record source of the brain: a folder under memories/
+// or a declared sensor.
+func (s *Server) isSource(name string) bool {
+	b := s.theBrain()
+	if _, ok := b.Config.Sensors[name]; ok {
+		return true
+	}
+	st, err := os.Stat(filepath.Join(b.Root, "memories", name))
+	return err == nil && st.IsDir()
 }
