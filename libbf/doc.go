@@ -66,8 +66,8 @@
 //   - The MCP server and its tools, which check every argument with one checker
 //     (mcpserver, input.go): mcpserver.
 //   - The Language Server Protocol server of bf lsp (JSON-RPC framing in jsonrpc.go): lsp;
-//     one note checked from an editor's unsaved text, with where each finding is:
-//     check.Loaded.
+//     one note checked from an editor's unsaved text against the cache, with where each
+//     finding is: check.Note.
 //
 // # Shared plumbing
 //

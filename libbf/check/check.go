@@ -132,11 +132,9 @@ type checker struct {
 	findings    []Finding
 	collectNote bool
 
-	// stop, when set, ends a load early: what was checked so far is dropped.
-	stop func() bool
+	// index, when set, answers what the maps above would from the cache (Note).
+	index *cacheIndex
 }
-
-func (c *checker) stopped() bool { return c.stop != nil && c.stop() }
 
 // place is where in a note a check is looking: a line, a front matter field or a link.
 type place struct {
@@ -175,7 +173,7 @@ func (c *checker) run() {
 }
 
 // load reads what every later check looks up: the folders, the notes, the records and who
-// claims each identity. Checking one note needs no more (Loaded).
+// claims each identity.
 func (c *checker) load() {
 	for _, p := range c.tree.Problems {
 		c.problem(p.Path, "%s", p.Error)
@@ -220,9 +218,6 @@ func (c *checker) report() *Report {
 // parseNotes reads every Markdown file under the authored roots.
 func (c *checker) parseNotes() {
 	for _, f := range c.tree.Notes {
-		if c.stopped() {
-			return
-		}
 		c.noteCount++
 		data, err := c.read(f.Path, note.MaxBytes)
 		if err != nil {

@@ -55,7 +55,7 @@ func (c *checker) checkFile(file, dest, target, fragment string, hasFragment boo
 	if !hasFragment {
 		return
 	}
-	if n, ok := c.notes[target]; ok {
+	if n := c.noteAt(target); n != nil {
 		if _, ok := n.Section(fragment); !ok {
 			c.problem(file, MissingHeadingPrefix+"%s", dest)
 		}
@@ -87,6 +87,9 @@ func (c *checker) checkURI(file, dest string) {
 // isSource reports whether name is a record source of this brain: a memories/ folder or a
 // declared sensor. Only then is SOURCE:ID a record ref rather than an opaque identity.
 func (c *checker) isSource(name string) bool {
+	if c.index != nil && c.sourceFolder(name) {
+		return true
+	}
 	for _, s := range c.tree.Sources {
 		if s.Name == name {
 			return true
@@ -98,10 +101,10 @@ func (c *checker) isSource(name string) bool {
 
 // recordExists accepts a record by its ref, or by a provider alias a record declares.
 func (c *checker) recordExists(rr ref.RecordRef, written string) bool {
-	if _, ok := c.records[rr]; ok {
+	if c.hasRecord(rr) {
 		return true
 	}
-	for _, owner := range c.owners[written] {
+	for _, owner := range c.ownersOf(written) {
 		if strings.HasPrefix(owner, "memories/") {
 			return true
 		}
@@ -145,9 +148,9 @@ func (c *checker) checkAddress(file, dest string) {
 	}
 	// A note file, a folder, or an entity some note declares. A folder wins over an entity.
 	switch {
-	case c.notes[a.Path] != nil:
+	case c.noteAt(a.Path) != nil:
 		if a.Fragment != "" {
-			if _, ok := c.notes[a.Path].Section(a.Fragment); !ok {
+			if _, ok := c.noteAt(a.Path).Section(a.Fragment); !ok {
 				c.problem(file, MissingHeadingPrefix+"%s", shown)
 			}
 		}
@@ -155,9 +158,9 @@ func (c *checker) checkAddress(file, dest string) {
 		if a.Fragment != "" && c.isDir(a.Path) {
 			c.problem(file, "a folder has no sections: %s", shown)
 		}
-	case c.entities[a.Path] != "":
+	case c.entityNote(a.Path) != "":
 		if a.Fragment != "" {
-			if _, ok := c.notes[c.entities[a.Path]].Section(a.Fragment); !ok {
+			if n := c.noteAt(c.entityNote(a.Path)); n == nil || !hasSection(n, a.Fragment) {
 				c.problem(file, MissingHeadingPrefix+"%s", shown)
 			}
 		}
@@ -212,4 +215,9 @@ func withinTargets(f *config.Field, identity string) bool {
 		}
 	}
 	return false
+}
+
+func hasSection(n *note.Note, slug string) bool {
+	_, ok := n.Section(slug)
+	return ok
 }

@@ -41,11 +41,18 @@ func TestNoteMatchesBrain(t *testing.T) {
 			Message: "[[wikilinks]] are plain text in a brain, not links (1 here): write them as Markdown links such as [Note](note.md); bf import converts a vault's (docs/import.md)",
 			Warning: true, Line: 33,
 		}}},
+		{"records and entities", func(s string) string {
+			return s + "\n[a](tickets:BILL-999) [b](bf://acme/tickets:BILL-171) [c](bf://acme/teams/billing#nope) [d](bf://acme/teams/billing) [e](bf://acme/nowhere)\n"
+		}, []Finding{
+			{Message: "broken link: tickets:BILL-999", Line: 33, Link: "tickets:BILL-999"},
+			{Message: "missing heading: bf://acme/teams/billing#nope", Line: 33, Link: "bf://acme/teams/billing#nope"},
+			{Message: "broken link: bf://acme/nowhere", Line: 33, Link: "bf://acme/nowhere"},
+		}},
 		{"duplicate identity", func(s string) string {
 			return strings.Replace(s, "tags: [billing, tax]", "tags: [billing, tax]\naliases: [\"person:email/priya@example.test\"]", 1)
 		}, nil}, // filled below from the brain's own report
 	}
-	root, _, loaded := loadExample(t)
+	root, b := exampleBrain(t)
 	orig, err := os.ReadFile(filepath.Join(root, rel))
 	if err != nil {
 		t.Fatal(err)
@@ -53,7 +60,10 @@ func TestNoteMatchesBrain(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			text := tt.edit(string(orig))
-			got := loaded.Note(rel, []byte(text))
+			got, err := Note(context.Background(), b, rel, []byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
 			saved := brainfix.Copy(t, root, false)
 			if err := os.WriteFile(filepath.Join(saved, rel), []byte(text), 0o644); err != nil {
 				t.Fatal(err)
@@ -101,52 +111,52 @@ func TestNoteMatchesBrain(t *testing.T) {
 			}
 		})
 	}
-	// The loaded brain is unchanged by the checks above.
-	if got := loaded.Note(rel, orig); len(got) != 0 {
+	// Nothing the checks above saw stays: the note as saved has no finding.
+	if got, err := Note(context.Background(), b, rel, orig); err != nil || len(got) != 0 {
 		t.Errorf("after the edits, the saved note gives %+v", got)
 	}
 }
 
-// TestUpdate checks a note against another one saved since the brain was loaded.
-func TestUpdate(t *testing.T) {
-	root, b, loaded := loadExample(t)
+// TestSavedNotes checks a note against another one saved after the first check: the
+// cache, refreshed by each check, has its heading and its claims.
+func TestSavedNotes(t *testing.T) {
+	root, b := exampleBrain(t)
+	ctx := context.Background()
 	const linking = "---\ntype: project\n---\n\n# L\n\n[t](tax-engine.md#audit)\n"
 	want := []Finding{{Message: "missing heading: tax-engine.md#audit", Line: 7, Link: "tax-engine.md#audit"}}
-	if diff := cmp.Diff(want, loaded.Note("projects/l.md", []byte(linking))); diff != "" {
-		t.Errorf("before the update (-want +got):\n%s", diff)
+	got, err := Note(ctx, b, "projects/l.md", []byte(linking))
+	if err != nil {
+		t.Fatal(err)
 	}
-	data, err := os.ReadFile(filepath.Join(root, "projects", "tax-engine.md"))
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("before the save (-want +got):\n%s", diff)
+	}
+	file := filepath.Join(root, "projects", "tax-engine.md")
+	data, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
 	saved := strings.Replace(string(data), "tags: [billing, tax]", "tags: [billing, tax]\naliases: [\"repo:github.com/acme/tax\"]", 1) + "\n## Audit\n"
-	loaded.Update("projects/tax-engine.md", []byte(saved))
-	if got := loaded.Note("projects/l.md", []byte(linking)); len(got) != 0 {
-		t.Errorf("after the update: %+v, want none", got)
+	if err := os.WriteFile(file, []byte(saved), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Note(ctx, b, "projects/l.md", []byte(linking)); err != nil || len(got) != 0 {
+		t.Errorf("after the save: %+v %v, want none", got, err)
 	}
 	claiming := "---\ntype: project\naliases: [\"repo:github.com/acme/tax\"]\n---\n# C\n"
-	got := loaded.Note("projects/c.md", []byte(claiming))
-	if len(got) != 1 || got[0].Message != "identity repo:github.com/acme/tax is claimed by 2 notes or records (projects/c.md, projects/tax-engine.md); keep one owner and link to it from the others" {
-		t.Errorf("a second claim after the update: %+v", got)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := Load(ctx, b); err == nil {
-		t.Error("Load with an ended context succeeded")
+	got, err = Note(ctx, b, "projects/c.md", []byte(claiming))
+	if err != nil || len(got) != 1 || got[0].Message != "identity repo:github.com/acme/tax is claimed by 2 notes or records (projects/c.md, projects/tax-engine.md); keep one owner and link to it from the others" {
+		t.Errorf("a second claim after the save: %+v %v", got, err)
 	}
 }
 
-// loadExample loads a copy of examples/brain.
-func loadExample(t *testing.T) (string, *brain.Brain, *Loaded) {
+// exampleBrain opens a copy of examples/brain.
+func exampleBrain(t *testing.T) (string, *brain.Brain) {
 	t.Helper()
 	root := brainfix.Copy(t, filepath.Join("..", "..", "examples", "brain"), false)
 	b, err := brain.Open(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	loaded, err := Load(context.Background(), b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return root, b, loaded
+	return root, b
 }

@@ -25,9 +25,6 @@ func (c *checker) parseRecords() {
 	}
 	for _, src := range c.tree.Sources {
 		for _, f := range src.Records {
-			if c.stopped() {
-				return
-			}
 			c.recCount++
 			data, err := c.read(f.Path, record.MaxFileSize)
 			if err != nil {

@@ -18,19 +18,18 @@ const maxAnchorFixes = 3
 
 // codeActions are the fixes of the findings in the range: a missing note created from
 // the starter template, a missing heading replaced by the nearest existing ones. Nothing
-// is written here: the editor applies an edit its user accepts. While the brain's check
-// state loads there are none, as there are no diagnostics yet to fix.
+// is written here: the editor applies an edit its user accepts.
 func (s *Server) codeActions(p CodeActionParams) (any, *rpcError) {
 	d := s.doc(p.TextDocument.URI)
 	out := []CodeAction{}
 	if d == nil {
 		return out, nil
 	}
-	l := s.current()
-	if l == nil {
-		return out, nil // the brain is still loading: its findings are not known yet
+	findings, err := check.Note(s.ctx, s.theBrain(), d.rel, []byte(d.text.s))
+	if err != nil {
+		return out, nil
 	}
-	for _, f := range l.Note(d.rel, []byte(d.text.s)) {
+	for _, f := range findings {
 		if f.Link == "" {
 			continue
 		}

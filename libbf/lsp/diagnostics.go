@@ -72,12 +72,12 @@ func (s *Server) publish(uri string) {
 
 // diagnostics are bf validate's findings for the document's text, placed in it.
 func (s *Server) diagnostics(d *document) ([]Diagnostic, error) {
-	l, err := s.checked()
+	findings, err := check.Note(s.ctx, s.theBrain(), d.rel, []byte(d.text.s))
 	if err != nil {
 		return nil, err
 	}
 	out := []Diagnostic{}
-	for _, f := range l.Note(d.rel, []byte(d.text.s)) {
+	for _, f := range findings {
 		sev := SeverityError
 		if f.Warning {
 			sev = SeverityWarning

@@ -1,7 +1,7 @@
 // Package lsp is bf lsp: a Language Server Protocol 3.17 server over stdio for one brain.
 //
 // It reads the brain the way every other command does: diagnostics are bf validate's
-// findings for the open note's unsaved text (check.Loaded), completion and workspace
+// findings for the open note's unsaved text (check.Note), completion and workspace
 // symbols rank with search.Run, hover, definition and references read with read.Run and
 // its backlinks. It writes nothing: a code action only proposes a workspace edit, which
 // the editor applies when its user accepts it.
@@ -28,7 +28,6 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
-	"github.com/bfgo/bf/libbf/check"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/release"
 )
@@ -71,16 +70,9 @@ type Server struct {
 	initialized bool
 	shutdown    bool
 
-	// loaded is the brain's check state; after a save it is updated for the saved note at
-	// once and loaded again in the background (reloading, again), for changes made
-	// elsewhere. ctx ends a load when the server stops.
-	firstLoad sync.Mutex
-	loadMu    sync.Mutex
-	loaded    *check.Loaded
-	reloading bool
-	again     bool
-	ctx       context.Context
-	cancel    context.CancelFunc
+	// ctx ends the cache keeper when the server stops.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	wake chan struct{}
 	done chan struct{}
@@ -248,7 +240,7 @@ func (s *Server) dispatch(ctx context.Context, m *message) (any, *rpcError) {
 		if err := params(m.Params, &p); err != nil {
 			return nil, err
 		}
-		s.saved(p.TextDocument.URI)
+		s.saved()
 		return nil, nil
 	case "textDocument/completion":
 		var p TextDocumentPositionParams
@@ -372,10 +364,9 @@ func workspaceRoots(p InitializeParams) []string {
 	return out
 }
 
-// use makes b the session's brain, unless it has one, and starts two goroutines: one
-// loads the check state, so the first diagnostics need not wait for it; the other keeps
-// the brain's cache fresh from file-system notifications, as bf watch --cache does, so
-// each read and search need not list the brain (none is started while bf watch keeps it).
+// use makes b the session's brain, unless it has one, and keeps the brain's cache fresh
+// from file-system notifications, as bf watch --cache does, so that each check, read and
+// search need not list the brain (none is kept while bf watch keeps it).
 func (s *Server) use(b *brain.Brain) {
 	s.mu.Lock()
 	if s.brain != nil {
@@ -384,11 +375,7 @@ func (s *Server) use(b *brain.Brain) {
 	}
 	s.brain = b
 	s.mu.Unlock()
-	s.wg.Add(2)
-	go func() {
-		defer s.wg.Done()
-		_, _ = s.checked()
-	}()
+	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
 		err := cache.Keep(s.ctx, b, cache.KeepOptions{})
@@ -403,72 +390,6 @@ func (s *Server) theBrain() *brain.Brain {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.brain
-}
-
-// checked returns the brain's check state, loading it the first time; a second caller
-// waits for that load.
-func (s *Server) checked() (*check.Loaded, error) {
-	b := s.theBrain()
-	if b == nil {
-		return nil, errors.New("no brain")
-	}
-	if l := s.current(); l != nil {
-		return l, nil
-	}
-	s.firstLoad.Lock()
-	defer s.firstLoad.Unlock()
-	if l := s.current(); l != nil {
-		return l, nil
-	}
-	l, err := check.Load(s.ctx, b)
-	if err != nil {
-		return nil, err
-	}
-	s.loadMu.Lock()
-	s.loaded = l
-	s.loadMu.Unlock()
-	return l, nil
-}
-
-// current is the check state, or nil while the first load runs.
-func (s *Server) current() *check.Loaded {
-	s.loadMu.Lock()
-	defer s.loadMu.Unlock()
-	return s.loaded
-}
-
-// reload loads the check state again in the background and puts it in place when done;
-// a save during a reload asks for one more.
-func (s *Server) reload() {
-	b := s.theBrain()
-	s.loadMu.Lock()
-	defer s.loadMu.Unlock()
-	if b == nil || s.loaded == nil {
-		return // the first load will read the saved files
-	}
-	if s.reloading {
-		s.again = true
-		return
-	}
-	s.reloading = true
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		for {
-			l, err := check.Load(s.ctx, b)
-			s.loadMu.Lock()
-			if err == nil {
-				s.loaded = l
-			}
-			if !s.again || err != nil {
-				s.reloading = false
-				s.loadMu.Unlock()
-				return
-			}
-			s.again = false
-			s.loadMu.Unlock()
-		}
-	}()
 }
 
 // open records a document; a file in no brain yet selects the brain that encloses it.
@@ -554,16 +475,8 @@ func (s *Server) close(uri string) {
 	}
 }
 
-// saved takes the saved note into the check state at once, loads the whole brain again
-// in the background (files may have changed elsewhere too), and checks every open note
-// again.
-func (s *Server) saved(uri string) {
-	if d := s.doc(uri); d != nil {
-		if l := s.current(); l != nil {
-			l.Update(d.rel, []byte(d.text.s))
-		}
-	}
-	s.reload()
+// saved checks every open note again: the brain on disk changed, and the cache follows.
+func (s *Server) saved() {
 	s.mu.Lock()
 	var uris []string
 	for uri, d := range s.docs {
