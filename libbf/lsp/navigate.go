@@ -24,6 +24,10 @@ import (
 // maxExcerpt bounds the excerpt a hover shows, in characters.
 const maxExcerpt = 240
 
+// maxReferences bounds the items whose links a references answer places: a note that
+// thousands link to would otherwise have each of them parsed.
+const maxReferences = 500
+
 // read runs bf read on the session's brain.
 func (s *Server) read(ctx context.Context, r string, rel string, offset int64) (any, error) {
 	return read.Run(ctx, read.Request{
@@ -285,7 +289,7 @@ func (s *Server) references(ctx context.Context, p ReferenceParams) (any, *rpcEr
 	locs := []Location{}
 	for _, g := range groups {
 		for _, it := range s.groupItems(ctx, r, g) {
-			if seen[it.Ref] {
+			if seen[it.Ref] || len(seen) == maxReferences {
 				continue
 			}
 			seen[it.Ref] = true
@@ -308,7 +312,7 @@ func (s *Server) groupItems(ctx context.Context, r string, g graph.Group) []repl
 	}
 	var items []reply.Item
 	var offset int64
-	for {
+	for len(items) < maxReferences {
 		out, err := s.read(ctx, r, g.Relation, offset)
 		page, ok := out.(*read.RelationReply)
 		if err != nil || !ok {
@@ -320,6 +324,7 @@ func (s *Server) groupItems(ctx context.Context, r string, g graph.Group) []repl
 		}
 		offset = *page.NextOffset
 	}
+	return items
 }
 
 // linksTo locates in the item it the links naming the note or record owner (a brain ref)
