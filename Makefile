@@ -36,16 +36,17 @@ build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN)/ $(addprefix ./,$(COMMANDS)) $(EXAMPLES)
 
 # Unit tests (fuzz targets run their seed corpora), then end-to-end scripts over the binaries.
-# The queue is shared by concurrent processes and goroutines, and bf watch runs its streams
-# beside its cycles: their packages' tests also run under the race detector. The end-to-end
+# The queue is shared by concurrent processes and goroutines, bf watch runs its streams
+# beside its cycles, and bf lsp checks notes beside its requests: their packages' tests
+# also run under the race detector. The end-to-end
 # tests build every command several ways (in the workspace, on its own from a module proxy
 # folder, with a release stamp): they get more than go test's default 10 minutes on a busy
 # machine.
 test: lint build
 	@echo "== unit and e2e tests (one line per package as it finishes)"
 	$(GO) test -count=1 -timeout 45m $(PKGS)
-	@echo "== race: queue, assist, watch, channel (builds with the race detector first)"
-	$(GO) test -race -count=1 ./libbf/queue/... ./libbf/assist/... ./libbf/watch/... ./libbf/channel/...
+	@echo "== race: queue, assist, watch, channel, lsp (builds with the race detector first)"
+	$(GO) test -race -count=1 ./libbf/queue/... ./libbf/assist/... ./libbf/watch/... ./libbf/channel/... ./libbf/lsp/...
 	@echo "== make test: all passed"
 
 lint:

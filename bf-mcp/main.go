@@ -5,10 +5,6 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/mcpserver"
@@ -29,18 +25,8 @@ Exit status: 0 when the host closes the connection, 1 failure, 2 invalid input,
 130 interrupted or terminated.`
 
 func main() {
-	// SIGINT and SIGTERM end the server at once, even in the middle of a call.
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-	if !signal.Ignored(syscall.SIGHUP) {
-		signal.Notify(sig, syscall.SIGHUP)
-	}
-	go func() {
-		<-sig
-		fmt.Fprintln(os.Stderr, "bf: cancelled")
-		os.Exit(cli.ExitCancelled)
-	}()
-
+	// SIGINT and SIGTERM end the server at once, even in the middle of a request.
+	cli.ExitOnSignal()
 	var brainFlag *cli.Optional
 	cmd := &cli.Command{
 		Name:  "mcp",

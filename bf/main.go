@@ -32,6 +32,7 @@ var verbs = []verb{
 	{"read", "", "read a note, section, record, identity or page: bf read REF"},
 	{"ask", "", "answer a question from the brain through the configured model: bf ask QUESTION"},
 	{"mcp", "", "serve search, read, memory and ask tools to agents over MCP on stdio"},
+	{"lsp", "", "serve the brain to editors over the Language Server Protocol on stdio"},
 	{"collect", "bf-collect", "run one sensor now and store its records: bf collect SENSOR"},
 	{"update", "bf-collect", "run the due sensors and routines, then refresh the cache"},
 	{"status", "bf-collect", "show sources, routines and what needs attention"},

@@ -28,6 +28,7 @@ var directCases = []struct {
 	{"read", "bf-read", true, [][]string{{}, {"concepts/welcome.md"}, {"export"}, {"--help"}}},
 	{"export", "bf-read", true, [][]string{{}, {"--kind", "edges"}, {"x"}, {"--help"}}},
 	{"mcp", "bf-mcp", false, [][]string{{"x"}, {"--help"}}},
+	{"lsp", "bf-lsp", false, [][]string{{"x"}, {"--help"}}},
 	{"collect", "bf-collect", true, [][]string{{"nosuch"}, {}, {"--help"}}},
 	{"update", "bf-collect", true, [][]string{{"--dry-run"}, {"--help"}}},
 	{"status", "bf-collect", true, [][]string{{}, {"--help"}}},

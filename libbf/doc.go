@@ -20,6 +20,9 @@
 //     (refusing an untrusted brain's programs: brain.Env.RequireTrust): brain. A new brain (bf init): starter. Importing a folder of Markdown: vault, with
 //     Obsidian's dialect in obsidian.
 //   - Checking every rule a brain keeps (bf validate): check.
+//   - Who stated a note or record (a person, an agent, collection), the review mark and
+//     the record ledgers that say so: provenance. What no person confirmed is listed and
+//     accepted by bf review (memory, pending.go) and left out by fused search (fuse).
 //
 // # Writing safely
 //
@@ -66,6 +69,9 @@
 //   - The MCP server and its tools, which check every argument with one checker
 //     (input.go) and state what they write, run and send from one description per tool
 //     (effects.go): mcpserver.
+//   - The Language Server Protocol server of bf lsp (JSON-RPC framing in jsonrpc.go): lsp;
+//     one note checked from an editor's unsaved text against the cache, with where each
+//     finding is: check.Note.
 //
 // # Shared plumbing
 //

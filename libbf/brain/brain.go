@@ -82,6 +82,22 @@ func (e Env) enclosing() (dir string, ok bool, err error) {
 	if err != nil {
 		return "", false, err
 	}
+	return e.enclosingFrom(wd)
+}
+
+// Enclosing opens the brain at or above the absolute folder dir, as the enclosing brain of
+// a command run there; ok is false when no folder above dir holds a bf.yaml, or the first
+// one found is not the current account's.
+func (e Env) Enclosing(dir string) (b *Brain, ok bool, err error) {
+	root, owned, err := e.enclosingFrom(dir)
+	if err != nil || root == "" || !owned {
+		return nil, false, err
+	}
+	b, err = e.Open(root)
+	return b, err == nil, err
+}
+
+func (e Env) enclosingFrom(wd string) (dir string, ok bool, err error) {
 	for dir := wd; ; {
 		yml, err := os.Lstat(filepath.Join(dir, config.FileName))
 		switch {

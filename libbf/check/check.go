@@ -81,7 +81,16 @@ func Brain(b *brain.Brain, skipped []brain.Problem) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checker{
+	c := newChecker(b, tree)
+	for _, p := range skipped {
+		c.problem(cmp.Or(p.File, config.FileName), "%s", p.Error)
+	}
+	c.run()
+	return c.report(), nil
+}
+
+func newChecker(b *brain.Brain, tree *scan.Tree) *checker {
+	return &checker{
 		root:    b.Root,
 		name:    b.Name,
 		cfg:     b.Config,
@@ -93,11 +102,6 @@ func Brain(b *brain.Brain, skipped []brain.Problem) (*Report, error) {
 		dirs:    map[string]map[string]bool{},
 		folders: map[string]bool{},
 	}
-	for _, p := range skipped {
-		c.problem(cmp.Or(p.File, config.FileName), "%s", p.Error)
-	}
-	c.run()
-	return c.report(), nil
 }
 
 type checker struct {
@@ -119,17 +123,58 @@ type checker struct {
 	unresolved []Unresolved
 	noteCount  int
 	recCount   int
+
+	// One note checked from given text (Loaded.Note): its path and text, where in it the
+	// check is looking, and what it found there.
+	buffer      string
+	bufferData  []byte
+	at          place
+	findings    []Finding
+	collectNote bool
+
+	// index, when set, answers what the maps above would from the cache (Note).
+	index *cacheIndex
+}
+
+// place is where in a note a check is looking: a line, a front matter field or a link.
+type place struct {
+	line        int
+	field, link string
 }
 
 func (c *checker) problem(file, format string, args ...any) {
-	c.problems = append(c.problems, Problem{File: file, Error: fmt.Sprintf(format, args...)})
+	msg := fmt.Sprintf(format, args...)
+	c.problems = append(c.problems, Problem{File: file, Error: msg})
+	c.found(file, msg, false)
 }
 
 func (c *checker) warn(file, format string, args ...any) {
-	c.warnings = append(c.warnings, Warning{File: file, Warning: fmt.Sprintf(format, args...)})
+	msg := fmt.Sprintf(format, args...)
+	c.warnings = append(c.warnings, Warning{File: file, Warning: msg})
+	c.found(file, msg, true)
+}
+
+// found keeps a finding of the note being checked alone, with where the check looked.
+func (c *checker) found(file, msg string, warning bool) {
+	if !c.collectNote || file != c.buffer {
+		return
+	}
+	c.findings = append(c.findings, Finding{Message: msg, Warning: warning, Line: c.at.line, Field: c.at.field, Link: c.at.link})
 }
 
 func (c *checker) run() {
+	c.load()
+	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
+		c.checkNote(c.notes[p])
+	}
+	c.checkRecords()
+	c.policy()
+	c.identityWarnings()
+}
+
+// load reads what every later check looks up: the folders, the notes, the records and who
+// claims each identity.
+func (c *checker) load() {
 	for _, p := range c.tree.Problems {
 		c.problem(p.Path, "%s", p.Error)
 	}
@@ -147,12 +192,6 @@ func (c *checker) run() {
 	c.parseNotes()
 	c.parseRecords()
 	c.claimIdentities()
-	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
-		c.checkNote(c.notes[p])
-	}
-	c.checkRecords()
-	c.policy()
-	c.identityWarnings()
 }
 
 func (c *checker) report() *Report {
@@ -185,16 +224,35 @@ func (c *checker) parseNotes() {
 			c.problem(f.Path, "%s", err)
 			continue
 		}
-		n, err := note.Parse(f.Path, data, note.KindOf(f.Path))
-		if err != nil {
-			c.problem(f.Path, "%s", err)
-			continue
-		}
-		c.notes[f.Path] = n
-		if k := len(obsidian.Find(body(data, n.BodyLine))); k > 0 {
-			c.warn(f.Path, "[[wikilinks]] are plain text in a brain, not links (%d here): write them as Markdown links such as [Note](note.md); bf import converts a vault's (docs/import.md)", k)
+		if n := c.parseNote(f.Path, data); n != nil {
+			c.notes[f.Path] = n
 		}
 	}
+}
+
+// parseNote parses one note's text, reporting a note that cannot be parsed and the
+// wikilinks it holds.
+func (c *checker) parseNote(rel string, data []byte) *note.Note {
+	n, err := note.Parse(rel, data, note.KindOf(rel))
+	if err != nil {
+		c.problem(rel, "%s", err)
+		return nil
+	}
+	text := body(data, n.BodyLine)
+	if links := obsidian.Find(text); len(links) > 0 {
+		c.at = place{line: n.BodyLine + strings.Count(text[:links[0].Start], "\n")}
+		c.warn(rel, "[[wikilinks]] are plain text in a brain, not links (%d here): write them as Markdown links such as [Note](note.md); bf import converts a vault's (docs/import.md)", len(links))
+		c.at = place{}
+	}
+	return n
+}
+
+// noteData is the text of a note: the given text for the note checked alone, else the file.
+func (c *checker) noteData(rel string) ([]byte, error) {
+	if c.collectNote && rel == c.buffer {
+		return c.bufferData, nil
+	}
+	return c.read(rel, note.MaxBytes)
 }
 
 // body is the text of a note from its body line on: front matter values are data, and a

@@ -10,6 +10,13 @@ import (
 	"github.com/bfgo/bf/libbf/ref"
 )
 
+// The words that start the problems of a link whose target is missing, which an editor
+// can offer to fix (bf lsp's code actions).
+const (
+	BrokenLinkPrefix     = "broken link: "
+	MissingHeadingPrefix = "missing heading: "
+)
+
 // checkLink checks one link written in file. notePath is set for links in notes, whose
 // relative paths resolve from the note's folder; records only hold URIs.
 func (c *checker) checkLink(file, notePath, dest string) {
@@ -38,7 +45,7 @@ func (c *checker) checkLink(file, notePath, dest string) {
 // fragment on a note names one of its sections.
 func (c *checker) checkFile(file, dest, target, fragment string, hasFragment bool) {
 	if !c.exists(target) {
-		c.problem(file, "broken link: %s", dest)
+		c.problem(file, BrokenLinkPrefix+"%s", dest)
 		return
 	}
 	if !c.inside(target) {
@@ -48,9 +55,9 @@ func (c *checker) checkFile(file, dest, target, fragment string, hasFragment boo
 	if !hasFragment {
 		return
 	}
-	if n, ok := c.notes[target]; ok {
+	if n := c.noteAt(target); n != nil {
 		if _, ok := n.Section(fragment); !ok {
-			c.problem(file, "missing heading: %s", dest)
+			c.problem(file, MissingHeadingPrefix+"%s", dest)
 		}
 	}
 }
@@ -63,7 +70,7 @@ func (c *checker) checkURI(file, dest string) {
 	}
 	if rr, ok := ref.ParseRecordRef(dest); ok && c.isSource(rr.Source) {
 		if !c.recordExists(rr, dest) {
-			c.problem(file, "broken link: %s", dest)
+			c.problem(file, BrokenLinkPrefix+"%s", dest)
 		}
 		return
 	}
@@ -80,6 +87,9 @@ func (c *checker) checkURI(file, dest string) {
 // isSource reports whether name is a record source of this brain: a memories/ folder or a
 // declared sensor. Only then is SOURCE:ID a record ref rather than an opaque identity.
 func (c *checker) isSource(name string) bool {
+	if c.index != nil && c.sourceFolder(name) {
+		return true
+	}
 	for _, s := range c.tree.Sources {
 		if s.Name == name {
 			return true
@@ -91,10 +101,10 @@ func (c *checker) isSource(name string) bool {
 
 // recordExists accepts a record by its ref, or by a provider alias a record declares.
 func (c *checker) recordExists(rr ref.RecordRef, written string) bool {
-	if _, ok := c.records[rr]; ok {
+	if c.hasRecord(rr) {
 		return true
 	}
-	for _, owner := range c.owners[written] {
+	for _, owner := range c.ownersOf(written) {
 		if strings.HasPrefix(owner, "memories/") {
 			return true
 		}
@@ -123,7 +133,7 @@ func (c *checker) checkAddress(file, dest string) {
 	case ref.AddressRecord:
 		rr, _ := a.Record()
 		if !c.recordExists(rr, rr.String()) {
-			c.problem(file, "broken link: %s", shown)
+			c.problem(file, BrokenLinkPrefix+"%s", shown)
 		}
 		return
 	}
@@ -132,30 +142,30 @@ func (c *checker) checkAddress(file, dest string) {
 		return
 	} else if ok {
 		if !c.pageExists(page) {
-			c.problem(file, "broken link: %s", shown)
+			c.problem(file, BrokenLinkPrefix+"%s", shown)
 		}
 		return
 	}
 	// A note file, a folder, or an entity some note declares. A folder wins over an entity.
 	switch {
-	case c.notes[a.Path] != nil:
+	case c.noteAt(a.Path) != nil:
 		if a.Fragment != "" {
-			if _, ok := c.notes[a.Path].Section(a.Fragment); !ok {
-				c.problem(file, "missing heading: %s", shown)
+			if _, ok := c.noteAt(a.Path).Section(a.Fragment); !ok {
+				c.problem(file, MissingHeadingPrefix+"%s", shown)
 			}
 		}
 	case c.exists(a.Path):
 		if a.Fragment != "" && c.isDir(a.Path) {
 			c.problem(file, "a folder has no sections: %s", shown)
 		}
-	case c.entities[a.Path] != "":
+	case c.entityNote(a.Path) != "":
 		if a.Fragment != "" {
-			if _, ok := c.notes[c.entities[a.Path]].Section(a.Fragment); !ok {
-				c.problem(file, "missing heading: %s", shown)
+			if n := c.noteAt(c.entityNote(a.Path)); n == nil || !hasSection(n, a.Fragment) {
+				c.problem(file, MissingHeadingPrefix+"%s", shown)
 			}
 		}
 	default:
-		c.problem(file, "broken link: %s", shown)
+		c.problem(file, BrokenLinkPrefix+"%s", shown)
 	}
 }
 
@@ -205,4 +215,9 @@ func withinTargets(f *config.Field, identity string) bool {
 		}
 	}
 	return false
+}
+
+func hasSection(n *note.Note, slug string) bool {
+	_, ok := n.Section(slug)
+	return ok
 }

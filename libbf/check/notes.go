@@ -21,16 +21,7 @@ func (c *checker) claimIdentities() {
 		if n.Kind != note.OKF {
 			continue // a copied document cannot claim an identity
 		}
-		for _, id := range n.Identities() {
-			c.owners[id] = append(c.owners[id], p)
-		}
-		if e := n.Meta.Entity; e != "" {
-			if a, err := ref.ParseAddress(e); err == nil && a.Brain == c.name {
-				if _, taken := c.entities[a.Path]; !taken {
-					c.entities[a.Path] = p
-				}
-			}
-		}
+		c.claim(p, n)
 	}
 	for rr, r := range c.records {
 		file := recordPath(rr)
@@ -44,9 +35,28 @@ func (c *checker) claimIdentities() {
 			continue
 		}
 		for _, f := range files {
-			c.problem(f, "identity %s is claimed by %d notes or records (%s); keep one owner and link to it from the others", id, len(files), strings.Join(files, ", "))
+			c.duplicate(f, id, files)
 		}
 	}
+}
+
+// claim records that the note n at p claims its identities and its entity's path; an
+// entity path goes to the first note claiming it.
+func (c *checker) claim(p string, n *note.Note) {
+	for _, id := range n.Identities() {
+		c.owners[id] = append(c.owners[id], p)
+	}
+	if e := n.Meta.Entity; e != "" {
+		if a, err := ref.ParseAddress(e); err == nil && a.Brain == c.name {
+			if _, taken := c.entities[a.Path]; !taken {
+				c.entities[a.Path] = p
+			}
+		}
+	}
+}
+
+func (c *checker) duplicate(file, id string, files []string) {
+	c.problem(file, "identity %s is claimed by %d notes or records (%s); keep one owner and link to it from the others", id, len(files), strings.Join(files, ", "))
 }
 
 func recordPath(rr ref.RecordRef) string {
@@ -56,29 +66,42 @@ func recordPath(rr ref.RecordRef) string {
 // checkNote applies every note rule to n.
 func (c *checker) checkNote(n *note.Note) {
 	for _, p := range append(slices.Clone(n.Problems), n.Check()...) {
+		c.at = place{line: p.Line, field: p.Field}
 		if p.Line > 0 && p.Field == "" {
 			c.problem(n.Path, "line %d: %s", p.Line, p.Error())
 		} else {
 			c.problem(n.Path, "%s", p.Error())
 		}
 	}
+	c.at = place{field: provenance.Key}
 	if msg := provenance.CheckNote(n.Meta.Extra); msg != "" {
 		c.warn(n.Path, "%s: %s", provenance.Key, msg)
 	}
+	c.at = place{}
 	if n.Kind == note.OKF {
 		c.checkClaims(n)
 		c.checkFields(n)
 		c.checkMemory(n)
 	}
 	for _, l := range n.Links {
+		c.at = place{line: l.Line, link: l.Target}
+		if l.Line == 0 {
+			c.at.field = "links"
+			if l.From == note.FromSources {
+				c.at.field = "sources"
+			}
+		}
 		c.noteSpelling(n.Path, l.Target)
 		c.checkLink(n.Path, n.Path, l.Target)
 	}
+	c.at = place{}
 }
 
 // checkClaims checks the note's entity, aliases and resource against this brain.
 func (c *checker) checkClaims(n *note.Note) {
 	check := func(field, id string, entity bool) {
+		c.at = place{field: strings.SplitN(field, ":", 2)[0]}
+		defer func() { c.at = place{} }()
 		c.noteSpelling(n.Path, id)
 		if !ref.IsAddress(id) {
 			return
@@ -105,7 +128,9 @@ func (c *checker) checkClaims(n *note.Note) {
 		// Aliases are stored sorted, so the problem names the alias, not its position.
 		check("aliases: "+a, a, false)
 		if rr, ok := ref.ParseRecordRef(a); ok && c.isSource(rr.Source) {
+			c.at = place{field: "aliases"}
 			c.problem(n.Path, "aliases: %s is a record ref, already that record's identity; link to the record instead", a)
+			c.at = place{}
 		}
 	}
 	if r := n.Meta.Resource; r != "" && ref.IsIdentity(r) {
@@ -122,8 +147,10 @@ func isNotePath(p string) bool {
 // checkFields checks the note's fields against the declarations of bf.yaml, and reports
 // declared fields written at the top level, where OKF would silently ignore them.
 func (c *checker) checkFields(n *note.Note) {
+	defer func() { c.at = place{} }()
 	for _, name := range slices.Sorted(maps.Keys(n.Meta.Fields)) {
 		field := yamlx.Join("fields", name)
+		c.at = place{field: field}
 		f, ok := c.cfg.Fields[name]
 		if !ok || f == nil {
 			c.problem(n.Path, "%s: field %s is not declared in bf.yaml fields", field, name)
@@ -144,6 +171,7 @@ func (c *checker) checkFields(n *note.Note) {
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(n.Meta.Extra)) {
+		c.at = place{field: key}
 		// The review mark is the format's own top-level key, whatever fields declare (memory
 		// declares a review date under fields:).
 		if _, declared := c.cfg.Fields[key]; declared && key != provenance.Key {
@@ -192,12 +220,14 @@ func (c *checker) checkMemory(n *note.Note) {
 	if !memory.IsMemoryPath(n.Path) {
 		return
 	}
-	data, err := c.read(n.Path, note.MaxBytes)
+	data, err := c.noteData(n.Path)
 	if err != nil {
 		return // already reported when the note was parsed
 	}
 	_, probs := memory.FromNote(n, data)
 	for _, p := range probs {
+		c.at = place{line: p.Line, field: p.Field}
 		c.problem(n.Path, "%s", p.Error())
 	}
+	c.at = place{}
 }

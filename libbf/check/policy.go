@@ -20,32 +20,40 @@ func (c *checker) policy() {
 	if v.IndexNote != "" {
 		c.indexNote(v.IndexNote)
 	}
-	if len(v.RequiredStatus) > 0 {
-		for _, p := range slices.Sorted(maps.Keys(c.notes)) {
-			n := c.notes[p]
-			if n.Kind == note.OKF && !slices.Contains(v.RequiredStatus, n.Status) {
-				c.problem(p, "status %s is not one of validate.required_status in bf.yaml (%s)", n.Status, strings.Join(v.RequiredStatus, ", "))
-			}
-		}
+	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
+		c.notePolicy(c.notes[p])
+	}
+}
+
+// notePolicy applies the validate: rules of bf.yaml that concern one note alone.
+func (c *checker) notePolicy(n *note.Note) {
+	v := c.cfg.Validate
+	if v == nil {
+		return
+	}
+	if len(v.RequiredStatus) > 0 && n.Kind == note.OKF && !slices.Contains(v.RequiredStatus, n.Status) {
+		c.at = place{field: "status"}
+		c.problem(n.Path, "status %s is not one of validate.required_status in bf.yaml (%s)", n.Status, strings.Join(v.RequiredStatus, ", "))
+		c.at = place{}
 	}
 	patterns := v.Patterns()
 	if len(patterns) == 0 {
 		return
 	}
-	for _, p := range slices.Sorted(maps.Keys(c.notes)) {
-		data, err := c.read(p, note.MaxBytes)
-		if err != nil {
+	data, err := c.noteData(n.Path)
+	if err != nil {
+		return
+	}
+	for i, re := range patterns {
+		loc := re.FindIndex(data)
+		if loc == nil {
 			continue
 		}
-		for i, re := range patterns {
-			loc := re.FindIndex(data)
-			if loc == nil {
-				continue
-			}
-			// The match itself is never shown: forbidden patterns often catch secrets.
-			line := bytes.Count(data[:loc[0]], []byte("\n")) + 1
-			c.problem(p, "line %d matches validate.forbid_patterns.%d of bf.yaml", line, i)
-		}
+		// The match itself is never shown: forbidden patterns often catch secrets.
+		line := bytes.Count(data[:loc[0]], []byte("\n")) + 1
+		c.at = place{line: line}
+		c.problem(n.Path, "line %d matches validate.forbid_patterns.%d of bf.yaml", line, i)
+		c.at = place{}
 	}
 }
 

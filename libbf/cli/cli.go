@@ -76,6 +76,22 @@ func OSEnv() *Env {
 	return &Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, Getwd: os.Getwd}
 }
 
+// ExitOnSignal makes SIGINT and SIGTERM (and SIGHUP unless ignored) end the process at
+// once with ExitCancelled, even in the middle of a request: for servers that answer a
+// client over stdio (bf mcp, bf lsp), whose work a cancelled context would not stop soon.
+func ExitOnSignal() {
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	if !signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(sig, syscall.SIGHUP)
+	}
+	go func() {
+		<-sig
+		fmt.Fprintln(os.Stderr, "bf: cancelled")
+		os.Exit(ExitCancelled)
+	}()
+}
+
 // Main runs the command argv asks for among cmds (see Run) and exits the process with its code.
 func Main(cmds ...*Command) {
 	os.Exit(Run(context.Background(), OSEnv(), os.Args, cmds...))

@@ -121,3 +121,33 @@ func checkEmpty(dir string) error {
 	}
 	return nil
 }
+
+// Note is the text of a new note at rel (a brain-relative path under an authored root),
+// written as the starter brain writes its own notes: front matter with the type its folder
+// gives, the title and status draft, then the title as the first heading.
+func Note(rel, title string) []byte {
+	typ := map[string]string{"projects": "project", "concepts": "concept", "actions": "action"}[strings.SplitN(rel, "/", 2)[0]]
+	shown := title
+	if strings.ContainsAny(title, ":#'\"[]{}&*!|>%@`,\\") || strings.TrimSpace(title) != title {
+		shown = strconv.Quote(title)
+	}
+	var b strings.Builder
+	b.WriteString("---\n")
+	if typ != "" {
+		b.WriteString("type: " + typ + "\n")
+	}
+	b.WriteString("title: " + shown + "\nstatus: draft\n---\n\n# " + title + "\n")
+	return []byte(b.String())
+}
+
+// TitleOf is the title a new note at rel gets from its file name: the name without .md,
+// '-' and '_' read as spaces, the first letter capitalised.
+func TitleOf(rel string) string {
+	name := strings.TrimSuffix(path.Base(rel), ".md")
+	name = strings.Join(strings.FieldsFunc(name, func(r rune) bool { return r == '-' || r == '_' || r == ' ' }), " ")
+	if name == "" {
+		return "Untitled"
+	}
+	r := []rune(name)
+	return strings.ToUpper(string(r[0])) + string(r[1:])
+}

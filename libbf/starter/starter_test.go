@@ -66,3 +66,19 @@ func TestWriteRefusesNonEmpty(t *testing.T) {
 		t.Errorf("the refused folder changed: %v", entries)
 	}
 }
+
+func TestNote(t *testing.T) {
+	tests := []struct{ rel, want string }{
+		{"projects/tax-rules.md", "---\ntype: project\ntitle: Tax rules\nstatus: draft\n---\n\n# Tax rules\n"},
+		{"concepts/a/b_c.md", "---\ntype: concept\ntitle: B c\nstatus: draft\n---\n\n# B c\n"},
+		{"actions/2026-01-01_x/ACTION.md", "---\ntype: action\ntitle: ACTION\nstatus: draft\n---\n\n# ACTION\n"},
+	}
+	for _, tt := range tests {
+		if got := string(Note(tt.rel, TitleOf(tt.rel))); got != tt.want {
+			t.Errorf("Note(%q) = %q, want %q", tt.rel, got, tt.want)
+		}
+	}
+	if got := string(Note("projects/x.md", "A: b")); !strings.Contains(got, "title: \"A: b\"\n") {
+		t.Errorf("a title with a colon is not quoted: %q", got)
+	}
+}

@@ -68,3 +68,12 @@ func (b *bench) searchesOnly() error {
 	fmt.Print(kindTable(b.res.Search))
 	return nil
 }
+
+// lspOnly measures bf lsp alone and prints its table.
+func (b *bench) lspOnly() error {
+	if err := b.lsp(); err != nil {
+		return err
+	}
+	fmt.Print(lspTable(b.res.LSP))
+	return nil
+}

@@ -38,6 +38,7 @@ type options struct {
 	adds       int
 	identity   string
 	searches   bool
+	lspOnly    bool
 	fused      bool
 	watched    bool
 }
@@ -57,6 +58,7 @@ func main() {
 	flag.StringVar(&o.identity, "identity", "", "instead of measuring, write every fixed query's reply at six limits to this file (compare two builds with cmp)")
 	flag.BoolVar(&o.fused, "fused", false, "with -identity: write the replies of bf search --fused instead of word search --explain")
 	flag.BoolVar(&o.searches, "searches", false, "measure only the warm searches, on the copy a previous run built when there is one; print their table per query kind")
+	flag.BoolVar(&o.lspOnly, "lsp", false, "measure only bf lsp (start-up, diagnostics of a 200 KB note, completion, hover), on the copy a previous run built when there is one")
 	flag.BoolVar(&o.watched, "watched", runtime.GOOS == "linux", "also measure the warm searches and reads with bf watch --cache running (Linux)")
 	flag.Parse()
 	if err := run(o); err != nil {
@@ -80,6 +82,7 @@ type Result struct {
 	Search    SearchResult `json:"search"`
 	Reads     []ReadResult `json:"reads"`
 	Cache     CacheResult  `json:"cache"`
+	LSP       *LSPResult   `json:"lsp,omitempty"`
 	Targets   []Target     `json:"targets"`
 	Problems  []string     `json:"problems,omitempty"`
 }
@@ -239,17 +242,23 @@ func run(o options) error {
 	}
 	b.res.Generator = info
 	b.work = filepath.Join(filepath.Dir(brain), "work")
-	if _, err := os.Stat(filepath.Join(b.work, ".bf", "index.sqlite")); o.searches && err == nil {
+	if _, err := os.Stat(filepath.Join(b.work, ".bf", "index.sqlite")); (o.searches || o.lspOnly) && err == nil {
 		logf("reusing %s and its cache", b.work)
+		if o.lspOnly {
+			return b.lspOnly()
+		}
 		return b.searchesOnly()
 	}
 	logf("copying the brain to %s", b.work)
 	if err := brains.LinkTree(brain, b.work); err != nil {
 		return err
 	}
-	if o.searches {
+	if o.searches || o.lspOnly {
 		if err := b.buildOnce(); err != nil {
 			return err
+		}
+		if o.lspOnly {
+			return b.lspOnly()
 		}
 		return b.searchesOnly()
 	}
@@ -271,6 +280,7 @@ func run(o options) error {
 		{"warm searches", b.searches},
 		{"warm reads", b.reads},
 		{"warm searches and reads with bf watch --cache running", b.watchedIf},
+		{"bf lsp", b.lsp},
 		{"search after editing a note", b.afterEdit},
 		{"search after adding records", b.afterAdd},
 	}

@@ -258,6 +258,7 @@ func markdown(r *Result) string {
 		fmt.Sprintf("%s the brain's files; %s after the edits and additions", ratio(float64(r.Cache.Bytes), float64(r.Cache.BrainBytes)), measure.Bytes(r.Cache.BytesAtEnd)))
 
 	b.WriteString("\n" + kindTable(s))
+	b.WriteString(lspTable(r.LSP))
 
 	fmt.Fprintf(&b, "\n| target (set for the large brain, 2 cores) | goal | %s | |\n| --- | --- | ---: | --- |\n", r.Size)
 	for _, t := range r.Targets {
