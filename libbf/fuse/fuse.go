@@ -82,7 +82,7 @@ type run struct {
 	now     time.Time
 	// explain and superseded are what each shown item carries.
 	explain    map[key]*reply.Explanation
-	superseded map[key]string
+	superseded map[key]succession
 	// held finds the terms each shown item holds.
 	held holdings
 }
@@ -113,7 +113,7 @@ func runOnce(ctx context.Context, req Request) (*search.Reply, error) {
 	}
 	class := Classify(req.Search.Query, s.Query())
 	r := &run{req: req, s: s, weights: WeightsOf(class), now: req.Search.Now,
-		explain: map[key]*reply.Explanation{}, superseded: map[key]string{}}
+		explain: map[key]*reply.Explanation{}, superseded: map[key]succession{}}
 	if r.now.IsZero() {
 		r.now = time.Now()
 	}
@@ -366,7 +366,7 @@ func (r *run) decorate(ctx context.Context, s *search.Session, h search.Hit, ran
 	}
 	ex.Terms = terms
 	it.Explain = ex
-	it.SupersededBy = r.superseded[k]
+	it.SupersededBy, it.SupersededChainCut = r.superseded[k].ref, r.superseded[k].cut
 	return nil
 }
 
