@@ -154,9 +154,19 @@ func runOnce(ctx context.Context, req Request) (*search.Reply, error) {
 	return out, nil
 }
 
-// Check validates what a fused request adds to a search: the trust floor.
+// Check validates what a fused request adds to a search: the trust floor ("" is the
+// default).
 func Check(req Request) error {
-	if req.Trust != "" && req.Trust != TrustReviewed && req.Trust != TrustUnreviewed {
+	if req.Trust == "" {
+		return nil
+	}
+	return CheckTrust(req.Trust)
+}
+
+// CheckTrust validates a trust floor someone gave: reviewed or unreviewed, never empty
+// (an empty --trust is a mistake, not the default).
+func CheckTrust(floor string) error {
+	if floor != TrustReviewed && floor != TrustUnreviewed {
 		return &search.InputError{Argument: "trust", Err: errTrust}
 	}
 	return nil

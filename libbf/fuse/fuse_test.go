@@ -323,3 +323,20 @@ func TestSupersedeChains(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckTrust(t *testing.T) {
+	for _, tc := range []struct {
+		floor string
+		ok    bool
+	}{{TrustReviewed, true}, {TrustUnreviewed, true}, {"", false}, {"Reviewed", false}, {"everyone", false}} {
+		err := CheckTrust(tc.floor)
+		var in *search.InputError
+		if tc.ok != (err == nil) || err != nil && (!errors.As(err, &in) || in.Argument != "trust") {
+			t.Errorf("CheckTrust(%q) = %v", tc.floor, err)
+		}
+	}
+	// A request without a floor takes the default.
+	if err := Check(Request{}); err != nil {
+		t.Errorf("Check(no floor) = %v", err)
+	}
+}
