@@ -258,8 +258,8 @@ func jsonOf(t *testing.T, v any) string {
 	return string(b)
 }
 
-// chainFixture holds a chain through a deprecated note (d ← e ← f), a chain of twelve
-// (m1 ← … ← m12) and a cycle (k ↔ l).
+// chainFixture holds a chain through a deprecated note (d ← e ← f), one ending in a
+// deprecated note (g ← h), a chain of twelve (m1 ← … ← m12) and a cycle (k ↔ l).
 func chainFixture() map[string]string {
 	files := map[string]string{"bf.yaml": fixture["bf.yaml"]}
 	note := func(path, status, title, supersedes string) {
@@ -280,6 +280,8 @@ func chainFixture() map[string]string {
 		}
 		note(fmt.Sprintf("m%d.md", n), "", fmt.Sprintf("Heron count %d", n), prev)
 	}
+	note("g.md", "", "Grebe tally", "")
+	note("h.md", "status: deprecated\n", "Grebe tally, closed", "g.md")
 	note("k.md", "", "Kestrel ring", "l.md")
 	note("l.md", "", "Kestrel ring, other", "k.md")
 	return files
@@ -303,6 +305,12 @@ func TestSupersedeChains(t *testing.T) {
 			map[string]mark{"concepts/d.md": {By: "concepts/f.md"}, "concepts/f.md": {}}},
 		{"deprecated middle --archived --all", Request{Search: search.Request{Query: "egret"}, All: true, Archived: true},
 			map[string]mark{"concepts/d.md": {By: "concepts/f.md"}, "concepts/e.md": {By: "concepts/f.md"}, "concepts/f.md": {}}},
+		// A successor that may not be returned cannot take the place: the superseded note
+		// keeps it, marked; with --archived the successor stands for it.
+		{"deprecated end", Request{Search: search.Request{Query: "grebe"}},
+			map[string]mark{"concepts/g.md": {By: "concepts/h.md"}}},
+		{"deprecated end --archived", Request{Search: search.Request{Query: "grebe"}, Archived: true},
+			map[string]mark{"concepts/h.md": {}}},
 		// The walk follows 8 successors: m1..m3 are cut and keep their places, naming the
 		// successor reached; m4 and later reach m12.
 		{"long chain", Request{Search: search.Request{Query: "heron", Limit: 20}},
@@ -314,6 +322,7 @@ func TestSupersedeChains(t *testing.T) {
 			map[string]mark{"concepts/k.md": {By: "concepts/l.md", Cut: true}, "concepts/l.md": {By: "concepts/k.md", Cut: true}}},
 	} {
 		out := fusedSearch(t, b, tc.req)
+		valid(t, out)
 		got := map[string]mark{}
 		for _, it := range out.Items {
 			got[it.Ref] = mark{it.SupersededBy, it.SupersededChainCut}
