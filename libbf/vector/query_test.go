@@ -44,24 +44,29 @@ func switchable(t *testing.T, mode *atomic.Int32, calls *atomic.Int32) *httptest
 			http.Error(w, "busy", http.StatusServiceUnavailable)
 			return
 		}
-		type datum struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []datum `json:"data"`
-		}
+		var data []datum
 		for i, text := range req.Input {
 			v := fake(text)
 			if m == short || m == mixed && i == 0 {
 				v = v[:32]
 			}
-			out.Data = append(out.Data, datum{i, v})
+			data = append(data, datum{i, v})
 		}
-		json.NewEncoder(w).Encode(out)
+		writeData(w, data)
 	}))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// datum is one vector of an embeddings reply, with the index of its text.
+type datum struct {
+	Index     int       `json:"index"`
+	Embedding []float32 `json:"embedding"`
+}
+
+// writeData writes an OpenAI-compatible embeddings reply.
+func writeData(w http.ResponseWriter, data []datum) {
+	json.NewEncoder(w).Encode(map[string][]datum{"data": data})
 }
 
 // timedFused is a fused search with how long it took and its dense note.
