@@ -30,15 +30,11 @@ const maxResponse = 64 << 20
 type Provider struct {
 	cfg  *config.Embeddings
 	root string
-	// timeout bounds one request or command run.
-	timeout time.Duration
 }
 
 // New returns the provider a brain declares; root is the brain's folder (a command's
 // working directory).
-func New(cfg *config.Embeddings, root string) *Provider {
-	return &Provider{cfg: cfg, root: root, timeout: time.Duration(cfg.Timeout) * time.Second}
-}
+func New(cfg *config.Embeddings, root string) *Provider { return &Provider{cfg: cfg, root: root} }
 
 // Model tells this provider's vectors from another's.
 func (p *Provider) Model() string { return p.cfg.ModelName() }
@@ -72,7 +68,7 @@ func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, erro
 // viaURL posts a batch to an OpenAI-compatible /v1/embeddings endpoint.
 func (p *Provider) viaURL(ctx context.Context, texts []string) ([][]float32, error) {
 	body, _ := json.Marshal(map[string]any{"model": p.cfg.Model, "input": texts})
-	ctx, cancel := context.WithTimeout(ctx, p.timeout)
+	ctx, cancel := context.WithTimeout(ctx, time.Duration(p.cfg.Timeout)*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, p.cfg.URL, bytes.NewReader(body))
 	if err != nil {
@@ -131,7 +127,7 @@ func (p *Provider) viaCommand(ctx context.Context, texts []string) ([][]float32,
 		in.Write(append(b, '\n'))
 	}
 	res, err := proc.Run(ctx, proc.Spec{Name: "embeddings", Root: p.root, Command: p.cfg.Command, Stdin: in.Bytes(),
-		Timeout: p.timeout, MaxBytes: maxResponse})
+		Timeout: time.Duration(p.cfg.Timeout) * time.Second, MaxBytes: maxResponse})
 	if err != nil {
 		return nil, fmt.Errorf("embeddings command: %w", err)
 	}

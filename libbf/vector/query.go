@@ -31,7 +31,8 @@ type cooldown struct {
 }
 
 // queryVector is the query's unit vector from the brain's provider, asked within the
-// query deadline (embeddings.query_timeout) rather than a build's, unless the provider
+// query deadline (embeddings.query_timeout; a shorter timeout still bounds each call)
+// rather than a build's, unless the provider
 // failed within the cooldown (embeddings.cooldown). A non-empty note says why there is
 // none: the failure, the cooldown, or a vector whose length differs from the stored
 // ones. A failure starts a cooldown every process of this brain shares; the caller's own
@@ -46,9 +47,7 @@ func queryVector(ctx context.Context, q cache.Querier, b *brain.Brain, p *Provid
 	limit := time.Duration(p.cfg.QueryTimeout) * time.Second
 	qctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	quick := *p
-	quick.timeout = limit
-	vecs, err := quick.Embed(qctx, []string{query})
+	vecs, err := p.Embed(qctx, []string{query})
 	if err != nil && ctx.Err() != nil {
 		return nil, "", ctx.Err()
 	}
