@@ -58,7 +58,7 @@ func main() {
 		fused     bool
 		archived  bool
 		all       bool
-		trust     string
+		trust     cli.Optional
 		format    *cli.Format
 	)
 	cmd := &cli.Command{
@@ -72,7 +72,7 @@ func main() {
 			fs.BoolVar(&fused, "fused", false, "fuse lexical, dense, graph and recency strategies by rank")
 			fs.BoolVar(&archived, "archived", false, "fused: also return archived and deprecated notes")
 			fs.BoolVar(&all, "all", false, "fused: keep superseded notes at their own rank")
-			fs.StringVar(&trust, "trust", "", "fused: trust floor, `reviewed` (default) or unreviewed")
+			fs.Var(&trust, "trust", "fused: trust floor, `reviewed` (default) or unreviewed")
 			brainFlag = cli.BrainFlag(fs)
 			format = cli.FormatFlag(fs)
 		},
@@ -92,16 +92,18 @@ func main() {
 				for _, f := range []struct {
 					name string
 					set  bool
-				}{{"archived", archived}, {"all", all}, {"trust", trust != ""}} {
+				}{{"archived", archived}, {"all", all}, {"trust", trust.Given}} {
 					if f.set {
 						return cli.Usagef("--%s applies to fused search; add --fused", f.name)
 					}
 				}
 			}
-			freq := fuse.Request{Archived: archived, All: all, Trust: trust}
-			if err := fuse.Check(freq); err != nil {
-				return classify(err)
+			if trust.Given {
+				if err := fuse.CheckTrust(trust.Value); err != nil {
+					return classify(err)
+				}
 			}
+			freq := fuse.Request{Archived: archived, All: all, Trust: trust.Value}
 			sel, err := cli.Select(brain.Retrieval, brainFlag)
 			if err != nil {
 				return err

@@ -6,7 +6,9 @@
 // then have close vectors while sharing no indexed word, which is what the dense strategy
 // must show; nothing in it knows any particular text.
 //
-// With -log FILE it appends one line per text it embedded, so a test can count calls.
+// With -log FILE it appends one line per text it read, so a test can count calls. With
+// -mode-file FILE it misbehaves as that file says when it exists: "hang" answers never,
+// "short" gives vectors of 256 dimensions, "mixed" gives every second text of a run 256.
 package main
 
 import (
@@ -17,6 +19,7 @@ import (
 	"hash/fnv"
 	"os"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -25,7 +28,13 @@ const dims = 512
 
 func main() {
 	log := flag.String("log", "", "append one line per embedded text to this file")
+	modeFile := flag.String("mode-file", "", "misbehave as this file says: hang, short or mixed")
 	flag.Parse()
+	mode := ""
+	if *modeFile != "" {
+		data, _ := os.ReadFile(*modeFile)
+		mode = strings.TrimSpace(string(data))
+	}
 	var logf *os.File
 	if *log != "" {
 		f, err := os.OpenFile(*log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -40,7 +49,7 @@ func main() {
 	in.Buffer(make([]byte, 1<<20), 64<<20)
 	out := bufio.NewWriter(os.Stdout)
 	defer out.Flush()
-	for in.Scan() {
+	for n := 0; in.Scan(); n++ {
 		var line struct {
 			Text string `json:"text"`
 		}
@@ -48,11 +57,18 @@ func main() {
 			fmt.Fprintln(os.Stderr, "fakeembed: input line is not {\"text\": …}")
 			os.Exit(1)
 		}
-		b, _ := json.Marshal(map[string][]float32{"embedding": embed(line.Text)})
-		out.Write(append(b, '\n'))
 		if logf != nil {
 			fmt.Fprintln(logf, strings.Join(strings.Fields(line.Text), " "))
 		}
+		v := embed(line.Text)
+		switch {
+		case mode == "hang":
+			time.Sleep(time.Hour)
+		case mode == "short", mode == "mixed" && n%2 == 1:
+			v = v[:dims/2]
+		}
+		b, _ := json.Marshal(map[string][]float32{"embedding": v})
+		out.Write(append(b, '\n'))
 	}
 }
 

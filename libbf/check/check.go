@@ -168,6 +168,7 @@ func (c *checker) run() {
 		c.checkNote(c.notes[p])
 	}
 	c.checkRecords()
+	c.supersedesCycles()
 	c.policy()
 	c.identityWarnings()
 }

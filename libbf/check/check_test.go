@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/compat"
@@ -95,5 +97,29 @@ func TestBody(t *testing.T) {
 		if got := body([]byte(tt.data), tt.line); got != tt.want {
 			t.Errorf("body(%q, %d) = %q, want %q", tt.data, tt.line, got, tt.want)
 		}
+	}
+}
+
+func TestSupersedesCycle(t *testing.T) {
+	config := "version: 8\nname: acme\nfields:\n  supersedes:\n    description: The note this one replaces.\n    type: identity\n    cardinality: many\n    relation: true\n"
+	notes := map[string]string{
+		// k and l replace each other, by a typed link and by a field.
+		"concepts/k.md": "---\ntype: concept\n---\n# K\n\n[Replaces](bf://acme/concepts/l.md?rel=supersedes)\n",
+		"concepts/l.md": "---\ntype: concept\nfields:\n  supersedes: [\"bf://acme/concepts/k.md\"]\n---\n# L\n",
+		// A chain is no cycle.
+		"concepts/m1.md": "---\ntype: concept\n---\n# M1\n",
+		"concepts/m2.md": "---\ntype: concept\n---\n# M2\n\n[Replaces](bf://acme/concepts/m1.md?rel=supersedes)\n",
+	}
+	b := brainfix.New(t, brainfix.Spec{Config: config, Notes: notes}).Open()
+	r, err := Brain(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{
+		{File: "concepts/k.md", Error: "supersedes cycle: concepts/k.md → concepts/l.md → concepts/k.md; a note cannot replace what replaces it: remove one of these supersedes links"},
+		{File: "concepts/l.md", Error: "supersedes cycle: concepts/l.md → concepts/k.md → concepts/l.md; a note cannot replace what replaces it: remove one of these supersedes links"},
+	}
+	if diff := cmp.Diff(want, r.Problems); diff != "" || r.Valid {
+		t.Errorf("valid = %v, problems (-want +got):\n%s", r.Valid, diff)
 	}
 }

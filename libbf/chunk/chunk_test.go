@@ -1,7 +1,6 @@
 package chunk
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -14,7 +13,7 @@ func TestBlocks(t *testing.T) {
 		"- item one",
 		"- item two\n  continued",
 		"```go\nfunc f() {\n\n\treturn\n}\n```",
-		"| a | b |",
+		"| a | b |\n|---|---|",
 		"| 1 | 2 |",
 		"1. step\nLast.",
 	}
@@ -23,12 +22,36 @@ func TestBlocks(t *testing.T) {
 	}
 }
 
+// Fences, lists and tables are CommonMark's: a ```` fence holding a ``` fence is one
+// block, a ~~~ fence is closed only by ~~~, an unclosed fence runs to the end, a list
+// item holds its nested list and code, and blank lines inside a block stay.
+func TestBlocksCommonMark(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       []string
+	}{
+		{"nested fence", "Intro.\n\n````md\n```go\nx := 1\n\n```\n````\nAfter.",
+			[]string{"Intro.", "````md\n```go\nx := 1\n\n```\n````", "After."}},
+		{"tilde fence", "~~~\n```\n\nstill code\n~~~\nAfter.", []string{"~~~\n```\n\nstill code\n~~~", "After."}},
+		{"unclosed fence", "```\ncode\n\n| a | b |\n|---|---|\n", []string{"```\ncode\n\n| a | b |\n|---|---|"}},
+		{"indented fence", "  ```\n  a\n\n  b\n  ```", []string{"  ```\n  a\n\n  b\n  ```"}},
+		{"list item with code", "- one\n\n  ```\n  - not an item\n  ```\n- two\n  - nested\n", []string{"- one\n\n  ```\n  - not an item\n  ```", "- two\n  - nested"}},
+		{"crlf", "a\r\nb\r\n\r\n- c\r\n", []string{"a\r\nb", "- c"}},
+		{"pipe in a paragraph", "a | b\nno table", []string{"a | b\nno table"}},
+		{"link definition", "[x]: https://example.com\n\nText.", []string{"[x]: https://example.com", "Text."}},
+	} {
+		if diff := cmp.Diff(tc.want, Blocks(tc.text)); diff != "" {
+			t.Errorf("%s: Blocks (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
 func TestPack(t *testing.T) {
-	a, b, c, d := strings.Repeat("a", 40), strings.Repeat("b", 40), strings.Repeat("c", 40), strings.Repeat("d", 200)
-	got := Pack([]string{a, b, c, d}, 100)
-	// a and b fit; c starts a new chunk after b (one block of overlap); d alone is larger
-	// than the target and stays whole, without overlap that would not fit.
-	want := [][]string{{a, b}, {b, c}, {d}}
+	got := Pack([]int{40, 40, 40, 200}, 100)
+	// The first two fit; the third starts a new chunk after the second (one block of
+	// overlap); the fourth alone is larger than the target and stays whole, without
+	// overlap that would not fit.
+	want := [][2]int{{0, 1}, {1, 2}, {3, 3}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Pack (-want +got):\n%s", diff)
 	}

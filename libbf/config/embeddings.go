@@ -22,12 +22,20 @@ type Embeddings struct {
 	Timeout int `json:"timeout,omitempty"`
 	// Batch is how many texts one request or run embeds (1–512, default 32).
 	Batch int `json:"batch,omitempty"`
+	// QueryTimeout is the limit in seconds of a search's query embedding (1–60, default
+	// 2): a search waits for its query vector far less than a build waits for a batch.
+	QueryTimeout int `json:"query_timeout,omitempty"`
+	// Cooldown is how many seconds searches skip the provider after its query embedding
+	// failed (0–3,600, default 60; 0 retries every search).
+	Cooldown int `json:"cooldown,omitempty"`
 }
 
 // Defaults and limits of embeddings.
 const (
-	DefaultEmbedTimeout = 60
-	DefaultEmbedBatch   = 32
+	DefaultEmbedTimeout  = 60
+	DefaultEmbedBatch    = 32
+	DefaultQueryTimeout  = 2
+	DefaultEmbedCooldown = 60
 )
 
 // embeddings checks the embeddings provider and fills its defaults.
@@ -43,7 +51,13 @@ func (d *decoder) embeddings(top map[string]any) error {
 	if err := integer(d, r, "embeddings", "timeout", &e.Timeout, DefaultEmbedTimeout, 1, 600); err != nil {
 		return err
 	}
-	return integer(d, r, "embeddings", "batch", &e.Batch, DefaultEmbedBatch, 1, 512)
+	if err := integer(d, r, "embeddings", "batch", &e.Batch, DefaultEmbedBatch, 1, 512); err != nil {
+		return err
+	}
+	if err := integer(d, r, "embeddings", "query_timeout", &e.QueryTimeout, DefaultQueryTimeout, 1, 60); err != nil {
+		return err
+	}
+	return integer(d, r, "embeddings", "cooldown", &e.Cooldown, DefaultEmbedCooldown, 0, 3600)
 }
 
 // endpoint checks a model endpoint declared under key: exactly one of url (http or

@@ -16,12 +16,15 @@ func TestEmbeddings(t *testing.T) {
 		{"embeddings:\n  url: http://x/v1/embeddings\n", "bf.yaml: embeddings.model: required with url: the model name the server expects"},
 		{"embeddings:\n  command: [a]\n  batch: 0\n", "batch"},
 		{"embeddings:\n  command: [a]\n  dims: 3\n", "dims"},
+		{"embeddings:\n  command: [a]\n  query_timeout: 0\n", "bf.yaml: embeddings.query_timeout: expected an integer from 1 to 60"},
+		{"embeddings:\n  command: [a]\n  cooldown: 3601\n", "bf.yaml: embeddings.cooldown: expected an integer from 0 to 3600"},
 	} {
 		c, err := Parse("bf.yaml", []byte("version: 8\nname: t\n"+tc.yaml))
 		if tc.err == "" {
 			if err != nil {
 				t.Errorf("%q: %v", tc.yaml, err)
-			} else if c.Embeddings.Timeout != DefaultEmbedTimeout || c.Embeddings.Batch != DefaultEmbedBatch {
+			} else if c.Embeddings.Timeout != DefaultEmbedTimeout || c.Embeddings.Batch != DefaultEmbedBatch ||
+				c.Embeddings.QueryTimeout != DefaultQueryTimeout || c.Embeddings.Cooldown != DefaultEmbedCooldown {
 				t.Errorf("%q: defaults %+v", tc.yaml, c.Embeddings)
 			}
 			continue

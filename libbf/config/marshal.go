@@ -130,6 +130,12 @@ func (c *Config) Marshal() ([]byte, error) {
 		if e.Batch != DefaultEmbedBatch {
 			add(m, "batch", intNode(int64(e.Batch)))
 		}
+		if e.QueryTimeout != DefaultQueryTimeout {
+			add(m, "query_timeout", intNode(int64(e.QueryTimeout)))
+		}
+		if e.Cooldown != DefaultEmbedCooldown {
+			add(m, "cooldown", intNode(int64(e.Cooldown)))
+		}
 		add(root, "embeddings", m)
 	}
 	if a := c.Ask; a != nil {

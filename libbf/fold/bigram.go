@@ -62,12 +62,27 @@ func Bigrams(s string) string {
 // holds an unspaced run.
 func BigramQuery(terms []Term) string {
 	var phrases []string
-	for _, t := range terms {
-		for _, r := range runs(Text(t.Text)) {
-			phrases = append(phrases, `"`+strings.Join(bigramsOf(r), " ")+`"`)
-		}
+	for _, p := range BigramPhrases(terms) {
+		phrases = append(phrases, p.Phrase)
 	}
 	return strings.Join(phrases, " OR ")
+}
+
+// BigramPhrase is one unspaced run of a query term ("記録") with the full-text phrase of
+// its bigrams, which finds the run inside a longer one.
+type BigramPhrase struct {
+	Run, Phrase string
+}
+
+// BigramPhrases lists the unspaced runs of the terms, in query order.
+func BigramPhrases(terms []Term) []BigramPhrase {
+	var out []BigramPhrase
+	for _, t := range terms {
+		for _, r := range runs(Text(t.Text)) {
+			out = append(out, BigramPhrase{Run: string(r), Phrase: `"` + strings.Join(bigramsOf(r), " ") + `"`})
+		}
+	}
+	return out
 }
 
 // mayHoldUnspaced reports whether s holds a character of three or more UTF-8 bytes: every

@@ -22,10 +22,13 @@ func TestBigrams(t *testing.T) {
 	for _, tc := range []struct {
 		query       string
 		plain, fuse []string
+		// terms are each fused item's explain.terms: a run held inside a longer one is named.
+		terms [][]string
 	}{
-		{"記録", []string{"projects/other.md"}, []string{"projects/other.md", "projects/orchard.md"}},
-		{"果樹園", []string{}, []string{"projects/orchard.md"}},
-		{"สวน", []string{}, []string{"projects/thai.md"}},
+		{"記録", []string{"projects/other.md"}, []string{"projects/other.md", "projects/orchard.md"}, [][]string{{"記録"}, {"記録"}}},
+		{"果樹園", []string{}, []string{"projects/orchard.md"}, [][]string{{"果樹園"}}},
+		{"สวน", []string{}, []string{"projects/thai.md"}, [][]string{{"สวน"}}},
+		{"harvest 果樹園", []string{}, []string{"projects/orchard.md"}, [][]string{{"果樹園"}}},
 	} {
 		plain, err := search.Run(context.Background(), search.Request{Query: tc.query, Brains: []*brain.Brain{b}, Now: now, Location: zone})
 		if err != nil {
@@ -37,6 +40,13 @@ func TestBigrams(t *testing.T) {
 		out := fusedSearch(t, b, Request{Search: search.Request{Query: tc.query}})
 		if diff := cmp.Diff(tc.fuse, refs(out.Items)); diff != "" {
 			t.Errorf("fused search %s (-want +got):\n%s", tc.query, diff)
+		}
+		var terms [][]string
+		for _, it := range out.Items {
+			terms = append(terms, it.Explain.Terms)
+		}
+		if diff := cmp.Diff(tc.terms, terms); diff != "" {
+			t.Errorf("fused search %s terms (-want +got):\n%s", tc.query, diff)
 		}
 	}
 }

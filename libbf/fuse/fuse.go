@@ -82,7 +82,7 @@ type run struct {
 	now     time.Time
 	// explain and superseded are what each shown item carries.
 	explain    map[key]*reply.Explanation
-	superseded map[key]string
+	superseded map[key]succession
 	// held finds the terms each shown item holds.
 	held holdings
 }
@@ -113,7 +113,7 @@ func runOnce(ctx context.Context, req Request) (*search.Reply, error) {
 	}
 	class := Classify(req.Search.Query, s.Query())
 	r := &run{req: req, s: s, weights: WeightsOf(class), now: req.Search.Now,
-		explain: map[key]*reply.Explanation{}, superseded: map[key]string{}}
+		explain: map[key]*reply.Explanation{}, superseded: map[key]succession{}}
 	if r.now.IsZero() {
 		r.now = time.Now()
 	}
@@ -154,9 +154,19 @@ func runOnce(ctx context.Context, req Request) (*search.Reply, error) {
 	return out, nil
 }
 
-// Check validates what a fused request adds to a search: the trust floor.
+// Check validates what a fused request adds to a search: the trust floor ("" is the
+// default).
 func Check(req Request) error {
-	if req.Trust != "" && req.Trust != TrustReviewed && req.Trust != TrustUnreviewed {
+	if req.Trust == "" {
+		return nil
+	}
+	return CheckTrust(req.Trust)
+}
+
+// CheckTrust validates a trust floor someone gave: reviewed or unreviewed, never empty
+// (an empty --trust is a mistake, not the default).
+func CheckTrust(floor string) error {
+	if floor != TrustReviewed && floor != TrustUnreviewed {
 		return &search.InputError{Argument: "trust", Err: errTrust}
 	}
 	return nil
@@ -366,7 +376,7 @@ func (r *run) decorate(ctx context.Context, s *search.Session, h search.Hit, ran
 	}
 	ex.Terms = terms
 	it.Explain = ex
-	it.SupersededBy = r.superseded[k]
+	it.SupersededBy, it.SupersededChainCut = r.superseded[k].ref, r.superseded[k].cut
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -255,4 +256,96 @@ func jsonOf(t *testing.T, v any) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// chainFixture holds a chain through a deprecated note (d ← e ← f), one ending in a
+// deprecated note (g ← h), a chain of twelve (m1 ← … ← m12) and a cycle (k ↔ l).
+func chainFixture() map[string]string {
+	files := map[string]string{"bf.yaml": fixture["bf.yaml"]}
+	note := func(path, status, title, supersedes string) {
+		fm := "---\ntype: concept\n" + status + "---\n"
+		body := "# " + title + "\n"
+		if supersedes != "" {
+			body += "\n[Replaces](bf://acme/concepts/" + supersedes + "?rel=supersedes)\n"
+		}
+		files["concepts/"+path] = fm + body
+	}
+	note("d.md", "", "Egret survey", "")
+	note("e.md", "status: deprecated\n", "Egret survey, second count", "d.md")
+	note("f.md", "", "Egret survey, third count", "e.md")
+	for n := 1; n <= 12; n++ {
+		prev := ""
+		if n > 1 {
+			prev = fmt.Sprintf("m%d.md", n-1)
+		}
+		note(fmt.Sprintf("m%d.md", n), "", fmt.Sprintf("Heron count %d", n), prev)
+	}
+	note("g.md", "", "Grebe tally", "")
+	note("h.md", "status: deprecated\n", "Grebe tally, closed", "g.md")
+	note("k.md", "", "Kestrel ring", "l.md")
+	note("l.md", "", "Kestrel ring, other", "k.md")
+	return files
+}
+
+func TestSupersedeChains(t *testing.T) {
+	b := newBrain(t, chainFixture())
+	type mark struct {
+		By  string
+		Cut bool
+	}
+	for _, tc := range []struct {
+		name string
+		req  Request
+		want map[string]mark
+	}{
+		// A deprecated middle note passes the chain on.
+		{"deprecated middle", Request{Search: search.Request{Query: "egret"}},
+			map[string]mark{"concepts/f.md": {}}},
+		{"deprecated middle --all", Request{Search: search.Request{Query: "egret"}, All: true},
+			map[string]mark{"concepts/d.md": {By: "concepts/f.md"}, "concepts/f.md": {}}},
+		{"deprecated middle --archived --all", Request{Search: search.Request{Query: "egret"}, All: true, Archived: true},
+			map[string]mark{"concepts/d.md": {By: "concepts/f.md"}, "concepts/e.md": {By: "concepts/f.md"}, "concepts/f.md": {}}},
+		// A successor that may not be returned cannot take the place: the superseded note
+		// keeps it, marked; with --archived the successor stands for it.
+		{"deprecated end", Request{Search: search.Request{Query: "grebe"}},
+			map[string]mark{"concepts/g.md": {By: "concepts/h.md"}}},
+		{"deprecated end --archived", Request{Search: search.Request{Query: "grebe"}, Archived: true},
+			map[string]mark{"concepts/h.md": {}}},
+		// The walk follows 8 successors: m1..m3 are cut and keep their places, naming the
+		// successor reached; m4 and later reach m12.
+		{"long chain", Request{Search: search.Request{Query: "heron", Limit: 20}},
+			map[string]mark{
+				"concepts/m1.md": {By: "concepts/m9.md", Cut: true}, "concepts/m2.md": {By: "concepts/m10.md", Cut: true},
+				"concepts/m3.md": {By: "concepts/m11.md", Cut: true}, "concepts/m12.md": {}}},
+		// A cycle: both keep their places, each naming the other, the chain cut.
+		{"cycle", Request{Search: search.Request{Query: "kestrel"}},
+			map[string]mark{"concepts/k.md": {By: "concepts/l.md", Cut: true}, "concepts/l.md": {By: "concepts/k.md", Cut: true}}},
+	} {
+		out := fusedSearch(t, b, tc.req)
+		valid(t, out)
+		got := map[string]mark{}
+		for _, it := range out.Items {
+			got[it.Ref] = mark{it.SupersededBy, it.SupersededChainCut}
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+func TestCheckTrust(t *testing.T) {
+	for _, tc := range []struct {
+		floor string
+		ok    bool
+	}{{TrustReviewed, true}, {TrustUnreviewed, true}, {"", false}, {"Reviewed", false}, {"everyone", false}} {
+		err := CheckTrust(tc.floor)
+		var in *search.InputError
+		if tc.ok != (err == nil) || err != nil && (!errors.As(err, &in) || in.Argument != "trust") {
+			t.Errorf("CheckTrust(%q) = %v", tc.floor, err)
+		}
+	}
+	// A request without a floor takes the default.
+	if err := Check(Request{}); err != nil {
+		t.Errorf("Check(no floor) = %v", err)
+	}
 }

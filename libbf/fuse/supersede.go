@@ -37,39 +37,14 @@ const namedSQL = `SELECT n.name, n.item, i.ref, n.item IN (` + unconfirmed + `) 
 	WHERE n.name IN (SELECT value FROM json_each(?1))`
 
 // supersede follows superseded chains in a brain's fused order. A superseded item is
-// marked with its last returnable successor; without All the successor takes the
-// superseded item's place (or stays where it ranked, if higher) and the superseded item
-// leaves the order. A successor outside the scope, archived or below the trust floor is
-// not returnable: the chain stops before it.
+// marked with the end of its chain: the last successor within the scope, passing through
+// archived and deprecated ones. Without All a returnable end takes the superseded item's
+// place (or stays where it ranked, if higher) and the superseded item leaves the order. A
+// successor outside the scope is not followed. A superseded item keeps its own place
+// when the end is not returnable (archived and not asked for) or the chain was cut (longer
+// than maxChain, or a cycle): it is marked, so no superseded item passes for current.
 func (r *run) supersede(ctx context.Context, i int, all []*fused, known map[int64]search.Hit, refs map[int64]string, unreviewed map[int64]bool) ([]int64, error) {
-	db := r.s.DB(i)
-	brainName := r.s.Brain(i).Name
-	end := func(id int64) (int64, error) {
-		seen := map[int64]bool{id: true}
-		cur, last := id, int64(0)
-		for range maxChain {
-			var next int64
-			var ref string
-			err := db.QueryRowContext(ctx, successorSQL, cur, refs[cur], ownAddress(brainName, refs[cur])).Scan(&next, &ref)
-			if errors.Is(err, sql.ErrNoRows) || err == nil && seen[next] {
-				break
-			}
-			if err != nil {
-				return 0, cacheError(err)
-			}
-			seen[next] = true
-			if err := r.load(ctx, i, []int64{next}, known, refs); err != nil {
-				return 0, err
-			}
-			h, ok := known[next]
-			if !ok || !r.eligible(h, unreviewed) {
-				break
-			}
-			cur, last = next, next
-		}
-		return last, nil
-	}
-	has, err := superseded(ctx, db, brainName, all, refs)
+	has, err := superseded(ctx, r.s.DB(i), r.s.Brain(i).Name, all, refs)
 	if err != nil {
 		return nil, cacheError(err)
 	}
@@ -86,29 +61,84 @@ func (r *run) supersede(ctx context.Context, i int, all []*fused, known map[int6
 			place(f.id)
 			continue
 		}
-		succ, err := end(f.id)
+		c, err := r.chain(ctx, i, f.id, known, refs)
 		if err != nil {
 			return nil, err
 		}
-		if succ == 0 {
+		if c.end == 0 {
 			place(f.id)
 			continue
 		}
-		r.superseded[key{i, f.id}] = refs[succ]
-		if r.req.All {
+		r.superseded[key{i, f.id}] = succession{ref: refs[c.end], cut: c.cut}
+		if r.req.All || c.cut || !r.eligible(known[c.end], unreviewed) {
 			place(f.id)
 			continue
 		}
-		k := key{i, succ}
+		k := key{i, c.end}
 		ex := r.explain[k]
 		if ex == nil {
 			ex = &reply.Explanation{Strategies: []reply.Contribution{}, Score: reply.Round6(f.score)}
 			r.explain[k] = ex
 		}
 		ex.Replaces = append(ex.Replaces, refs[f.id])
-		place(succ)
+		place(c.end)
 	}
 	return out, nil
+}
+
+// succession is what a superseded item carries: its successor's ref and whether the
+// chain was cut before its end.
+type succession struct {
+	ref string
+	cut bool
+}
+
+// chainEnd is where a chain of successors from an item ends: its last successor within
+// the scope (0 for none), and whether the walk was cut (the cap reached with successors
+// left, or a cycle).
+type chainEnd struct {
+	end int64
+	cut bool
+}
+
+// chain follows the confirmed successors of id through at most maxChain steps. Archived
+// and deprecated successors pass the chain on; a successor outside the scope ends it.
+func (r *run) chain(ctx context.Context, i int, id int64, known map[int64]search.Hit, refs map[int64]string) (chainEnd, error) {
+	db := r.s.DB(i)
+	brainName := r.s.Brain(i).Name
+	next := func(cur int64) (int64, error) {
+		var succ int64
+		var ref string
+		err := db.QueryRowContext(ctx, successorSQL, cur, refs[cur], ownAddress(brainName, refs[cur])).Scan(&succ, &ref)
+		if errors.Is(err, sql.ErrNoRows) {
+			return 0, nil
+		}
+		if err != nil {
+			return 0, cacheError(err)
+		}
+		return succ, nil
+	}
+	seen := map[int64]bool{id: true}
+	var c chainEnd
+	cur := id
+	for step := 0; ; step++ {
+		succ, err := next(cur)
+		if err != nil || succ == 0 {
+			return c, err
+		}
+		if seen[succ] || step == maxChain {
+			c.cut = true
+			return c, nil
+		}
+		seen[succ] = true
+		if err := r.load(ctx, i, []int64{succ}, known, refs); err != nil {
+			return c, err
+		}
+		if _, inScope := known[succ]; !inScope {
+			return c, nil
+		}
+		cur, c.end = succ, succ
+	}
 }
 
 // errTrust is the reason a trust floor other than the two is invalid.

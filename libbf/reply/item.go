@@ -52,13 +52,16 @@ type Item struct {
 	Status   string   `json:"status,omitempty"`
 	// SupersededBy names the item that replaces this one (fused search).
 	SupersededBy string `json:"superseded_by,omitempty"`
-	Tasks        *Tasks `json:"tasks,omitempty"`
-	Time         string `json:"time,omitempty"`
-	Title        string `json:"title,omitempty"`
-	Type         string `json:"type,omitempty"`
-	Updated      string `json:"updated,omitempty"`
-	URI          string `json:"uri,omitempty"`
-	URL          string `json:"url,omitempty"`
+	// SupersededChainCut says the chain of successors was not followed to its end (longer
+	// than the cap, or a cycle): SupersededBy is the last successor reached.
+	SupersededChainCut bool   `json:"superseded_chain_cut,omitempty"`
+	Tasks              *Tasks `json:"tasks,omitempty"`
+	Time               string `json:"time,omitempty"`
+	Title              string `json:"title,omitempty"`
+	Type               string `json:"type,omitempty"`
+	Updated            string `json:"updated,omitempty"`
+	URI                string `json:"uri,omitempty"`
+	URL                string `json:"url,omitempty"`
 }
 
 // Tasks counts a note's checkboxes.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -41,6 +42,10 @@ func Embed(ctx context.Context, b *brain.Brain) (Report, error) {
 	if err == nil {
 		err = c.DB().QueryRowContext(ctx, `SELECT count(DISTINCT hash) FROM chunks`).Scan(&r.Chunks)
 	}
+	var stored int
+	if err == nil {
+		stored, err = storedDimensions(ctx, c.DB(), p.Model())
+	}
 	c.Close()
 	if err != nil {
 		return r, err
@@ -55,6 +60,9 @@ func Embed(ctx context.Context, b *brain.Brain) (Report, error) {
 	vecs, err := p.Embed(ctx, texts)
 	if err != nil {
 		return r, err
+	}
+	if msg := dimensionsDiffer(p.Model(), "vectors", len(vecs[0]), stored); msg != "" {
+		return r, errors.New(msg)
 	}
 	out := map[string][]byte{}
 	for i, v := range vecs {
@@ -98,16 +106,9 @@ func Dense(ctx context.Context, db *sql.Tx, b *brain.Brain, query string, depth 
 	if total > 0 && missing == total {
 		return nil, fmt.Sprintf("no chunk is embedded yet (%d waiting); run bf build --embed; searched with lexical, graph and recency", missing), nil
 	}
-	vecs, err := p.Embed(ctx, []string{query})
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, "", ctx.Err()
-		}
-		return nil, err.Error() + "; searched with lexical, graph and recency", nil
-	}
-	q := unit(vecs[0])
-	if q == nil {
-		return nil, "the embeddings provider returned an empty vector for the query; searched with lexical, graph and recency", nil
+	q, note, err := queryVector(ctx, db, b, p, query)
+	if err != nil || note != "" {
+		return nil, note, err
 	}
 	rows, err := db.QueryContext(ctx, scanSQL, p.Model())
 	if err != nil {
@@ -145,7 +146,6 @@ func Dense(ctx context.Context, db *sql.Tx, b *brain.Brain, query string, depth 
 	if len(out) > depth {
 		out = out[:depth]
 	}
-	note := ""
 	if missing > 0 {
 		note = fmt.Sprintf("%d of %d chunks are not embedded yet; run bf build --embed or bf update", missing, total)
 	}

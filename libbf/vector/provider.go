@@ -59,6 +59,9 @@ func (p *Provider) Embed(ctx context.Context, texts []string) ([][]float32, erro
 		}
 		out = append(out, got...)
 	}
+	if err := sameDimensions(p.Model(), out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 

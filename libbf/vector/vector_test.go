@@ -70,18 +70,12 @@ func fakeServer(t *testing.T, texts *int) *httptest.Server {
 			return
 		}
 		*texts += len(req.Input)
-		type datum struct {
-			Index     int       `json:"index"`
-			Embedding []float32 `json:"embedding"`
-		}
-		var out struct {
-			Data []datum `json:"data"`
-		}
 		// Answer in reverse order: index says which text each vector belongs to.
+		var data []datum
 		for i := len(req.Input) - 1; i >= 0; i-- {
-			out.Data = append(out.Data, datum{i, fake(req.Input[i])})
+			data = append(data, datum{i, fake(req.Input[i])})
 		}
-		json.NewEncoder(w).Encode(out)
+		writeData(w, data)
 	}))
 	t.Cleanup(s.Close)
 	return s
