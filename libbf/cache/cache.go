@@ -84,9 +84,21 @@ var clock = time.Now
 // errNeedBuild says the live generation is missing, incompatible or damaged.
 var errNeedBuild = errors.New("need a build")
 
+// errWriterBusy says a fresh open found changes while another writer held the brain.
+var errWriterBusy = errors.New("another writer holds the brain")
+
 // Open opens the brain's cache for reading, refreshing it first (reporting the files it
-// indexes to the context's WithProgress).
-func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
+// indexes to the context's WithProgress). While another writer holds the brain it serves
+// the previous generation, marked Stale.
+func Open(ctx context.Context, b *brain.Brain) (*Cache, error) { return open(ctx, b, false) }
+
+// OpenFresh is Open for a reader that must see every file written before it was called,
+// such as a recall right after a remember: while another writer holds the brain it waits
+// for that writer (as long as Open waits when there is no generation at all) and then
+// refreshes, instead of serving a previous generation that may predate the file.
+func OpenFresh(ctx context.Context, b *brain.Brain) (*Cache, error) { return open(ctx, b, true) }
+
+func open(ctx context.Context, b *brain.Brain, fresh bool) (*Cache, error) {
 	dir, err := prepareDir(b.Root)
 	if err != nil {
 		return nil, err
@@ -101,8 +113,19 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 	}
 	ix := newIndexer(b)
 	sig := signature(b)
+	deadline := time.Now().Add(missingWait)
 	for rebuilt := false; ; rebuilt = true {
-		c, err := openOnce(ctx, b, dir, ix, sig)
+		c, err := openOnce(ctx, b, dir, ix, sig, fresh)
+		for errors.Is(err, errWriterBusy) {
+			// Waiting holds no other lock: a build holding the writer may need the record
+			// lock that a waiting comparison would keep shared.
+			w, werr := acquire(ctx, dir, WriterLockFile, true, max(time.Until(deadline), time.Millisecond))
+			if werr != nil {
+				return nil, busyError(werr, "another bf process is updating the search cache in .bf")
+			}
+			w.release()
+			c, err = openOnce(ctx, b, dir, ix, sig, fresh)
+		}
 		if !errors.Is(err, errNeedBuild) {
 			return c, err
 		}
@@ -119,9 +142,9 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 	}
 }
 
-// openOnce opens the live generation, refreshing it when it can. It returns errNeedBuild
-// when there is no generation to refresh.
-func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig string) (*Cache, error) {
+// openOnce opens the live generation, refreshing it when it can (when fresh, waiting for a
+// busy writer so that it can). It returns errNeedBuild when there is no generation to refresh.
+func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig string, fresh bool) (*Cache, error) {
 	gen, err := enterGeneration(ctx, dir)
 	if err != nil {
 		return nil, busyError(err, "a build is replacing the search cache in .bf")
@@ -182,7 +205,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 
 	// The shared reader lock keeps record writers out while files are compared.
 	reader, err := acquire(ctx, dir, ReaderLockFile, false, 0)
-	if errors.Is(err, errBusy) {
+	if errors.Is(err, errBusy) && !fresh {
 		good, uerr := usable(ctx, ro, sig, ino)
 		if uerr != nil {
 			return nil, damaged(uerr)
@@ -195,6 +218,8 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 			ok = true
 			return c, nil
 		}
+	}
+	if errors.Is(err, errBusy) {
 		reader, err = acquire(ctx, dir, ReaderLockFile, false, missingWait)
 	}
 	if err != nil {
@@ -234,6 +259,8 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	if !d.empty() {
 		writer, err := acquire(ctx, dir, WriterLockFile, true, 0)
 		switch {
+		case errors.Is(err, errBusy) && fresh:
+			return nil, errWriterBusy
 		case errors.Is(err, errBusy):
 			c.Status.Stale = true
 		case err != nil:

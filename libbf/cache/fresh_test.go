@@ -391,6 +391,35 @@ func TestStale(t *testing.T) {
 	}
 }
 
+// TestOpenFresh: where Open serves the previous generation while another writer holds the
+// brain, OpenFresh waits for that writer and serves the change written before it was called.
+func TestOpenFresh(t *testing.T) {
+	for _, lockName := range []string{WriterLockFile, ReaderLockFile} {
+		t.Run(lockName, func(t *testing.T) {
+			f := smallBrain(t)
+			f.build()
+			f.write("concepts/site.md", "# Site changed\n")
+			release := holdLock(t, f, lockName, true)
+			go func() {
+				time.Sleep(200 * time.Millisecond)
+				release()
+			}()
+			start := time.Now()
+			c, err := OpenFresh(context.Background(), f.brain())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			if waited := time.Since(start); waited < 150*time.Millisecond {
+				t.Errorf("served after %v, before the writer let go", waited)
+			}
+			if c.Status.Stale || titleOf(t, c, "concepts/site.md") != "Site changed" {
+				t.Errorf("stale %v, title %q; want the change", c.Status.Stale, titleOf(t, c, "concepts/site.md"))
+			}
+		})
+	}
+}
+
 func TestStaleNotNeededWhenFresh(t *testing.T) {
 	f := smallBrain(t)
 	f.build()

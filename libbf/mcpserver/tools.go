@@ -103,6 +103,7 @@ func (s *Server) offer(sel *brain.Selection) ([]offered, error) {
 		// NewTool starts from empty object schemas; the raw schemas replace them.
 		t.InputSchema, t.OutputSchema = mcp.ToolInputSchema{}, mcp.ToolOutputSchema{}
 		s.inputs[sp.name] = sp.in
+		s.inOrder[sp.name] = sp.effects.changesNotes
 		out = append(out, offered{tool: t, effects: sp.effects, handler: sp.handler})
 	}
 	return out, nil
