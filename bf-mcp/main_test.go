@@ -707,6 +707,52 @@ func TestResources(t *testing.T) {
 		}
 	}
 
+	// A large note continues through resources at ?offset=NEXT_OFFSET, page for page as
+	// bf read --offset prints it, until the text is whole.
+	const big = "bf://acme/concepts/retention.md"
+	var whole strings.Builder
+	textPages := 0
+	for uri := big; uri != ""; textPages++ {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = uri
+		res, err := s.c.ReadResource(ctx, req)
+		if err != nil || len(res.Contents) != 1 {
+			t.Fatalf("%s: %+v %v", uri, res, err)
+		}
+		tc := res.Contents[0].(mcp.TextResourceContents)
+		_, offset, _ := strings.Cut(uri, "?offset=")
+		if offset == "" {
+			offset = "0"
+		}
+		if want := f.cli(t, "bf-read", big, "--offset", offset); tc.URI != uri || tc.Text != string(want) {
+			t.Fatalf("%s: resource differs from bf read --offset %s:\n%.300s\n%.300s", uri, offset, tc.Text, want)
+		}
+		var page struct {
+			Text       string `json:"text"`
+			NextOffset *int64 `json:"next_offset"`
+		}
+		if err := json.Unmarshal([]byte(tc.Text), &page); err != nil {
+			t.Fatal(err)
+		}
+		whole.WriteString(page.Text)
+		uri = ""
+		if page.NextOffset != nil {
+			uri = big + "?offset=" + strconv.FormatInt(*page.NextOffset, 10)
+		}
+	}
+	note, err := os.ReadFile(filepath.Join(f.brain, "concepts", "retention.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if textPages < 2 || !strings.Contains(string(note), whole.String()) || len(whole.String()) < len(note)*9/10 {
+		t.Errorf("%d text pages gave %d of the note's %d bytes", textPages, len(whole.String()), len(note))
+	}
+	bad := mcp.ReadResourceRequest{}
+	bad.Params.URI = big + "?offset=x"
+	if _, err := s.c.ReadResource(ctx, bad); err == nil || !strings.Contains(err.Error(), "invalid input: offset: expected an integer from 0 to 9007199254740991") {
+		t.Errorf("%s: %v", bad.Params.URI, err)
+	}
+
 	var uris []string
 	var cursor mcp.Cursor
 	pages := 0
