@@ -346,9 +346,18 @@ func TestServer(t *testing.T) {
 	sameAsCLI(t, s.call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
 }
 
-// TestSchemas reads tools/list off the wire and compiles each published schema.
+// TestSchemas reads tools/list off the wire and compiles each published schema, for a
+// brain without a model (five tools) and one declaring ask: (six).
 func TestSchemas(t *testing.T) {
-	f := newFixture(t)
+	plain := newFixture(t)
+	t.Run("five tools", func(t *testing.T) { checkSchemas(t, plain, 5) })
+	withModel := newFixture(t)
+	withModel.addModel(t, "")
+	withModel.appendConfig(t, "ask:\n  command: [tools/model.sh]\n")
+	t.Run("with ask", func(t *testing.T) { checkSchemas(t, withModel, 6) })
+}
+
+func checkSchemas(t *testing.T, f *fixture, tools int) {
 	cmd := exec.Command(filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
 	cmd.Dir, cmd.Env = f.work, f.env()
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
@@ -377,7 +386,7 @@ func TestSchemas(t *testing.T) {
 			}
 		}
 	}
-	if len(list.Result.Tools) != 5 {
+	if len(list.Result.Tools) != tools {
 		t.Fatalf("tools/list: %s", out)
 	}
 	for _, tl := range list.Result.Tools {
