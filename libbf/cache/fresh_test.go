@@ -418,6 +418,23 @@ func TestOpenFresh(t *testing.T) {
 			}
 		})
 	}
+	// A brain held longer than freshWait (a bf build) is served as Open serves it.
+	t.Run("held on", func(t *testing.T) {
+		defer func(w time.Duration) { freshWait = w }(freshWait)
+		freshWait = 100 * time.Millisecond
+		f := smallBrain(t)
+		f.build()
+		f.write("concepts/site.md", "# Site changed\n")
+		defer holdLock(t, f, WriterLockFile, true)()
+		c, err := OpenFresh(context.Background(), f.brain())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		if !c.Status.Stale || titleOf(t, c, "concepts/site.md") != "Site" {
+			t.Errorf("stale %v, title %q; want the previous generation, stale", c.Status.Stale, titleOf(t, c, "concepts/site.md"))
+		}
+	})
 }
 
 func TestStaleNotNeededWhenFresh(t *testing.T) {
