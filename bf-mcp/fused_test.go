@@ -72,15 +72,7 @@ func TestAskTool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(published))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("mem:///ask-reply.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	replySchema, err := c.Compile("mem:///ask-reply.json")
+	replySchema, err := compileSchema("ask-reply", published)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -391,16 +391,7 @@ func checkSchemas(t *testing.T, f *fixture, tools int) {
 	}
 	for _, tl := range list.Result.Tools {
 		for kind, raw := range map[string]json.RawMessage{"input": tl.InputSchema, "output": tl.OutputSchema} {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-			if err != nil {
-				t.Fatalf("%s %s schema: %v", tl.Name, kind, err)
-			}
-			c := jsonschema.NewCompiler()
-			url := "mem:///" + tl.Name + "-" + kind + ".json"
-			if err := c.AddResource(url, doc); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Compile(url); err != nil {
+			if _, err := compileSchema(tl.Name+"-"+kind, raw); err != nil {
 				t.Errorf("%s %s schema does not compile: %v", tl.Name, kind, err)
 			}
 		}
@@ -415,6 +406,20 @@ func checkSchemas(t *testing.T, f *fixture, tools int) {
 			t.Errorf("%s outputSchema is not the %s-reply schema", tl.Name, tl.Name)
 		}
 	}
+}
+
+// compileSchema compiles a JSON Schema document under name.
+func compileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	url := "mem:///" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
 }
 
 // TestStartup: the selection is checked before serving, with the CLI's exit codes.

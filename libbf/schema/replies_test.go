@@ -48,22 +48,7 @@ func TestImportRepliesValidate(t *testing.T) {
 // TestImportSchemaCoversReply checks that the properties of each object of import-reply
 // are exactly the JSON keys of its Go type.
 func TestImportSchemaCoversReply(t *testing.T) {
-	data, err := schema.Get("import-reply")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	props := func(node map[string]any) []string {
-		var keys []string
-		for k := range node["properties"].(map[string]any) {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		return keys
-	}
+	doc := schemaDoc(t, "import-reply")
 	def := func(name string) map[string]any { return doc["$defs"].(map[string]any)[name].(map[string]any) }
 	for _, c := range []struct {
 		typ    any
@@ -73,7 +58,7 @@ func TestImportSchemaCoversReply(t *testing.T) {
 		{vault.Dropped{}, def("Dropped")}, {vault.Unresolved{}, def("Unresolved")}, {vault.Change{}, def("Change")},
 	} {
 		rt := reflect.TypeOf(c.typ)
-		if keys, want := goKeys(c.typ), props(c.schema); !slices.Equal(keys, want) {
+		if keys, want := goKeys(c.typ), propertyKeys(c.schema); !slices.Equal(keys, want) {
 			t.Errorf("vault.%s: Go keys %v, schema keys %v", rt.Name(), keys, want)
 		}
 	}
@@ -120,26 +105,14 @@ printf '{"answer":"Restore the snapshot.","citations":["b1"]}\n'`)
 	newReplyCheck(t, "ask-reply").check("answer", r, `"answer":"Restore the snapshot."`,
 		`"citations":[{"block":"b1","excerpt":`, `"ref":"projects/ledger.md#rollback"`, `"redacted":1`)
 
-	data, err := schema.Get("ask-reply")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := schemaDoc(t, "ask-reply")
 	citation := doc["properties"].(map[string]any)["citations"].(map[string]any)["items"].(map[string]any)
 	for _, c := range []struct {
 		typ    any
 		schema map[string]any
 	}{{ask.Reply{}, doc}, {ask.Citation{}, citation}} {
 		rt := reflect.TypeOf(c.typ)
-		var want []string
-		for k := range c.schema["properties"].(map[string]any) {
-			want = append(want, k)
-		}
-		sort.Strings(want)
-		if keys := goKeys(c.typ); !slices.Equal(keys, want) {
+		if keys, want := goKeys(c.typ), propertyKeys(c.schema); !slices.Equal(keys, want) {
 			t.Errorf("ask.%s: Go keys %v, schema keys %v", rt.Name(), keys, want)
 		}
 	}
@@ -154,6 +127,30 @@ func goKeys(v any) []string {
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			keys = append(keys, name)
 		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// schemaDoc is the published schema of kind, decoded.
+func schemaDoc(t *testing.T, kind string) map[string]any {
+	t.Helper()
+	data, err := schema.Get(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// propertyKeys are the names of a schema object's properties, sorted.
+func propertyKeys(node map[string]any) []string {
+	var keys []string
+	for k := range node["properties"].(map[string]any) {
+		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	return keys
