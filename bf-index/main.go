@@ -166,7 +166,7 @@ regressions and improvements.`,
 	}
 	schemaCmd := &cli.Command{
 		Name: "schema",
-		Usage: `usage: bf schema [--kind brain|registry|eval|search-reply|read-reply|collect-reply|update-reply|status-reply|remember-reply|recall-reply|brief-reply|import-reply]
+		Usage: `usage: bf schema [--kind brain|registry|eval|search-reply|read-reply|collect-reply|update-reply|status-reply|remember-reply|recall-reply|brief-reply|import-reply|ask-reply]
 
 Print a JSON Schema (draft 2020-12): of bf.yaml (brain, the default), the machine
 registry, retrieval suites, or the replies of bf search, bf read, bf collect, bf update,

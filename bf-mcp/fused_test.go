@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/bfgo/bf/libbf/schema"
 )
 
 // TestFusedMode runs the search tool in fused mode: the items of bf search --fused, each
@@ -63,9 +67,29 @@ func TestAskTool(t *testing.T) {
 	f.trust(t)
 	s := f.start(t, "--brain", f.brain)
 	s.tools(t, "ask", "brief", "read", "recall", "remember", "search")
+	// Its answer satisfies the ask-reply schema, which it publishes (TestSchemas).
+	published, err := schema.Get("ask-reply")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replySchema, err := compileSchema("ask-reply", published)
+	if err != nil {
+		t.Fatal(err)
+	}
 	res := s.call(t, "ask", `{"question":"when does dunning stop"}`)
 	if res.IsError {
 		t.Fatalf("error result: %s", text(t, res))
+	}
+	structured, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(structured))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := replySchema.Validate(inst); err != nil {
+		t.Errorf("the ask reply does not satisfy its outputSchema: %v\n%s", err, structured)
 	}
 	var got struct {
 		Answer    string `json:"answer"`

@@ -346,9 +346,18 @@ func TestServer(t *testing.T) {
 	sameAsCLI(t, s.call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
 }
 
-// TestSchemas reads tools/list off the wire and compiles each published schema.
+// TestSchemas reads tools/list off the wire and compiles each published schema, for a
+// brain without a model (five tools) and one declaring ask: (six).
 func TestSchemas(t *testing.T) {
-	f := newFixture(t)
+	plain := newFixture(t)
+	t.Run("five tools", func(t *testing.T) { checkSchemas(t, plain, 5) })
+	withModel := newFixture(t)
+	withModel.addModel(t, "")
+	withModel.appendConfig(t, "ask:\n  command: [tools/model.sh]\n")
+	t.Run("with ask", func(t *testing.T) { checkSchemas(t, withModel, 6) })
+}
+
+func checkSchemas(t *testing.T, f *fixture, tools int) {
 	cmd := exec.Command(filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
 	cmd.Dir, cmd.Env = f.work, f.env()
 	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
@@ -377,21 +386,12 @@ func TestSchemas(t *testing.T) {
 			}
 		}
 	}
-	if len(list.Result.Tools) != 5 {
+	if len(list.Result.Tools) != tools {
 		t.Fatalf("tools/list: %s", out)
 	}
 	for _, tl := range list.Result.Tools {
 		for kind, raw := range map[string]json.RawMessage{"input": tl.InputSchema, "output": tl.OutputSchema} {
-			doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-			if err != nil {
-				t.Fatalf("%s %s schema: %v", tl.Name, kind, err)
-			}
-			c := jsonschema.NewCompiler()
-			url := "mem:///" + tl.Name + "-" + kind + ".json"
-			if err := c.AddResource(url, doc); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := c.Compile(url); err != nil {
+			if _, err := compileSchema(tl.Name+"-"+kind, raw); err != nil {
 				t.Errorf("%s %s schema does not compile: %v", tl.Name, kind, err)
 			}
 		}
@@ -406,6 +406,20 @@ func TestSchemas(t *testing.T) {
 			t.Errorf("%s outputSchema is not the %s-reply schema", tl.Name, tl.Name)
 		}
 	}
+}
+
+// compileSchema compiles a JSON Schema document under name.
+func compileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	url := "mem:///" + name + ".json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, err
+	}
+	return c.Compile(url)
 }
 
 // TestStartup: the selection is checked before serving, with the CLI's exit codes.
@@ -705,6 +719,52 @@ func TestResources(t *testing.T) {
 		if want := f.cli(t, "bf-read", uri); tc.Text != string(want) {
 			t.Errorf("%s: resource text differs from bf read:\n%s\n%s", uri, tc.Text, want)
 		}
+	}
+
+	// A large note continues through resources at ?offset=NEXT_OFFSET, page for page as
+	// bf read --offset prints it, until the text is whole.
+	const big = "bf://acme/concepts/retention.md"
+	var whole strings.Builder
+	textPages := 0
+	for uri := big; uri != ""; textPages++ {
+		req := mcp.ReadResourceRequest{}
+		req.Params.URI = uri
+		res, err := s.c.ReadResource(ctx, req)
+		if err != nil || len(res.Contents) != 1 {
+			t.Fatalf("%s: %+v %v", uri, res, err)
+		}
+		tc := res.Contents[0].(mcp.TextResourceContents)
+		_, offset, _ := strings.Cut(uri, "?offset=")
+		if offset == "" {
+			offset = "0"
+		}
+		if want := f.cli(t, "bf-read", big, "--offset", offset); tc.URI != uri || tc.Text != string(want) {
+			t.Fatalf("%s: resource differs from bf read --offset %s:\n%.300s\n%.300s", uri, offset, tc.Text, want)
+		}
+		var page struct {
+			Text       string `json:"text"`
+			NextOffset *int64 `json:"next_offset"`
+		}
+		if err := json.Unmarshal([]byte(tc.Text), &page); err != nil {
+			t.Fatal(err)
+		}
+		whole.WriteString(page.Text)
+		uri = ""
+		if page.NextOffset != nil {
+			uri = big + "?offset=" + strconv.FormatInt(*page.NextOffset, 10)
+		}
+	}
+	note, err := os.ReadFile(filepath.Join(f.brain, "concepts", "retention.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if textPages < 2 || !strings.Contains(string(note), whole.String()) || len(whole.String()) < len(note)*9/10 {
+		t.Errorf("%d text pages gave %d of the note's %d bytes", textPages, len(whole.String()), len(note))
+	}
+	bad := mcp.ReadResourceRequest{}
+	bad.Params.URI = big + "?offset=x"
+	if _, err := s.c.ReadResource(ctx, bad); err == nil || !strings.Contains(err.Error(), "invalid input: offset: expected an integer from 0 to 9007199254740991") {
+		t.Errorf("%s: %v", bad.Params.URI, err)
 	}
 
 	var uris []string

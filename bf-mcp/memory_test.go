@@ -2,11 +2,15 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // memoryCLI runs bf remember, recall or brief as bf-memory VERB and returns its stdout and
@@ -48,11 +52,63 @@ func TestMemoryTools(t *testing.T) {
 	}
 	sameAsCLI(t, s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`), cli)
 
-	// A refused duplicate: the tool's error text is the CLI's refusal document.
+	// A refused duplicate: the tool's error text is the CLI's refusal document, its ways
+	// forward named as the tool's arguments instead of flags.
+	const stored = "concepts/memory/staging-box-is-stage-3-since-march.md"
 	cli, code = f.memoryCLI(t, "remember", "--type", "infra", "--title", "Staging box is stage-3 since April", "--body", "x")
 	res := s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since April","body":"x"}`)
-	if code != 2 || !res.IsError || text(t, res) != string(cli) || !strings.Contains(string(cli), `"reason":"duplicate"`) {
+	var cliRefusal, toolRefusal struct {
+		Refused struct {
+			Reason, Existing string
+			Overlap          int
+			Flags            []string
+			Message          string
+		}
+	}
+	if err := json.Unmarshal(cli, &cliRefusal); err != nil || code != 2 || !res.IsError {
 		t.Fatalf("refusal: cli %d %s, tool %v %s", code, cli, res.IsError, text(t, res))
+	}
+	if err := json.Unmarshal([]byte(text(t, res)), &toolRefusal); err != nil {
+		t.Fatal(err)
+	}
+	want := cliRefusal
+	want.Refused.Flags = []string{`supersedes: "` + stored + `"`, "update: true", "allow_duplicate: true"}
+	want.Refused.Message = stored + ` in global is already about this (75% title overlap):
+  stored:  Staging box is stage-3 since March
+  yours:   Staging box is stage-3 since April
+Storing both would put two answers to one question in the brain. Pick one:
+  the fact CHANGED       supersedes: "` + stored + `"
+  same fact, better words  the remember tool with type: "infra", scope: "global", title: "Staging box is stage-3 since March", body: "x", update: true
+  genuinely separate     allow_duplicate: true`
+	if diff := cmp.Diff(want, toolRefusal); diff != "" || cliRefusal.Refused.Reason != "duplicate" {
+		t.Errorf("duplicate refusal (-want +got):\n%s", diff)
+	}
+	// A different body for a stored title: the same, with its own ways forward.
+	wantError(t, s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-4 runs staging."}`),
+		func(m string) bool {
+			return strings.Contains(m, `"flags":["update: true","supersedes: \"`+stored+`\""]`) &&
+				strings.Contains(m, `same fact, better words   update: true (the old body is kept in history)\n  the fact CHANGED          supersedes: \"`+stored+`\"`) &&
+				!strings.Contains(m, "--")
+		}, "the changed-body refusal in arguments")
+
+	// Values the memory tools refuse: invalid input naming the argument, and every flag the
+	// reason names worded as the argument it is.
+	for _, c := range []struct{ tool, args, want string }{
+		{"recall", `{"query":"x","scope":"Bad Scope"}`, "invalid input: scope: expected levels of lowercase letters, digits, - and _ joined by : such as channel:deploy:prod"},
+		{"brief", `{"scope":"global:x"}`, "invalid input: scope: global is the top level; write it alone"},
+		{"remember", `{"type":"fact","title":"Deploy window","body":"b","confidence":"confirmed"}`,
+			`invalid input: confidence: confirmed needs a source: pass source: TEXT ("stated by the user" counts for a preference) or ref: REF, or save it as confidence: "reported"`},
+		{"remember", `{"type":"fact","title":"Deploy window","body":"b","source":"   "}`,
+			`invalid input: source: is blank; say where it was checked, such as source: "stated by the user"`},
+		{"remember", `{"type":"fact","title":"Deploy window","body":"b","review":"2026-02-01","no_review":true}`,
+			"invalid input: no_review: give either review: DATE or no_review: true, not both"},
+		{"remember", `{"type":"fact","title":"Deploy window","body":"b","fork_ok":true}`, "invalid input: fork_ok: applies only with supersedes: REF"},
+		{"remember", `{"type":"fact","title":"Deploy window","body":"b","supersedes":"nope"}`,
+			`invalid input: supersedes: no memory "nope"; give a ref that the recall tool printed, such as concepts/memory/NAME.md`},
+		{"remember", `{"type":"fact","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`,
+			`invalid input: type: ` + stored + ` is a infra memory; keep type: "infra" or save a correction with supersedes: "` + stored + `"`},
+	} {
+		wantError(t, s.call(t, c.tool, c.args), func(m string) bool { return m == c.want }, c.tool+" "+c.args+": "+c.want)
 	}
 
 	cli, _ = f.memoryCLI(t, "recall", "staging box", "--no-touch")
@@ -64,10 +120,6 @@ func TestMemoryTools(t *testing.T) {
 	cli, _ = f.memoryCLI(t, "brief")
 	sameAsCLI(t, s.call(t, "brief", `{}`), cli)
 
-	// Invalid input is refused with the CLI's message.
-	wantError(t, s.call(t, "recall", `{"query":"x","scope":"Bad Scope"}`), func(m string) bool {
-		return strings.HasPrefix(m, "invalid input: --scope: ")
-	}, "the scope named")
 	// Arguments the published schema excludes are refused in the words of every tool.
 	wantError(t, s.call(t, "remember", `{"type":"infra","title":"t","body":"b","pin":"yes"}`), func(m string) bool {
 		return m == `invalid input: pin: must be true or false (got "yes")`
@@ -75,4 +127,50 @@ func TestMemoryTools(t *testing.T) {
 	wantError(t, s.call(t, "recall", `{"limit":0}`), func(m string) bool {
 		return m == "invalid input: limit: must be 1 to 50 (got 0)"
 	}, "the shared checker's refusal")
+}
+
+// TestPipelinedRememberThenRecall: a host that writes a remember and then a recall without
+// waiting for the first answer gets a recall that sees the memory just saved, every time.
+func TestPipelinedRememberThenRecall(t *testing.T) {
+	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
+	f := newFixture(t)
+	const pairs = 20
+	var lines []string
+	for i := range pairs {
+		lines = append(lines,
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":"remember-%d","method":"tools/call","params":{"name":"remember","arguments":{"type":"fact","title":"Locker %d code","body":"Locker %d opens with code q%dz."}}}`, i, i, i, i),
+			fmt.Sprintf(`{"jsonrpc":"2.0","id":"recall-%d","method":"tools/call","params":{"name":"recall","arguments":{"query":"q%dz","no_touch":true}}}`, i, i))
+	}
+	recalled := map[string][]string{}
+	for _, line := range f.wire(t, "2025-06-18", lines...) {
+		var resp struct {
+			ID     string `json:"id"`
+			Result struct {
+				IsError           bool `json:"isError"`
+				StructuredContent struct {
+					Items []struct {
+						Title string `json:"title"`
+					} `json:"items"`
+				} `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &resp); err != nil {
+			t.Fatalf("output line %q: %v", line, err)
+		}
+		if resp.Result.IsError {
+			t.Fatalf("%s: %s", resp.ID, line)
+		}
+		if strings.HasPrefix(resp.ID, "recall-") {
+			for _, it := range resp.Result.StructuredContent.Items {
+				recalled[resp.ID] = append(recalled[resp.ID], it.Title)
+			}
+		}
+	}
+	want := map[string][]string{}
+	for i := range pairs {
+		want[fmt.Sprintf("recall-%d", i)] = []string{fmt.Sprintf("Locker %d code", i)}
+	}
+	if diff := cmp.Diff(want, recalled); diff != "" {
+		t.Errorf("what each pipelined recall found (-want +got):\n%s", diff)
+	}
 }

@@ -84,9 +84,30 @@ var clock = time.Now
 // errNeedBuild says the live generation is missing, incompatible or damaged.
 var errNeedBuild = errors.New("need a build")
 
+// busyLock says a fresh open found the brain held: by a writer refreshing or replacing the
+// generation, or by a record writer while files are to be compared.
+type busyLock struct{ name string }
+
+func (e *busyLock) Error() string { return ".bf/" + e.name + " is held" }
+
+// freshWait is how long OpenFresh waits for the brain to be free before it serves the
+// previous generation, as Open does: long enough for another open's refresh, short enough
+// that a prompt hook does not wait out a whole bf build.
+var freshWait = 3 * time.Second
+
 // Open opens the brain's cache for reading, refreshing it first (reporting the files it
-// indexes to the context's WithProgress).
-func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
+// indexes to the context's WithProgress). While another writer holds the brain it serves
+// the previous generation, marked Stale.
+func Open(ctx context.Context, b *brain.Brain) (*Cache, error) { return open(ctx, b, false) }
+
+// OpenFresh is Open for a reader that must see the files written before it was called,
+// such as a recall right after a remember. While another writer holds the brain, Open
+// serves the previous generation, which may predate those files; OpenFresh first waits for
+// that writer (another open's refresh takes moments) and refreshes itself. Only when the
+// brain stays held for freshWait (a bf build) does it serve the previous generation, Stale.
+func OpenFresh(ctx context.Context, b *brain.Brain) (*Cache, error) { return open(ctx, b, true) }
+
+func open(ctx context.Context, b *brain.Brain, fresh bool) (*Cache, error) {
 	dir, err := prepareDir(b.Root)
 	if err != nil {
 		return nil, err
@@ -101,8 +122,23 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 	}
 	ix := newIndexer(b)
 	sig := signature(b)
+	deadline := time.Now().Add(freshWait)
 	for rebuilt := false; ; rebuilt = true {
-		c, err := openOnce(ctx, b, dir, ix, sig)
+		c, err := openOnce(ctx, b, dir, ix, sig, fresh)
+		for held := (*busyLock)(nil); errors.As(err, &held); {
+			// The wait holds no other lock: a build holding the writer lock may need the
+			// record lock that a waiting comparison would keep shared.
+			l, lerr := acquire(ctx, dir, held.name, held.name == WriterLockFile, max(time.Until(deadline), time.Millisecond))
+			switch {
+			case errors.Is(lerr, errBusy):
+				c, err = openOnce(ctx, b, dir, ix, sig, false)
+			case lerr != nil:
+				return nil, lerr
+			default:
+				l.release()
+				c, err = openOnce(ctx, b, dir, ix, sig, fresh)
+			}
+		}
 		if !errors.Is(err, errNeedBuild) {
 			return c, err
 		}
@@ -120,8 +156,9 @@ func Open(ctx context.Context, b *brain.Brain) (*Cache, error) {
 }
 
 // openOnce opens the live generation, refreshing it when it can. It returns errNeedBuild
-// when there is no generation to refresh.
-func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig string) (*Cache, error) {
+// when there is no generation to refresh and, when fresh, a *busyLock where it would serve
+// the previous generation.
+func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig string, fresh bool) (*Cache, error) {
 	gen, err := enterGeneration(ctx, dir)
 	if err != nil {
 		return nil, busyError(err, "a build is replacing the search cache in .bf")
@@ -182,6 +219,9 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 
 	// The shared reader lock keeps record writers out while files are compared.
 	reader, err := acquire(ctx, dir, ReaderLockFile, false, 0)
+	if errors.Is(err, errBusy) && fresh {
+		return nil, &busyLock{ReaderLockFile}
+	}
 	if errors.Is(err, errBusy) {
 		good, uerr := usable(ctx, ro, sig, ino)
 		if uerr != nil {
@@ -234,6 +274,8 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	if !d.empty() {
 		writer, err := acquire(ctx, dir, WriterLockFile, true, 0)
 		switch {
+		case errors.Is(err, errBusy) && fresh:
+			return nil, &busyLock{WriterLockFile}
 		case errors.Is(err, errBusy):
 			c.Status.Stale = true
 		case err != nil:

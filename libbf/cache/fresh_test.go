@@ -391,6 +391,49 @@ func TestStale(t *testing.T) {
 	}
 }
 
+// TestOpenFresh: where Open serves the previous generation while another writer holds the
+// brain, OpenFresh waits for that writer and serves the change written before it was
+// called; a brain held longer than freshWait (a bf build) it serves as Open does.
+func TestOpenFresh(t *testing.T) {
+	defer func(w time.Duration) { freshWait = w }(freshWait)
+	freshWait = time.Second
+	for _, c := range []struct {
+		lock    string
+		heldFor time.Duration
+		stale   bool
+		title   string
+	}{
+		{WriterLockFile, 200 * time.Millisecond, false, "Site changed"},
+		{ReaderLockFile, 200 * time.Millisecond, false, "Site changed"},
+		{WriterLockFile, 3 * time.Second, true, "Site"},
+	} {
+		t.Run(fmt.Sprintf("%s held %v", c.lock, c.heldFor), func(t *testing.T) {
+			f := smallBrain(t)
+			f.build()
+			f.write("concepts/site.md", "# Site changed\n")
+			release := holdLock(t, f, c.lock, true)
+			let := time.AfterFunc(c.heldFor, release)
+			defer func() {
+				if let.Stop() {
+					release()
+				}
+			}()
+			start := time.Now()
+			got, err := OpenFresh(context.Background(), f.brain())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer got.Close()
+			if waited := time.Since(start); waited < min(c.heldFor, freshWait)*3/4 {
+				t.Errorf("served after %v, before the lock was let go or freshWait passed", waited)
+			}
+			if got.Status.Stale != c.stale || titleOf(t, got, "concepts/site.md") != c.title {
+				t.Errorf("stale %v, title %q; want %v, %q", got.Status.Stale, titleOf(t, got, "concepts/site.md"), c.stale, c.title)
+			}
+		})
+	}
+}
+
 func TestStaleNotNeededWhenFresh(t *testing.T) {
 	f := smallBrain(t)
 	f.build()

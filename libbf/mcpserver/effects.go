@@ -24,15 +24,19 @@ type effects struct {
 	sends []string
 	// replaces is true when a call may overwrite what is stored.
 	replaces bool
+	// changesNotes is true when a call may add or change the notes later calls read: the
+	// server answers it before reading the next request, so those calls see the change.
+	changesNotes bool
 }
 
 // plus is both effects at once.
 func (e effects) plus(o effects) effects {
 	return effects{
-		writes:   slices.Concat(e.writes, o.writes),
-		runs:     slices.Concat(e.runs, o.runs),
-		sends:    slices.Concat(e.sends, o.sends),
-		replaces: e.replaces || o.replaces,
+		writes:       slices.Concat(e.writes, o.writes),
+		runs:         slices.Concat(e.runs, o.runs),
+		sends:        slices.Concat(e.sends, o.sends),
+		replaces:     e.replaces || o.replaces,
+		changesNotes: e.changesNotes || o.changesNotes,
 	}
 }
 
@@ -122,8 +126,9 @@ func (p providers) remember() effects {
 			"the brain's logs/git.log",
 			"the memory lock in the bf state folder",
 		},
-		runs:     []string{"git (to stamp gotcha, state and incident memories with the current commit)"},
-		replaces: true,
+		runs:         []string{"git (to stamp gotcha, state and incident memories with the current commit)"},
+		replaces:     true,
+		changesNotes: true,
 	}
 }
 

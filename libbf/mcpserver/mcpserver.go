@@ -54,7 +54,9 @@ type Server struct {
 	// startRoots are the brain roots selected at startup, hidden in error text too.
 	startRoots []string
 	// inputs are the tools' arguments, by tool name.
-	inputs  map[string]input
+	inputs map[string]input
+	// inOrder names the tools whose calls are answered before the next request is read.
+	inOrder map[string]bool
 	session session
 }
 
@@ -69,7 +71,7 @@ func New(opts Options) (*Server, error) {
 		env := brain.System()
 		opts.Env = &env
 	}
-	s := &Server{opts: opts, inputs: map[string]input{}}
+	s := &Server{opts: opts, inputs: map[string]input{}, inOrder: map[string]bool{}}
 	sel, err := s.selectBrains()
 	if err != nil {
 		return nil, err

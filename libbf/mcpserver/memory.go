@@ -11,7 +11,8 @@ import (
 )
 
 // The memory tools answer exactly as bf remember, bf recall and bf brief: the same
-// requests to libbf/memory, the same JSON documents.
+// requests to libbf/memory, the same JSON documents. Their refusals name the tools'
+// arguments where the commands' name flags (wording.go).
 
 const rememberDescription = `Save a typed memory of the first selected brain as a note under concepts/memory/. Pass type (it sets how fast the memory fades), a one-line title and the body. The same title in the same scope updates that memory; a different body needs update or supersedes. A title sharing half its words with a stored one is refused with the existing ref and three ways forward. confirmed needs source or ref. Save what the repository does not already hold: why an approach was turned down, what broke, limits and preferences nobody wrote down.`
 
@@ -82,7 +83,7 @@ func (s *Server) remember(ctx context.Context, call mcp.CallToolRequest) (*mcp.C
 	}
 	res, err := st.Remember(ctx, req)
 	if r, ok := memory.IsRefusal(err); ok {
-		b, merr := reply.Marshal(map[string]any{"refused": r})
+		b, merr := reply.Marshal(map[string]any{"refused": s.wordRefusal(r)})
 		if merr != nil {
 			return s.fail(nil, merr), nil
 		}
@@ -91,9 +92,20 @@ func (s *Server) remember(ctx context.Context, call mcp.CallToolRequest) (*mcp.C
 		return out, nil
 	}
 	if err != nil {
-		return s.fail(nil, err), nil
+		return s.fail(nil, s.wordError("remember", err)), nil
 	}
 	return s.result(nil, res), nil
+}
+
+// wordRefusal is a guard's refusal with its flags and message worded for the remember tool.
+func (s *Server) wordRefusal(r *memory.Refusal) *memory.Refusal {
+	out := *r
+	out.Message = s.wording("remember", r.Message)
+	out.Flags = make([]string, len(r.Flags))
+	for i, f := range r.Flags {
+		out.Flags[i] = s.wording("remember", f)
+	}
+	return &out
 }
 
 func (s *Server) recall(ctx context.Context, call mcp.CallToolRequest) (*mcp.CallToolResult, error) {
@@ -112,7 +124,7 @@ func (s *Server) recall(ctx context.Context, call mcp.CallToolRequest) (*mcp.Cal
 	}
 	res, err := st.Recall(ctx, req)
 	if err != nil {
-		return s.fail(nil, err), nil
+		return s.fail(nil, s.wordError("recall", err)), nil
 	}
 	return s.result(nil, res), nil
 }
@@ -132,7 +144,7 @@ func (s *Server) brief(ctx context.Context, call mcp.CallToolRequest) (*mcp.Call
 	}
 	res, err := st.Brief(ctx, req)
 	if err != nil {
-		return s.fail(nil, err), nil
+		return s.fail(nil, s.wordError("brief", err)), nil
 	}
 	return s.result(nil, res), nil
 }

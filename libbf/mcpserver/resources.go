@@ -44,7 +44,7 @@ func (e *notFound) Unwrap() error { return e.err }
 func (s *Server) templateResult() mcp.ListResourceTemplatesResult {
 	return mcp.ListResourceTemplatesResult{ResourceTemplates: []mcp.ResourceTemplate{
 		mcp.NewResourceTemplate(resourceTemplate, "note or record",
-			mcp.WithTemplateDescription("A note (bf://NAME/projects/site.md), a section (…#slug) or a record (bf://NAME/SOURCE:ID) of a selected brain, read as the read tool reads that ref."),
+			mcp.WithTemplateDescription("A note (bf://NAME/projects/site.md), a section (…#slug) or a record (bf://NAME/SOURCE:ID) of a selected brain, read as the read tool reads that ref. A large text comes back in pages: while the reply holds next_offset, read the same address with ?offset=NEXT_OFFSET (bf://NAME/projects/site.md?offset=3903)."),
 			mcp.WithTemplateMIMEType(resourceMIME)),
 	}}
 }
@@ -129,12 +129,18 @@ func NoteURI(brainName, path string) string {
 	return "bf://" + brainName + "/" + strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F").Replace(path)
 }
 
-// readResource reads a bf:// address as bf read would and returns the reply's JSON.
+// readResource reads a bf:// address as bf read would and returns the reply's JSON. An
+// offset=N parameter of the address continues a large text at a previous reply's
+// next_offset, as the read tool's offset argument does.
 func (s *Server) readResource(ctx context.Context, uri string) (string, error) {
 	if !strings.HasPrefix(uri, "bf://") {
 		return "", &invalidParams{"invalid input: uri: use a bf://NAME/PATH address"}
 	}
-	req := read.Request{Ref: uri}
+	address, offset, err := splitOffset(uri)
+	if err != nil {
+		return "", &invalidParams{s.message(err, nil)}
+	}
+	req := read.Request{Ref: address, Offset: offset}
 	if err := read.Check(req); err != nil {
 		return "", &invalidParams{s.message(err, nil)}
 	}
@@ -143,7 +149,7 @@ func (s *Server) readResource(ctx context.Context, uri string) (string, error) {
 		return "", err
 	}
 	req.Brains, req.Problems = sel.Brains, sel.Problems
-	if err := refuseUnconfirmed(ctx, sel.Brains, uri); err != nil {
+	if err := refuseUnconfirmed(ctx, sel.Brains, address); err != nil {
 		return "", err
 	}
 	res, err := read.Run(ctx, req)
@@ -162,6 +168,40 @@ func (s *Server) readResource(ctx context.Context, uri string) (string, error) {
 		return "", err
 	}
 	return string(b), nil
+}
+
+// splitOffset takes the offset=N parameter off a resource address: resources/read has
+// only a uri, so a text in pages continues at bf://NAME/PATH?offset=N (also
+// ?rel=NAME&offset=N, and before any #section). The address without it is what bf read
+// reads; without the parameter the offset is 0.
+func splitOffset(uri string) (string, int64, error) {
+	rest, fragment, hasFragment := strings.Cut(uri, "#")
+	base, query, hasQuery := strings.Cut(rest, "?")
+	if !hasQuery {
+		return uri, 0, nil
+	}
+	var kept []string
+	var offset int64
+	found := false
+	for _, param := range strings.Split(query, "&") {
+		value, ok := strings.CutPrefix(param, "offset=")
+		if !ok {
+			kept = append(kept, param)
+			continue
+		}
+		n, err := strconv.ParseInt(value, 10, 64)
+		if found || err != nil || n < 0 || value != strconv.FormatInt(n, 10) {
+			return "", 0, &reply.InputError{Argument: "offset", Err: reply.ErrOffset}
+		}
+		offset, found = n, true
+	}
+	if len(kept) > 0 {
+		base += "?" + strings.Join(kept, "&")
+	}
+	if hasFragment {
+		base += "#" + fragment
+	}
+	return base, offset, nil
 }
 
 // readTemplate serves resources/read for in-process clients of the SDK server.

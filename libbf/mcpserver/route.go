@@ -80,7 +80,7 @@ func errorResponse(id json.RawMessage, code int, msg string) *response {
 type lockedWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
-	waitID []byte
+	waitID string // the idKey of the awaited response
 	done   chan struct{}
 }
 
@@ -89,10 +89,8 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	defer l.mu.Unlock()
 	n, err := l.w.Write(p)
 	if l.done != nil {
-		var r struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if json.Unmarshal(p, &r) == nil && bytes.Equal(r.ID, l.waitID) {
+		var r flightMessage
+		if json.Unmarshal(p, &r) == nil && r.Method == nil && idKey(r.ID) == l.waitID {
 			close(l.done)
 			l.done = nil
 		}
@@ -100,13 +98,16 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// expect returns a channel closed once the response to request id is written.
+// expect returns a channel closed once the response to request id is written, or nil when
+// the id is one no response is matched by (absent, null, an object).
 func (l *lockedWriter) expect(id json.RawMessage) <-chan struct{} {
+	key := idKey(id)
+	if key == "" {
+		return nil
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	var compact bytes.Buffer
-	json.Compact(&compact, id)
-	l.waitID, l.done = compact.Bytes(), make(chan struct{})
+	l.waitID, l.done = key, make(chan struct{})
 	return l.done
 }
 
@@ -133,10 +134,11 @@ func (s *Server) route(ctx context.Context, in io.Reader, sdk io.WriteCloser, ou
 			} else if res := s.answer(ctx, trimmed); res != nil {
 				out.send(res)
 			} else {
-				// What follows initialize runs under the protocol it settles, so it waits
-				// for initialize's response.
+				// What follows initialize runs under the protocol it settles, and what
+				// follows a call that changes the notes must see the change, so each waits
+				// for that response.
 				var wait <-chan struct{}
-				if id, ok := initializeID(trimmed); ok {
+				if id, ok := s.holdsBack(trimmed); ok {
 					wait = out.expect(id)
 				}
 				if _, werr := sdk.Write(append(bytes.TrimRight(line, "\r\n"), '\n')); werr != nil {
@@ -157,13 +159,27 @@ func (s *Server) route(ctx context.Context, in io.Reader, sdk io.WriteCloser, ou
 	}
 }
 
-// initializeID is the id of an initialize request.
-func initializeID(line []byte) (json.RawMessage, bool) {
+// holdsBack returns the id of a request whose response must be written before the next
+// line is read: initialize, and a call of a tool that changes the notes (remember). The SDK
+// runs tool calls side by side, so without this a recall sent right after a remember could
+// run first and miss the memory just saved.
+func (s *Server) holdsBack(line []byte) (json.RawMessage, bool) {
 	var m message
-	if json.Unmarshal(line, &m) != nil || m.Method != string(mcp.MethodInitialize) || len(m.ID) == 0 {
+	if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 {
 		return nil, false
 	}
-	return m.ID, true
+	switch m.Method {
+	case string(mcp.MethodInitialize):
+		return m.ID, true
+	case string(mcp.MethodToolsCall):
+		var p struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(m.Params, &p) == nil && s.inOrder[p.Name] {
+			return m.ID, true
+		}
+	}
+	return nil, false
 }
 
 // answer is bf's own response to one message, or nil to let the SDK handle it.

@@ -70,7 +70,7 @@ func (s *Server) offer(sel *brain.Selection) ([]offered, error) {
 	type spec struct {
 		name, title, description string
 		in                       input
-		replyKind                string // "" for a tool without a published reply schema
+		replyKind                string // the kind of the reply schema, its outputSchema
 		effects                  effects
 		handler                  server.ToolHandlerFunc
 	}
@@ -82,27 +82,24 @@ func (s *Server) offer(sel *brain.Selection) ([]offered, error) {
 		{"brief", "Session brief", briefDescription, briefInput, "brief-reply", p.brief(), s.brief},
 	}
 	if askConfig(sel) != nil {
-		specs = append(specs, spec{"ask", "Ask the brain", askDescription, askInput, "", p.ask(), s.ask})
+		specs = append(specs, spec{"ask", "Ask the brain", askDescription, askInput, "ask-reply", p.ask(), s.ask})
 	}
 	out := make([]offered, 0, len(specs))
 	for _, sp := range specs {
-		opts := []mcp.ToolOption{
+		reply, err := schema.Get(sp.replyKind)
+		if err != nil {
+			return nil, err
+		}
+		t := mcp.NewTool(sp.name,
 			mcp.WithToolTitle(sp.title),
-			mcp.WithDescription(sp.description + " " + sp.effects.sentence()),
+			mcp.WithDescription(sp.description+" "+sp.effects.sentence()),
 			mcp.WithRawInputSchema(json.RawMessage(sp.in.schema())),
 			mcp.WithToolAnnotation(sp.effects.annotation(sp.title)),
-		}
-		if sp.replyKind != "" {
-			reply, err := schema.Get(sp.replyKind)
-			if err != nil {
-				return nil, err
-			}
-			opts = append(opts, mcp.WithRawOutputSchema(json.RawMessage(reply)))
-		}
-		t := mcp.NewTool(sp.name, opts...)
+			mcp.WithRawOutputSchema(json.RawMessage(reply)))
 		// NewTool starts from empty object schemas; the raw schemas replace them.
 		t.InputSchema, t.OutputSchema = mcp.ToolInputSchema{}, mcp.ToolOutputSchema{}
 		s.inputs[sp.name] = sp.in
+		s.inOrder[sp.name] = sp.effects.changesNotes
 		out = append(out, offered{tool: t, effects: sp.effects, handler: sp.handler})
 	}
 	return out, nil

@@ -259,7 +259,9 @@ func roundFactors(f Factors) Factors {
 // match finds the memory notes holding each query term in the brain's full-text index,
 // in what they say: their title and body.
 func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate, error) {
-	c, err := cache.Open(ctx, s.Brain)
+	// A recall must find a memory saved just before it, even while another reader is
+	// refreshing the cache: a previous generation may not hold it yet.
+	c, err := cache.OpenFresh(ctx, s.Brain)
 	if err != nil {
 		return nil, err
 	}

@@ -633,16 +633,7 @@ func TestProgramSchemasCoverReplies(t *testing.T) {
 	}
 	for _, c := range cases {
 		rt := reflect.TypeOf(c.typ)
-		var keys []string
-		for i := range rt.NumField() {
-			f := rt.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			keys = append(keys, name)
-		}
-		sort.Strings(keys)
+		keys := goKeys(c.typ)
 		if !slices.Equal(keys, c.keys) {
 			t.Errorf("%s.%s: Go keys %v, schema keys %v", rt.PkgPath(), rt.Name(), keys, c.keys)
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bfgo/bf/libbf/ask"
 	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/memory"
 	"github.com/bfgo/bf/libbf/schema"
@@ -47,22 +48,7 @@ func TestImportRepliesValidate(t *testing.T) {
 // TestImportSchemaCoversReply checks that the properties of each object of import-reply
 // are exactly the JSON keys of its Go type.
 func TestImportSchemaCoversReply(t *testing.T) {
-	data, err := schema.Get("import-reply")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var doc map[string]any
-	if err := json.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	props := func(node map[string]any) []string {
-		var keys []string
-		for k := range node["properties"].(map[string]any) {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		return keys
-	}
+	doc := schemaDoc(t, "import-reply")
 	def := func(name string) map[string]any { return doc["$defs"].(map[string]any)[name].(map[string]any) }
 	for _, c := range []struct {
 		typ    any
@@ -72,13 +58,7 @@ func TestImportSchemaCoversReply(t *testing.T) {
 		{vault.Dropped{}, def("Dropped")}, {vault.Unresolved{}, def("Unresolved")}, {vault.Change{}, def("Change")},
 	} {
 		rt := reflect.TypeOf(c.typ)
-		var keys []string
-		for i := range rt.NumField() {
-			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-			keys = append(keys, name)
-		}
-		sort.Strings(keys)
-		if want := props(c.schema); !slices.Equal(keys, want) {
+		if keys, want := goKeys(c.typ), propertyKeys(c.schema); !slices.Equal(keys, want) {
 			t.Errorf("vault.%s: Go keys %v, schema keys %v", rt.Name(), keys, want)
 		}
 	}
@@ -105,4 +85,73 @@ func TestRememberRepliesValidate(t *testing.T) {
 	check.check("created", save(first), `"action":"created"`, `"review":`, `"said":[`, `"tier":"B"`)
 	first.Body, first.Update = "stage-4 runs staging.", true
 	check.check("updated", save(first), `"action":"updated"`, `"history":`)
+}
+
+// TestAskRepliesValidate asks a brain whose model cites the first block sent, from a note
+// holding a secret, and validates the reply against ask-reply; the schema's properties are
+// exactly the JSON keys of the reply's Go types.
+func TestAskRepliesValidate(t *testing.T) {
+	fb := brainfix.New(t, brainfix.Spec{Name: "acme", Trusted: true,
+		Config: "version: 8\nname: acme\nask:\n  command: [tools/model.sh]\n",
+		Notes: map[string]string{"projects/ledger.md": "---\ntype: project\n---\n# Ledger migration\n\n## Rollback\n\n" +
+			"Restore the snapshot taken before the switch; the service logs in with password: s3cr3t-Pa55.\n"}})
+	fb.Script("tools/model.sh", `cat >/dev/null
+printf '{"answer":"Restore the snapshot.","citations":["b1"]}\n'`)
+	r, err := ask.Ask(context.Background(), ask.Request{Question: "how does the rollback work", Brain: fb.Open(),
+		StateDir: t.TempDir(), Env: &fb.Env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	newReplyCheck(t, "ask-reply").check("answer", r, `"answer":"Restore the snapshot."`,
+		`"citations":[{"block":"b1","excerpt":`, `"ref":"projects/ledger.md#rollback"`, `"redacted":1`)
+
+	doc := schemaDoc(t, "ask-reply")
+	citation := doc["properties"].(map[string]any)["citations"].(map[string]any)["items"].(map[string]any)
+	for _, c := range []struct {
+		typ    any
+		schema map[string]any
+	}{{ask.Reply{}, doc}, {ask.Citation{}, citation}} {
+		rt := reflect.TypeOf(c.typ)
+		if keys, want := goKeys(c.typ), propertyKeys(c.schema); !slices.Equal(keys, want) {
+			t.Errorf("ask.%s: Go keys %v, schema keys %v", rt.Name(), keys, want)
+		}
+	}
+}
+
+// goKeys are the JSON keys of a struct's exported fields, sorted.
+func goKeys(v any) []string {
+	rt := reflect.TypeOf(v)
+	var keys []string
+	for i := range rt.NumField() {
+		if f := rt.Field(i); f.IsExported() {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			keys = append(keys, name)
+		}
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// schemaDoc is the published schema of kind, decoded.
+func schemaDoc(t *testing.T, kind string) map[string]any {
+	t.Helper()
+	data, err := schema.Get(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// propertyKeys are the names of a schema object's properties, sorted.
+func propertyKeys(node map[string]any) []string {
+	var keys []string
+	for k := range node["properties"].(map[string]any) {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -2,8 +2,8 @@
 // bf.yaml (kind brain, title Config), the machine registry (registry, UserConfig), retrieval
 // suites (eval, Suite) and the replies of bf search, bf read, bf collect, bf update and
 // bf status (search-reply, read-reply, collect-reply, update-reply, status-reply), and of the memory
-// verbs bf remember, bf recall and bf brief (remember-reply, recall-reply, brief-reply), and
-// of bf import (import-reply).
+// verbs bf remember, bf recall and bf brief (remember-reply, recall-reply, brief-reply), of
+// bf import (import-reply) and of bf ask (ask-reply).
 //
 // The schemas are hand-written JSON files embedded in the package, so each reads on its
 // own; the definitions the reply schemas share (items, claims, coverage, windows,
@@ -45,6 +45,7 @@ const (
 	KindRecallReply   = "recall-reply"
 	KindBriefReply    = "brief-reply"
 	KindImportReply   = "import-reply"
+	KindAskReply      = "ask-reply"
 )
 
 // DefaultKind is the schema bf schema prints without --kind.
@@ -64,6 +65,7 @@ var kinds = []struct{ kind, file string }{
 	{KindRecallReply, "recall-reply.schema.json"},
 	{KindBriefReply, "brief-reply.schema.json"},
 	{KindImportReply, "import-reply.schema.json"},
+	{KindAskReply, "ask-reply.schema.json"},
 }
 
 // sharedDefs is the file of definitions copied into every reply schema.
@@ -123,8 +125,8 @@ func load(name string) (map[string]any, error) {
 }
 
 // Kinds returns the schema kinds: brain, registry, eval, search-reply, read-reply,
-// collect-reply, update-reply, status-reply, remember-reply, recall-reply, brief-reply and
-// import-reply.
+// collect-reply, update-reply, status-reply, remember-reply, recall-reply, brief-reply,
+// import-reply and ask-reply.
 func Kinds() []string {
 	out := make([]string, len(kinds))
 	for i, k := range kinds {

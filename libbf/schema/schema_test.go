@@ -77,7 +77,7 @@ func yamlInstance(t *testing.T, file string, data []byte) any {
 }
 
 func TestKinds(t *testing.T) {
-	want := []string{"brain", "registry", "eval", "search-reply", "read-reply", "collect-reply", "update-reply", "status-reply", "remember-reply", "recall-reply", "brief-reply", "import-reply"}
+	want := []string{"brain", "registry", "eval", "search-reply", "read-reply", "collect-reply", "update-reply", "status-reply", "remember-reply", "recall-reply", "brief-reply", "import-reply", "ask-reply"}
 	if got := schema.Kinds(); !slices.Equal(got, want) {
 		t.Fatalf("Kinds() = %v, want %v", got, want)
 	}
@@ -85,7 +85,7 @@ func TestKinds(t *testing.T) {
 		"brain": "Config", "registry": "UserConfig", "eval": "Suite",
 		"search-reply": "bf search reply", "read-reply": "bf read reply",
 		"collect-reply": "bf collect reply", "update-reply": "bf update reply", "status-reply": "bf status reply", "remember-reply": "bf remember reply", "recall-reply": "bf recall reply", "brief-reply": "bf brief reply",
-		"import-reply": "bf import reply",
+		"import-reply": "bf import reply", "ask-reply": "bf ask reply",
 	}
 	for _, kind := range want {
 		data, err := schema.Get(kind)
@@ -123,7 +123,7 @@ func TestUnknownKind(t *testing.T) {
 	if !errors.As(err, &ie) || ie.Argument != "kind" {
 		t.Fatalf("err = %v, want an InputError on kind", err)
 	}
-	want := "invalid input: kind: expected brain, registry, eval, search-reply, read-reply, collect-reply, update-reply, status-reply, remember-reply, recall-reply, brief-reply or import-reply"
+	want := "invalid input: kind: expected brain, registry, eval, search-reply, read-reply, collect-reply, update-reply, status-reply, remember-reply, recall-reply, brief-reply, import-reply or ask-reply"
 	if err.Error() != want {
 		t.Fatalf("err = %q, want %q", err, want)
 	}
@@ -272,16 +272,7 @@ func TestBrainSchemaCoversConfig(t *testing.T) {
 	}
 	for _, c := range cases {
 		rt := reflect.TypeOf(c.typ)
-		var keys []string
-		for i := range rt.NumField() {
-			f := rt.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			keys = append(keys, name)
-		}
-		sort.Strings(keys)
+		keys := goKeys(c.typ)
 		if !slices.Equal(keys, c.keys) {
 			t.Errorf("%s: Go keys %v, schema keys %v", rt.Name(), keys, c.keys)
 		}
