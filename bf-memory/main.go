@@ -112,18 +112,23 @@ func recallCmd() *cli.Command {
 		req       memory.RecallRequest
 		hook      string
 		timeout   int
+		types     string
 	)
 	return &cli.Command{
 		Name: "recall",
-		Usage: `usage: bf recall [QUERY] [--scope S] [--all] [--no-touch] [--limit N] [--brain NAME|PATH]
+		Usage: `usage: bf recall [QUERY] [--scope S] [--type T,…] [--order score|importance] [--offset N] [--limit N]
+       [--all] [--no-touch] [--brain NAME|PATH]
        bf recall --hook user-prompt [--timeout N] < HOOK.json
 
 Rank the memories visible from a scope (its own level and every level above it). With a
 QUERY, memories holding most of its words rank by
   relevance × coverage × recency × stakes × scope;
 without one, every visible memory is listed and pins count double. Superseded memories
-are replaced by their current version unless --all. Every recall counts as a use of what
-it returns unless --no-touch. With --hook user-prompt it reads the host's
+are replaced by their current version unless --all. --type keeps only those types;
+--order importance lists pinned first, then most important, then newest: the brief's
+order, so the command the brief prints for the rules it left out lists exactly those.
+A page holds --limit memories from --offset; next_offset is the next page's. Every
+recall counts as a use of what it returns unless --no-touch. With --hook user-prompt it reads the host's
 UserPromptSubmit JSON on stdin and prints what the host adds to the prompt; a hook exits 0
 whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`,
 		Flags: func(fs *flag.FlagSet) {
@@ -131,6 +136,9 @@ whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`
 			fs.BoolVar(&req.All, "all", false, "also list superseded versions")
 			fs.BoolVar(&req.NoTouch, "no-touch", false, "do not count this recall as a use")
 			fs.IntVar(&req.Limit, "limit", memory.DefaultLimit, "at most `N` memories, 1 to 50")
+			fs.IntVar(&req.Offset, "offset", 0, "skip the first `N` memories ranked (a reply's next_offset)")
+			fs.StringVar(&types, "type", "", "keep only memories of these `TYPES`, comma-separated, such as policy,constraint")
+			fs.StringVar(&req.Order, "order", memory.OrderScore, "score (the formula) or importance (pinned, then importance, then newest)")
 			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: user-prompt")
 			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)
@@ -144,6 +152,7 @@ whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`
 				return cli.Usagef("invalid input: --timeout: applies only with --hook")
 			}
 			req.Query = strings.Join(args, " ")
+			req.Types = memory.ParseTypes(types)
 			req.Repo = cwd()
 			return answer(env, brainFlag, func(s *memory.Store) (*memory.RecallReply, error) { return s.Recall(ctx, req) })
 		},

@@ -68,8 +68,17 @@ func TypeNames() []string {
 	return names
 }
 
+// The types of the brief's two capped sections: rules go into every brief whatever their
+// rank; preferences and relationships say how the user wants to work.
+var (
+	ruleTypes       = []string{"policy", "constraint"}
+	preferenceTypes = []string{"preference", "relationship"}
+)
+
 // IsRule reports whether a type goes into every brief whatever its rank.
-func IsRule(typ string) bool { return typ == "policy" || typ == "constraint" }
+func IsRule(typ string) bool { return slices.Contains(ruleTypes, typ) }
+
+func isPreference(typ string) bool { return slices.Contains(preferenceTypes, typ) }
 
 // Stamped reports whether a type records the commit it was true at.
 func Stamped(typ string) bool { return typ == "gotcha" || typ == "state" || typ == "incident" }
