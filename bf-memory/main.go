@@ -59,7 +59,7 @@ func rememberCmd() *cli.Command {
 	return &cli.Command{
 		Name: "remember",
 		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT|-|--body-file PATH [--scope S] [--importance N]
-       [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok]] [--update]
+       [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok] [--narrow-ok]] [--update]
        [--allow-duplicate] [--pin] [--review DATE|--no-review] [--reviewed] [--brain NAME|PATH]
 
 Save a memory as a note under concepts/memory/. What is saved counts as an agent's and
@@ -68,6 +68,10 @@ with bf review --accept REF; a person saving a memory themselves passes --review
 its title (case and spacing evened out): saving the same title again updates it, and a
 different body needs --update (the old body is kept in history) or --supersedes. A title
 of five or more words sharing half its words with a stored one is refused as a duplicate.
+A correction (--supersedes) takes over the old memory's identity: a later save of the old
+title reaches the correction, and the old body saved again is refused as withdrawn. It
+inherits the pin and the higher importance (unless --importance), and must reach every
+scope the old one did (--narrow-ok to withdraw it from the scopes it leaves).
 Types: policy, constraint, decision, incident (tier A, never fade); gotcha, infra, access,
 fact (B, half-life 180 days); preference, relationship (C, 90 days); state (D, 4 days).
 Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}} and exits 2.`,
@@ -84,6 +88,7 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 			fs.StringVar(&req.Ref, "ref", "", "a reference backing it: URL, file, record")
 			fs.StringVar(&req.Supersedes, "supersedes", "", "the `REF` of the memory this one corrects")
 			fs.BoolVar(&req.ForkOK, "fork-ok", false, "supersede a memory another correction already replaced")
+			fs.BoolVar(&req.NarrowOK, "narrow-ok", false, "correct a memory from a narrower scope: recall elsewhere loses the old fact")
 			fs.BoolVar(&req.Update, "update", false, "replace the body of the memory with this title")
 			fs.BoolVar(&req.AllowDuplicate, "allow-duplicate", false, "store it although a stored title overlaps")
 			fs.BoolVar(&req.Pin, "pin", false, "pin it: in every brief")

@@ -25,6 +25,7 @@ const (
 	maxListed         = 10 // due, inbox, recent
 	recentDays        = 7
 	bodyClip          = 240
+	quoteClip         = 120 // what a refusal quotes of a body
 )
 
 // Section names. Priority is the order they are kept in (the last is cut first); Print is
@@ -334,15 +335,21 @@ func render(name, scope string, secs map[string]*section, cuts []Cut, full int) 
 // line is one memory in the brief and in the prompt hook's context: one line whatever
 // the title and body hold, their control and format characters escaped.
 func line(m *Memory) string {
-	body := strings.Join(strings.Fields(m.Body), " ")
-	if utf8.RuneCountInString(body) > bodyClip {
-		body = string([]rune(body)[:bodyClip]) + "…"
-	}
+	body := oneLine(m.Body, bodyClip)
 	label := ""
 	if m.Unreviewed {
 		label = "[unreviewed] "
 	}
 	return fmt.Sprintf("- %s%s: %s (%s)", label, reply.Escape(m.Title), reply.Escape(body), reply.Escape(m.Ref))
+}
+
+// oneLine is text on one line, its runs of space evened out, cut to n characters.
+func oneLine(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) > n {
+		text = string([]rune(text)[:n]) + "…"
+	}
+	return text
 }
 
 func clip(s string, n int) string {
