@@ -288,12 +288,16 @@ func reviewCmd() *cli.Command {
 	)
 	return &cli.Command{
 		Name: "review",
-		Usage: `usage: bf review [--stale-days N] [--brain NAME|PATH]
+		Usage: `usage: bf review [--stale-days N] [--offset N] [--brain NAME|PATH]
        bf review --unreviewed [--offset N] [--brain NAME|PATH]
        bf review --accept REF… | --reject REF… [--brain NAME|PATH]
 
 List what needs a look: reviews due, tier A and B memories nobody re-checked for N days
 (90 by default), duplicates that slipped in, and stored scopes bf.yaml does not declare.
+Each list holds 50 items a page, with its total; next_offset is the next page's --offset.
+Duplicates come in groups: every current memory of a scope whose title overlaps another's
+in the group. A memory saved with --allow-duplicate records the memories it was saved
+beside (distinct-from), and those pairs are not reported again.
 
 --unreviewed lists what no person has confirmed, 50 at a time: memories an agent saved,
 notes marked review: unreviewed, and record files collection did not write. Until
@@ -304,7 +308,7 @@ ledger; --reject moves agent memories to the memory history, as bf forget does.`
 		Flags: func(fs *flag.FlagSet) {
 			fs.IntVar(&stale, "stale-days", memory.DefaultStaleDays, "list tier A/B memories unchecked for `N` days")
 			fs.BoolVar(&unreviewed, "unreviewed", false, "list what no person has confirmed")
-			fs.Int64Var(&offset, "offset", 0, "with --unreviewed: skip the first `N` items")
+			fs.Int64Var(&offset, "offset", 0, "skip the first `N` items of each list (a reply's next_offset)")
 			fs.BoolVar(&accept, "accept", false, "confirm the REF arguments")
 			fs.BoolVar(&reject, "reject", false, "withdraw the agent memories named by the REF arguments")
 			brainFlag = cli.BrainFlag(fs)
@@ -328,7 +332,7 @@ ledger; --reject moves agent memories to the memory history, as bf forget does.`
 			case unreviewed:
 				return answer(env, brainFlag, func(s *memory.Store) (*memory.PendingReply, error) { return s.Pending(ctx, offset) })
 			}
-			return answer(env, brainFlag, func(s *memory.Store) (*memory.ReviewReply, error) { return s.Review(ctx, stale) })
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.ReviewReply, error) { return s.Review(ctx, stale, offset) })
 		},
 	}
 }

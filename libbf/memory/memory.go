@@ -140,7 +140,10 @@ type Memory struct {
 	SourceRef  string    `json:"source_ref,omitempty"`
 	Saved      time.Time `json:"-"`
 	Supersedes []string  `json:"supersedes,omitempty"` // refs
-	Verified   []Check   `json:"verified,omitempty"`
+	// DistinctFrom names the memories whose titles overlap this one's that it was saved
+	// beside on purpose (--allow-duplicate): bf review does not report those pairs.
+	DistinctFrom []string `json:"distinct_from,omitempty"` // refs
+	Verified     []Check  `json:"verified,omitempty"`
 	// Unreviewed marks what an agent saved that no person reviewed yet (bf review
 	// --accept): recall and the brief show it, labelled; fused search, bf ask and MCP
 	// resources leave it out at the default trust floor.
@@ -184,8 +187,10 @@ func TitleWords(t string) []string {
 }
 
 // Overlap is the share of distinct words two titles have in common (shared / all).
-func Overlap(a, b string) float64 {
-	wa, wb := TitleWords(a), TitleWords(b)
+func Overlap(a, b string) float64 { return wordOverlap(TitleWords(a), TitleWords(b)) }
+
+// wordOverlap is Overlap of two titles' distinct words.
+func wordOverlap(wa, wb []string) float64 {
 	if len(wa) == 0 || len(wb) == 0 {
 		return 0
 	}

@@ -263,6 +263,16 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	if old != nil {
 		m.Supersedes = []string{old.Ref}
 		said = append(said, inherit(m, old, req)...)
+	} else if req.AllowDuplicate {
+		// The saver said these are separate facts: recorded in the note, so bf review
+		// does not report the pairs again, on this machine or any other.
+		for _, n := range overlapping(l, scope, m.Title) {
+			m.DistinctFrom = append(m.DistinctFrom, n.Ref)
+		}
+		slices.Sort(m.DistinctFrom)
+		if len(m.DistinctFrom) > 0 {
+			said = append(said, fmt.Sprintf("  saved beside %s as a separate fact (--allow-duplicate): bf review does not report them as duplicates", strings.Join(m.DistinctFrom, ", ")))
+		}
 	}
 	s.stamp(ctx, m, req, now, &said)
 	m.Ref = s.freshPath(l, m.Title)
@@ -467,28 +477,43 @@ func (s *Store) undeclared(scope string) []string {
 	return []string{fmt.Sprintf("  scope %s is not declared in bf.yaml (declared: %s); a typo? If not, declare it: bf scope %s", scope, strings.Join(mc.Scopes, ", "), scope)}
 }
 
-// duplicateOf returns the refusal for a title too close to a current memory's in scope.
-// Its "same fact, better words" way is the whole command that updates the stored memory
-// with the body given, ready to paste.
-func (s *Store) duplicateOf(l *Loaded, scope string, req RememberRequest) *Refusal {
-	title := req.Title
+// overlapping lists the current memories of scope whose titles are too close to title
+// for the duplicate guard, closest first. Titles under GuardMinWords words are not checked.
+func overlapping(l *Loaded, scope, title string) []*Memory {
 	if len(TitleWords(title)) < GuardMinWords {
 		return nil
 	}
-	var best *Memory
-	bestOverlap := 0.0
+	type near struct {
+		m       *Memory
+		overlap float64
+	}
+	var found []near
 	for _, m := range l.All {
 		if m.Scope != scope || len(m.SupersededBy) > 0 || len(TitleWords(m.Title)) < GuardMinWords {
 			continue
 		}
-		if o := Overlap(title, m.Title); o >= GuardOverlap && o > bestOverlap {
-			best, bestOverlap = m, o
+		if o := Overlap(title, m.Title); o >= GuardOverlap {
+			found = append(found, near{m, o})
 		}
 	}
-	if best == nil {
+	slices.SortStableFunc(found, func(a, b near) int { return cmp.Compare(b.overlap, a.overlap) })
+	out := make([]*Memory, len(found))
+	for i, n := range found {
+		out[i] = n.m
+	}
+	return out
+}
+
+// duplicateOf returns the refusal for a title too close to a current memory's in scope.
+// Its "same fact, better words" way is the whole command that updates the stored memory
+// with the body given, ready to paste.
+func (s *Store) duplicateOf(l *Loaded, scope string, req RememberRequest) *Refusal {
+	near := overlapping(l, scope, req.Title)
+	if len(near) == 0 {
 		return nil
 	}
-	pct := int(math.Round(bestOverlap * 100))
+	best, title := near[0], req.Title
+	pct := int(math.Round(Overlap(title, best.Title) * 100))
 	msg := fmt.Sprintf(`%s in %s is already about this (%d%% title overlap):
   stored:  %s
   yours:   %s
