@@ -253,8 +253,9 @@ func (s *Store) Review(ctx context.Context, staleDays int, offset int64) (*Revie
 // recorded in distinct-from) is no overlap. Groups are ordered by their first ref.
 func duplicateGroups(live []*Memory) []Duplicate {
 	words := make([][]string, len(live))
+	ids := make([]string, len(live))
 	for i, m := range live {
-		words[i] = TitleWords(m.Title)
+		words[i], ids[i] = TitleWords(m.Title), m.Identity()
 	}
 	parent := make([]int, len(live))
 	best := make([]float64, len(live)) // highest overlap in the group, kept at its root
@@ -277,7 +278,7 @@ func duplicateGroups(live []*Memory) []Duplicate {
 			}
 			o := wordOverlap(words[i], words[j])
 			long := len(words[i]) >= GuardMinWords && len(words[j]) >= GuardMinWords
-			if a.Identity() != b.Identity() && !(long && o >= GuardOverlap) {
+			if ids[i] != ids[j] && !(long && o >= GuardOverlap) {
 				continue
 			}
 			ri, rj := root(i), root(j)
