@@ -133,9 +133,10 @@ are replaced by their current version unless --all. --type keeps only those type
 --order importance lists pinned first, then most important, then newest: the brief's
 order, so the command the brief prints for the rules it left out lists exactly those.
 A page holds --limit memories from --offset; next_offset is the next page's. Every
-recall counts as a use of what it returns unless --no-touch. With --hook user-prompt it reads the host's
-UserPromptSubmit JSON on stdin and prints what the host adds to the prompt; a hook exits 0
-whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`,
+recall counts as a use of what it returns unless --no-touch. With --hook user-prompt it
+reads the host's UserPromptSubmit JSON on stdin and prints what the host adds to the
+prompt; a hook exits 0 whatever goes wrong, prints {} (nothing added) and says why on one
+stderr line.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&req.Scope, "scope", "", "ask in this `SCOPE`: 1.6 there, 0.25 less per level up, never below 0.8")
 			fs.BoolVar(&req.All, "all", false, "also list superseded versions")

@@ -133,16 +133,16 @@ func (sc *section) restLine(scope string) string {
 	if cut := len(sc.items) - sc.shown; cut > 0 {
 		why = append(why, fmt.Sprintf("%d cut for size", cut))
 	}
-	line := fmt.Sprintf("+%d more %s not shown (%s): %s", sc.hidden(), sc.what, strings.Join(why, ", "), RestCommand(sc.types, scope, sc.shown))
+	line := fmt.Sprintf("+%d more %s not shown (%s): %s", sc.hidden(), sc.what, strings.Join(why, ", "), restCommand(sc.types, scope, sc.shown))
 	if sc.hidden() > MaxLimit {
 		line += " (50 a page: pass its next_offset as --offset for the next)"
 	}
 	return line
 }
 
-// RestCommand is the bf recall command listing the visible memories of these types in the
+// restCommand is the bf recall command listing the visible memories of these types in the
 // brief's order, from offset on.
-func RestCommand(types []string, scope string, offset int) string {
+func restCommand(types []string, scope string, offset int) string {
 	return fmt.Sprintf("bf recall --type %s --order %s --offset %d --limit %d --no-touch --scope %s", strings.Join(types, ","), OrderImportance, offset, MaxLimit, scope)
 }
 
@@ -281,7 +281,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		if sc.total > 0 {
 			bs := BriefSection{Name: n, Heading: headings[n], Items: sc.total, Shown: sc.shown, Beyond: sc.total - len(sc.items)}
 			if sc.counted() {
-				bs.Rest = RestCommand(sc.types, asked, sc.shown)
+				bs.Rest = restCommand(sc.types, asked, sc.shown)
 			}
 			out.Sections = append(out.Sections, bs)
 		}
