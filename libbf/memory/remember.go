@@ -262,7 +262,7 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	said := []string{}
 	if old != nil {
 		m.Supersedes = []string{old.Ref}
-		said = append(said, inherit(m, old, req)...)
+		said = append(said, inherit(l, m, old, req)...)
 	} else if req.AllowDuplicate {
 		// The saver said these are separate facts: recorded in the note, so bf review
 		// does not report the pairs again, on this machine or any other.
@@ -295,9 +295,10 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 }
 
 // inherit gives a correction what the memory it replaces had earned: the higher of the
-// two importances unless --importance was given, and the pin. It returns what the save
-// says of it.
-func inherit(m, old *Memory, req RememberRequest) []string {
+// two importances unless --importance was given, the pin, and the pairs saved as separate
+// facts with it (distinct-from, either way), which bf review then leaves out for the
+// correction too. It returns what the save says of it.
+func inherit(l *Loaded, m, old *Memory, req RememberRequest) []string {
 	var got []string
 	if req.Importance == 0 && old.Importance > m.Importance {
 		got = append(got, fmt.Sprintf("importance %d (the higher of its %d and the default %d; --importance N sets another)", old.Importance, old.Importance, m.Importance))
@@ -306,6 +307,15 @@ func inherit(m, old *Memory, req RememberRequest) []string {
 	if old.Pinned && !m.Pinned {
 		got = append(got, "the pin")
 		m.Pinned = true
+	}
+	for _, o := range l.All {
+		if o != old && len(o.SupersededBy) == 0 && (slices.Contains(old.DistinctFrom, o.Ref) || slices.Contains(o.DistinctFrom, old.Ref)) {
+			m.DistinctFrom = append(m.DistinctFrom, o.Ref)
+		}
+	}
+	if len(m.DistinctFrom) > 0 {
+		slices.Sort(m.DistinctFrom)
+		got = append(got, "saved as a separate fact beside "+strings.Join(m.DistinctFrom, ", "))
 	}
 	if len(got) == 0 {
 		return nil

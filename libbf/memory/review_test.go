@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,6 +67,19 @@ func TestReviewGroupsDuplicates(t *testing.T) {
 	if got.Total.Duplicates != 2 || got.NextOffset != nil {
 		t.Errorf("total %+v, next_offset %v; want 2 groups, one page", got.Total, got.NextOffset)
 	}
+
+	// A correction takes over the pairs accepted with the memory it replaces.
+	fix, err := s.Remember(ctx, RememberRequest{Type: "decision", Title: "We ship on Tuesdays mostly now", Body: "Release train, most weeks.", Supersedes: r.Ref})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "  inherits from " + r.Ref + ": saved as a separate fact beside concepts/memory/we-ship-on-tuesdays-only.md"; !slices.Contains(fix.Said, want) {
+		t.Errorf("said %q, want %q", fix.Said, want)
+	}
+	if got, err := s.Review(ctx, DefaultStaleDays, 0); err != nil || got.Total.Duplicates != 2 {
+		t.Errorf("after the correction: %+v, %v; want the 2 groups alone", got.Duplicates, err)
+	}
+	r = fix
 
 	// Forgetting one of an accepted pair drops it from the other's record: a later memory
 	// under the same file name is not accepted by a pair it never was in.
