@@ -234,7 +234,8 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	if same != nil {
 		return s.update(ctx, same, req, now)
 	}
-	if withdrawn != nil && old == nil {
+	// (A supersession cycle, written by hand, has no current memory to take over.)
+	if withdrawn != nil && old == nil && len(l.Current(withdrawn)) > 0 {
 		return s.takenOver(ctx, l, withdrawn, req, now)
 	}
 
