@@ -130,9 +130,8 @@ QUERY, memories holding most of its words rank by
   relevance × coverage × recency × stakes × scope;
 without one, every visible memory is listed and pins count double. Superseded memories
 are replaced by their current version unless --all. --type keeps only those types;
---order importance lists pinned first, then most important, then newest: the brief's
-order, so the command the brief prints for the rules it left out lists exactly those.
-A page holds --limit memories from --offset; next_offset is the next page's. Every
+--order importance lists the most important first, then the newest: the brief's order,
+so the command the brief prints for the rules it left out lists exactly those. A page holds --limit memories from --offset; next_offset is the next page's. Every
 recall counts as a use of what it returns unless --no-touch. With --hook user-prompt it
 reads the host's UserPromptSubmit JSON on stdin and prints what the host adds to the
 prompt; a hook exits 0 whatever goes wrong, prints {} (nothing added) and says why on one
@@ -144,7 +143,7 @@ stderr line.`,
 			fs.IntVar(&req.Limit, "limit", memory.DefaultLimit, "at most `N` memories, 1 to 50")
 			fs.IntVar(&req.Offset, "offset", 0, "skip the first `N` memories ranked (a reply's next_offset)")
 			fs.StringVar(&types, "type", "", "keep only memories of these `TYPES`, comma-separated, such as policy,constraint")
-			fs.StringVar(&req.Order, "order", memory.OrderScore, "score (the formula) or importance (pinned, then importance, then newest)")
+			fs.StringVar(&req.Order, "order", memory.OrderScore, "score (the formula) or importance (most important first, then newest)")
 			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: user-prompt")
 			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)

@@ -96,25 +96,17 @@ type section struct {
 	what    string
 	capName string
 	types   []string
+	// pinnedBeyond counts the pinned memories past the cap: the Pinned section shows them.
+	pinnedBeyond int
 }
 
 // hidden is how many of the section's memories the brief does not show.
 func (sc *section) hidden() int { return sc.total - sc.shown }
 
 // byStanding is the order of the brief's rules and preferences, and of bf recall --order
-// importance: pinned first, then most important, then most recently saved.
+// importance: most important first, then the most recently saved.
 func byStanding(a, b *Memory) int {
-	return cmp.Or(boolFirst(a.Pinned, b.Pinned), cmp.Compare(b.Importance, a.Importance), b.Saved.Compare(a.Saved), cmp.Compare(a.Ref, b.Ref))
-}
-
-func boolFirst(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return -1
-	}
-	return 1
+	return cmp.Or(cmp.Compare(b.Importance, a.Importance), b.Saved.Compare(a.Saved), cmp.Compare(a.Ref, b.Ref))
 }
 
 // counted reports whether the section is capped and leaves some of its memories out. The
@@ -132,6 +124,9 @@ func (sc *section) restLine(scope string) string {
 	}
 	if cut := len(sc.items) - sc.shown; cut > 0 {
 		why = append(why, fmt.Sprintf("%d cut for size", cut))
+	}
+	if sc.pinnedBeyond > 0 {
+		why[0] += fmt.Sprintf(", %d of them pinned and under Pinned", sc.pinnedBeyond)
 	}
 	line := fmt.Sprintf("+%d more %s not shown (%s): %s", sc.hidden(), sc.what, strings.Join(why, ", "), restCommand(sc.types, scope, sc.shown))
 	if sc.hidden() > MaxLimit {
@@ -195,18 +190,25 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	slices.SortFunc(rules, byStanding)
 	slices.SortFunc(prefs, byStanding)
 	// Rules and preferences are capped; every one beyond the cap or cut for size is counted
-	// on the section's last line with the command that lists exactly those. A pinned one is
-	// first in its section and never moves to Pinned, so that command reaches all it left out.
+	// on the section's last line with the command that lists exactly those. A pinned one
+	// beyond the cap is in every brief all the same, under Pinned, and the line says so.
+	inSection := map[string]bool{}
 	capped := func(sc *section, ms []*Memory, limit int, what, capName string, types []string) {
 		sc.total, sc.what, sc.capName, sc.types = len(ms), what, capName, types
-		for _, m := range ms[:min(len(ms), limit)] {
-			sc.items = append(sc.items, line(m))
+		for i, m := range ms {
+			switch {
+			case i < limit:
+				sc.items = append(sc.items, line(m))
+				inSection[m.Ref] = true
+			case m.Pinned:
+				sc.pinnedBeyond++
+			}
 		}
 	}
 	capped(secs["rules"], rules, MaxRules, "rules", "twenty", ruleTypes)
 	capped(secs["preferences"], prefs, MaxPreferences, "preferences and relationships", "eight", preferenceTypes)
 	for _, m := range live {
-		if m.Pinned && !IsRule(m.Type) && !isPreference(m.Type) {
+		if m.Pinned && !inSection[m.Ref] {
 			pins = append(pins, m)
 		}
 	}

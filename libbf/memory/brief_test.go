@@ -139,25 +139,33 @@ func TestBriefCountsEveryRule(t *testing.T) {
 	}
 }
 
-// A pinned rule comes first, whatever its importance, and stays in the rules section.
-func TestBriefPinnedRuleFirst(t *testing.T) {
+// Rules stay most important first, pinned or not. A pinned rule beyond twenty is in the
+// brief all the same, under Pinned, and the line counting the rules not in the section
+// says so; its command lists every one of them.
+func TestBriefPinnedRuleBeyondTwenty(t *testing.T) {
 	s := newStore(t)
 	ctx := context.Background()
-	for _, req := range []RememberRequest{
-		{Type: "policy", Title: "Never force-push", Body: "Shared history.", Importance: 5, Reviewed: true},
-		{Type: "constraint", Title: "Budget is fixed", Body: "No new spend.", Importance: 1, Pin: true, Reviewed: true},
-	} {
-		if _, err := s.Remember(ctx, req); err != nil {
-			t.Fatal(err)
-		}
+	saveRules(t, s, 25, 1)
+	if _, err := s.Remember(ctx, RememberRequest{Type: "constraint", Title: "Budget is fixed", Body: "No new spend.", Importance: 1, Pin: true, Reviewed: true}); err != nil {
+		t.Fatal(err)
 	}
 	b, err := s.Brief(ctx, BriefRequest{Bytes: DefaultBriefBytes})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "## Rules (always apply)\n- Budget is fixed: No new spend. (concepts/memory/budget-is-fixed.md)\n- Never force-push: Shared history. (concepts/memory/never-force-push.md)\n"
-	if !strings.Contains(b.Brief, want) || strings.Contains(b.Brief, "## Pinned") {
-		t.Errorf("brief:\n%s\nwant the rules:\n%s", b.Brief, want)
+	for _, want := range []string{
+		"## Pinned\n- Budget is fixed: No new spend. (concepts/memory/budget-is-fixed.md)\n",
+		"- Rule 21: keep21 (concepts/memory/rule-21.md)\n+6 more rules not shown (6 beyond the first twenty, 1 of them pinned and under Pinned): bf recall --type policy,constraint --order importance --offset 20 --limit 50 --no-touch --scope global\n",
+	} {
+		if !strings.Contains(b.Brief, want) {
+			t.Errorf("brief:\n%s\nwant:\n%s", b.Brief, want)
+		}
+	}
+	want := []string{"concepts/memory/budget-is-fixed.md", "concepts/memory/rule-00.md", "concepts/memory/rule-05.md",
+		"concepts/memory/rule-10.md", "concepts/memory/rule-15.md", "concepts/memory/rule-20.md"}
+	rest := b.Sections[1].Rest
+	if diff := cmp.Diff(want, pasteRecall(t, s, rest)); diff != "" {
+		t.Errorf("%s lists (-want +got):\n%s", rest, diff)
 	}
 }
 

@@ -113,7 +113,7 @@ func (req *RecallRequest) check() error {
 		}
 	}
 	if req.Order != "" && req.Order != OrderScore && req.Order != OrderImportance {
-		return inputf("--order", "expected score (the formula, the default) or importance (pinned first, then most important, then newest: the brief's order)")
+		return inputf("--order", "expected score (the formula, the default) or importance (most important first, then newest: the brief's order)")
 	}
 	return nil
 }
