@@ -33,6 +33,7 @@ var rememberInput = input{
 	{name: "ref", maxLength: 8192},
 	{name: "supersedes", maxLength: 8192, description: "The ref of the memory this one corrects."},
 	{name: "fork_ok", boolean: true, def: false},
+	{name: "narrow_ok", boolean: true, def: false, description: "Let a correction live in a narrower scope than the memory it supersedes: recall elsewhere then loses the old fact."},
 	{name: "update", boolean: true, def: false},
 	{name: "allow_duplicate", boolean: true, def: false},
 	{name: "pin", boolean: true, def: false},
@@ -74,7 +75,7 @@ func (s *Server) remember(ctx context.Context, call mcp.CallToolRequest) (*mcp.C
 	}
 	req := memory.RememberRequest{Type: a.str("type"), Title: a.str("title"), Body: a.str("body"), Scope: a.str("scope"),
 		Importance: int(a.integer("importance")), Confidence: a.str("confidence"), Trust: a.str("trust"), Source: a.str("source"),
-		Ref: a.str("ref"), Supersedes: a.str("supersedes"), ForkOK: a.boolean("fork_ok"), Update: a.boolean("update"),
+		Ref: a.str("ref"), Supersedes: a.str("supersedes"), ForkOK: a.boolean("fork_ok"), NarrowOK: a.boolean("narrow_ok"), Update: a.boolean("update"),
 		AllowDuplicate: a.boolean("allow_duplicate"), Pin: a.boolean("pin"), Review: a.str("review"), NoReview: a.boolean("no_review"),
 		Repo: workdir()}
 	st, err := s.store()

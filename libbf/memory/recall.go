@@ -12,6 +12,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
+	"github.com/bfgo/bf/libbf/reply"
 )
 
 // Recall limits.
@@ -27,8 +28,21 @@ type RecallRequest struct {
 	All     bool   // also show superseded versions
 	NoTouch bool   // do not count this recall as a use
 	Limit   int
-	Repo    string // the code's working folder, for commit lines
+	// Offset skips that many ranked memories: the page after one that ended at NextOffset.
+	Offset int
+	// Types keeps only memories of these types ("" or none: every type).
+	Types []string
+	// Order is OrderScore (the default, the formula) or OrderImportance (the brief's order
+	// of rules and preferences), so what the brief left out can be listed from where it stopped.
+	Order string
+	Repo  string // the code's working folder, for commit lines
 }
+
+// Orders of a recall.
+const (
+	OrderScore      = "score"
+	OrderImportance = "importance"
+)
 
 // RecallItem is one ranked memory.
 type RecallItem struct {
@@ -70,7 +84,9 @@ type RecallReply struct {
 	Required int          `json:"required,omitempty"`
 	Items    []RecallItem `json:"items"`
 	Total    int          `json:"total"`
-	Warnings []string     `json:"warnings,omitempty"`
+	// NextOffset is the --offset of the next page; absent on the last one.
+	NextOffset *int64   `json:"next_offset,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
 }
 
 // Notice is what every reply carrying memories says about them.
@@ -88,7 +104,29 @@ func (req *RecallRequest) check() error {
 	if len(req.Query) > fold.MaxQueryLength*4 {
 		return inputf("query", "expected at most 4096 characters")
 	}
+	if req.Offset < 0 || int64(req.Offset) > reply.MaxOffset {
+		return inputf("--offset", "%s", reply.ErrOffset)
+	}
+	for _, t := range req.Types {
+		if _, ok := Types[t]; !ok {
+			return inputf("--type", "%s is not a memory type; expected a comma-separated list of %s", quote(t), strings.Join(TypeNames(), ", "))
+		}
+	}
+	if req.Order != "" && req.Order != OrderScore && req.Order != OrderImportance {
+		return inputf("--order", "expected score (the formula, the default) or importance (most important first, then newest: the brief's order)")
+	}
 	return nil
+}
+
+// ParseTypes splits a comma-separated --type list, blanks dropped.
+func ParseTypes(list string) []string {
+	var out []string
+	for _, t := range strings.Split(list, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 type candidate struct {
@@ -161,6 +199,9 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 	if !req.All {
 		cands = follow(l, cands, visible)
 	}
+	if len(req.Types) > 0 {
+		cands = slices.DeleteFunc(cands, func(c *candidate) bool { return !slices.Contains(req.Types, c.m.Type) })
+	}
 	best := 0.0
 	for _, c := range cands {
 		best = max(best, c.strength)
@@ -194,12 +235,18 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 			Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via,
 			Unreviewed: m.Unreviewed})
 	}
-	slices.SortFunc(items, func(a, b RecallItem) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
-	})
+	if req.Order == OrderImportance {
+		slices.SortFunc(items, func(a, b RecallItem) int { return byStanding(l.ByRef[a.Ref], l.ByRef[b.Ref]) })
+	} else {
+		slices.SortFunc(items, func(a, b RecallItem) int {
+			return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
+		})
+	}
 	out.Total = len(items)
+	items = items[min(req.Offset, len(items)):]
 	if len(items) > req.Limit {
 		items = items[:req.Limit]
+		out.NextOffset = reply.NextOffset(int64(req.Offset), req.Limit, true)
 	}
 	s.commitLines(ctx, l, items, req.Repo)
 	out.Items = items

@@ -248,6 +248,8 @@ func Fields(brainName string) map[string]*config.Field {
 		FieldSaved:      {Description: "When a memory was last saved; its age for fading.", Type: config.TypeTimestamp},
 		FieldSupersedes: {Description: "Memories this one corrects; they stay as history.", Type: config.TypeIdentity,
 			Cardinality: config.Many, Relation: true, Targets: []string{"bf://" + brainName + "/" + Folder + "/"}},
+		FieldDistinct: {Description: "Memories with overlapping titles this one was saved beside on purpose; bf review does not report them as duplicates.",
+			Type: config.TypeIdentity, Cardinality: config.Many, Relation: true, Targets: []string{"bf://" + brainName + "/" + Folder + "/"}},
 	}
 }
 
