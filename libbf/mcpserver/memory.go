@@ -47,6 +47,9 @@ var recallInput = input{
 	{name: "all", boolean: true, def: false},
 	{name: "no_touch", boolean: true, def: false},
 	{name: "limit", integer: true, min: 1, max: 50, def: memory.DefaultLimit},
+	{name: "offset", integer: true, min: 0, max: reply.MaxOffset, def: 0, description: "Continue at a previous reply's next_offset."},
+	{name: "type", maxLength: 256, def: "", description: "Keep only memories of these types, comma-separated, such as policy,constraint."},
+	{name: "order", enum: []string{memory.OrderScore, memory.OrderImportance}, enumTyped: true, def: memory.OrderScore, description: "score (the formula) or importance (most important first, then newest), as the brief lists rules."},
 }
 
 var briefInput = input{
@@ -119,6 +122,7 @@ func (s *Server) recall(ctx context.Context, call mcp.CallToolRequest) (*mcp.Cal
 	if a.has("limit") {
 		req.Limit = int(a.integer("limit"))
 	}
+	req.Offset, req.Types, req.Order = int(a.integer("offset")), memory.ParseTypes(a.str("type")), a.str("order")
 	st, err := s.store()
 	if err != nil {
 		return s.fail(nil, err), nil
