@@ -175,8 +175,10 @@ func TitleWords(t string) []string {
 }
 
 // Overlap is the share of distinct words two titles have in common (shared / all).
-func Overlap(a, b string) float64 {
-	wa, wb := TitleWords(a), TitleWords(b)
+func Overlap(a, b string) float64 { return overlapWords(TitleWords(a), TitleWords(b)) }
+
+// overlapWords is Overlap of two titles' words.
+func overlapWords(wa, wb []string) float64 {
 	if len(wa) == 0 || len(wb) == 0 {
 		return 0
 	}

@@ -208,8 +208,9 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 
 	// The same identity: update in place.
 	var same *Memory
+	identity := Identity(scope, req.Title)
 	for _, m := range l.All {
-		if len(m.SupersededBy) == 0 && m.Identity() == Identity(scope, req.Title) && (old == nil || m.Ref != old.Ref) {
+		if len(m.SupersededBy) == 0 && l.identity(m) == identity && (old == nil || m.Ref != old.Ref) {
 			same = m
 			break
 		}
@@ -371,16 +372,21 @@ func (s *Store) undeclared(scope string) []string {
 // with the body given, ready to paste.
 func (s *Store) duplicateOf(l *Loaded, scope string, req RememberRequest) *Refusal {
 	title := req.Title
-	if len(TitleWords(title)) < GuardMinWords {
+	words := TitleWords(title)
+	if len(words) < GuardMinWords {
 		return nil
 	}
 	var best *Memory
 	bestOverlap := 0.0
 	for _, m := range l.All {
-		if m.Scope != scope || len(m.SupersededBy) > 0 || len(TitleWords(m.Title)) < GuardMinWords {
+		if m.Scope != scope || len(m.SupersededBy) > 0 {
 			continue
 		}
-		if o := Overlap(title, m.Title); o >= GuardOverlap && o > bestOverlap {
+		mw := l.titleWords(m)
+		if len(mw) < GuardMinWords {
+			continue
+		}
+		if o := overlapWords(words, mw); o >= GuardOverlap && o > bestOverlap {
 			best, bestOverlap = m, o
 		}
 	}
