@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brainfix"
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 // writeMany writes n memory notes as bf remember would, without its guards.
@@ -74,4 +75,25 @@ func newStoreTB(tb testing.TB) *Store {
 	tb.Setenv("XDG_STATE_HOME", filepath.Join(b.Env.Home, "state"))
 	tb.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
 	return &Store{Brain: b.Open()}
+}
+
+func BenchmarkRecall(b *testing.B) {
+	s := benchStore(b, 5000)
+	if _, err := cache.Build(context.Background(), s.Brain, nil); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := s.Recall(context.Background(), RecallRequest{Query: "stuck deploy queue", Limit: 10, NoTouch: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkBrief(b *testing.B) {
+	s := benchStore(b, 5000)
+	for b.Loop() {
+		if _, err := s.Brief(context.Background(), BriefRequest{Bytes: DefaultBriefBytes}); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
