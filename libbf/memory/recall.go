@@ -107,9 +107,27 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 	if err := req.check(); err != nil {
 		return nil, err
 	}
+	browse := strings.TrimSpace(req.Query) == ""
+	var q fold.Query
+	var matched map[string]*candidate
+	var matchErr error
+	var matching sync.WaitGroup
+	if !browse {
+		var err error
+		if q, err = fold.Parse(req.Query); err != nil {
+			return nil, inputf("query", "%s", err)
+		}
+		// The full-text match and reading the memories need nothing from each other: the
+		// match runs while the notes are read.
+		matching.Go(func() { matched, matchErr = s.match(ctx, q) })
+	}
 	l, err := s.Load()
+	matching.Wait()
 	if err != nil {
 		return nil, err
+	}
+	if matchErr != nil {
+		return nil, matchErr
 	}
 	asked := req.Scope
 	if asked == "" {
@@ -125,7 +143,7 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 
 	var cands, weak []*candidate
 	nTerms := 0
-	if strings.TrimSpace(req.Query) == "" {
+	if browse {
 		out.Browse = true
 		for _, m := range l.All {
 			if visible[m.Ref] {
@@ -133,16 +151,8 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 			}
 		}
 	} else {
-		q, err := fold.Parse(req.Query)
-		if err != nil {
-			return nil, inputf("query", "%s", err)
-		}
 		nTerms = len(q.Terms)
 		out.Terms, out.Required = nTerms, Required(nTerms)
-		matched, err := s.match(ctx, q)
-		if err != nil {
-			return nil, err
-		}
 		for ref, c := range matched {
 			m := l.ByRef[ref]
 			if m == nil || !visible[ref] {
