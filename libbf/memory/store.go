@@ -70,7 +70,7 @@ func (s *Store) Load() (*Loaded, error) {
 	}
 	l := &Loaded{ByRef: map[string]*Memory{}, titles: map[*Memory]parsedNote{}}
 	kept := s.readNotesCache()
-	keep := make(map[string]parsedNote, len(entries))
+	keep := make([]parsedNote, 0, len(entries))
 	changed := false
 	now := time.Now()
 	for _, e := range entries {
@@ -80,7 +80,7 @@ func (s *Store) Load() (*Loaded, error) {
 		}
 		pn, ok := parseEntry(dir, e, p, kept, now)
 		if ok {
-			keep[e.Name()] = pn
+			keep = append(keep, pn)
 			if k, was := kept[e.Name()]; !was || k.Size != pn.Size || k.ModTime != pn.ModTime {
 				changed = true
 			}
@@ -90,7 +90,7 @@ func (s *Store) Load() (*Loaded, error) {
 			continue
 		}
 		// A copy: the links resolved below must not reach the kept parse.
-		m := *pn.Memory
+		m := pn.Memory
 		l.All = append(l.All, &m)
 		l.ByRef[p] = &m
 		l.titles[&m] = parsedNote{Title: pn.Title, Words: pn.Words}
