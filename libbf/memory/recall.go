@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
@@ -70,6 +71,9 @@ type RecallItem struct {
 	Via []string `json:"via,omitempty"`
 	// Unreviewed labels what an agent saved that no person reviewed yet.
 	Unreviewed bool `json:"unreviewed,omitempty"`
+	// Weak marks a match holding fewer of the query's words than the coverage rule asks:
+	// it fills the page after every memory that holds enough, or makes a loose reply.
+	Weak bool `json:"weak,omitempty"`
 }
 
 // RecallReply is the ranked memories.
@@ -141,9 +145,27 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 	if err := req.check(); err != nil {
 		return nil, err
 	}
+	browse := strings.TrimSpace(req.Query) == ""
+	var q fold.Query
+	var matched map[string]*candidate
+	var matchErr error
+	var matching sync.WaitGroup
+	if !browse {
+		var err error
+		if q, err = fold.Parse(req.Query); err != nil {
+			return nil, inputf("query", "%s", err)
+		}
+		// The full-text match and reading the memories need nothing from each other: the
+		// match runs while the notes are read.
+		matching.Go(func() { matched, matchErr = s.match(ctx, q) })
+	}
 	l, err := s.Load()
+	matching.Wait()
 	if err != nil {
 		return nil, err
+	}
+	if matchErr != nil {
+		return nil, matchErr
 	}
 	asked := req.Scope
 	if asked == "" {
@@ -157,9 +179,9 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 		}
 	}
 
-	var cands []*candidate
+	var cands, weak []*candidate
 	nTerms := 0
-	if strings.TrimSpace(req.Query) == "" {
+	if browse {
 		out.Browse = true
 		for _, m := range l.All {
 			if visible[m.Ref] {
@@ -167,17 +189,8 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 			}
 		}
 	} else {
-		q, err := fold.Parse(req.Query)
-		if err != nil {
-			return nil, inputf("query", "%s", err)
-		}
 		nTerms = len(q.Terms)
 		out.Terms, out.Required = nTerms, Required(nTerms)
-		matched, err := s.match(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		var strong, weak []*candidate
 		for ref, c := range matched {
 			m := l.ByRef[ref]
 			if m == nil || !visible[ref] {
@@ -185,62 +198,42 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 			}
 			c.m = m
 			if c.held >= Required(nTerms) {
-				strong = append(strong, c)
+				cands = append(cands, c)
 			} else {
 				weak = append(weak, c)
 			}
 		}
-		cands = strong
-		if len(strong) == 0 && len(weak) > 0 {
-			cands, out.Loose = weak, true
+		if len(cands) == 0 && len(weak) > 0 {
+			cands, weak, out.Loose = weak, nil, true
 		}
 	}
 
 	if !req.All {
-		cands = follow(l, cands, visible)
+		cands, weak = follow(l, cands, visible), follow(l, weak, visible)
 	}
 	if len(req.Types) > 0 {
-		cands = slices.DeleteFunc(cands, func(c *candidate) bool { return !slices.Contains(req.Types, c.m.Type) })
-	}
-	best := 0.0
-	for _, c := range cands {
-		best = max(best, c.strength)
+		other := func(c *candidate) bool { return !slices.Contains(req.Types, c.m.Type) }
+		cands, weak = slices.DeleteFunc(cands, other), slices.DeleteFunc(weak, other)
 	}
 	uses, err := s.Uses()
 	if err != nil {
 		return nil, err
 	}
-	now := Now()
-	items := make([]RecallItem, 0, len(cands))
-	for _, c := range cands {
-		m := c.m
-		f := Factors{Relevance: 1, Coverage: 1, Pin: 1, Scope: 1}
-		if !out.Browse {
-			f.Relevance = Relevance(c.strength, best)
-			f.Coverage = float64(c.held) / float64(nTerms)
-		} else if m.Pinned {
-			f.Pin = PinBrowse
-		}
-		days := now.Sub(m.Saved).Hours() / 24
-		f.Recency = Recency(days, m.Tier().HalfLife)
-		f.Usage = Usage(uses[m.Ref])
-		f.Stakes = Stakes(m.Tier().Weight, float64(m.Importance), f.Usage, ConfidenceFactor[m.Confidence])
-		if req.Scope != "" {
-			f.Scope = ScopeFactor(ScopeDistance(asked, m.Scope))
-		}
-		score := f.Score()
-		items = append(items, RecallItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
-			Importance: m.Importance, Confidence: m.Confidence, Trust: m.Trust, Pinned: m.Pinned, Body: m.Body,
-			Score: round(score, 4), Factors: roundFactors(f), Days: round(max(days, 0), 2), Uses: uses[m.Ref], Held: c.held,
-			Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via,
-			Unreviewed: m.Unreviewed})
+	r := ranking{browse: out.Browse, nTerms: nTerms, asked: req.Scope, uses: uses, now: Now()}
+	items := r.rank(cands, out.Loose)
+	// The fill: after every memory that holds enough of the query come the weaker matches,
+	// ranked among themselves by the same formula and marked weak, so a recall never
+	// returns less than a search of its words would. A weak match whose current version
+	// is already listed is not listed twice.
+	have := make(map[string]bool, len(items))
+	for _, it := range items {
+		have[it.Ref] = true
 	}
+	weak = slices.DeleteFunc(weak, func(c *candidate) bool { return have[c.m.Ref] })
+	items = append(items, r.rank(weak, true)...)
 	if req.Order == OrderImportance {
-		slices.SortFunc(items, func(a, b RecallItem) int { return byStanding(l.ByRef[a.Ref], l.ByRef[b.Ref]) })
-	} else {
-		slices.SortFunc(items, func(a, b RecallItem) int {
-			return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
-		})
+		// The brief's order, for listing rules: a browse has no weaker matches to keep after.
+		slices.SortStableFunc(items, func(a, b RecallItem) int { return byStanding(l.ByRef[a.Ref], l.ByRef[b.Ref]) })
 	}
 	out.Total = len(items)
 	items = items[min(req.Offset, len(items)):]
@@ -260,6 +253,53 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 		}
 	}
 	return out, nil
+}
+
+// ranking scores candidates by the seed's formula.
+type ranking struct {
+	browse bool
+	nTerms int
+	asked  string // the --scope given, "" for none
+	uses   map[string]int
+	now    time.Time
+}
+
+// rank scores one group of candidates, best first. Relevance is measured against the best
+// match of the group, so the weaker matches that fill a page never change how the
+// candidates that hold enough of the query rank among themselves.
+func (r ranking) rank(cands []*candidate, weak bool) []RecallItem {
+	best := 0.0
+	for _, c := range cands {
+		best = max(best, c.strength)
+	}
+	items := make([]RecallItem, 0, len(cands))
+	for _, c := range cands {
+		m := c.m
+		f := Factors{Relevance: 1, Coverage: 1, Pin: 1, Scope: 1}
+		if !r.browse {
+			f.Relevance = Relevance(c.strength, best)
+			f.Coverage = float64(c.held) / float64(r.nTerms)
+		} else if m.Pinned {
+			f.Pin = PinBrowse
+		}
+		days := r.now.Sub(m.Saved).Hours() / 24
+		f.Recency = Recency(days, m.Tier().HalfLife)
+		f.Usage = Usage(r.uses[m.Ref])
+		f.Stakes = Stakes(m.Tier().Weight, float64(m.Importance), f.Usage, ConfidenceFactor[m.Confidence])
+		if r.asked != "" {
+			f.Scope = ScopeFactor(ScopeDistance(r.asked, m.Scope))
+		}
+		score := f.Score()
+		items = append(items, RecallItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
+			Importance: m.Importance, Confidence: m.Confidence, Trust: m.Trust, Pinned: m.Pinned, Body: m.Body,
+			Score: round(score, 4), Factors: roundFactors(f), Days: round(max(days, 0), 2), Uses: r.uses[m.Ref], Held: c.held,
+			Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via,
+			Unreviewed: m.Unreviewed, Weak: weak})
+	}
+	slices.SortFunc(items, func(a, b RecallItem) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
+	})
+	return items
 }
 
 // follow replaces superseded candidates by the memories that replace them now.

@@ -219,8 +219,9 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	// The same identity: update in place. A correction took over the identity of the
 	// memory it replaced, so saving a withdrawn memory's title reaches its correction.
 	var same, withdrawn *Memory
+	identity := Identity(scope, req.Title)
 	for _, m := range l.All {
-		if m.Identity() != Identity(scope, req.Title) || (old != nil && m.Ref == old.Ref) {
+		if l.identity(m) != identity || (old != nil && m.Ref == old.Ref) {
 			continue
 		}
 		if len(m.SupersededBy) == 0 {
@@ -491,7 +492,8 @@ func (s *Store) undeclared(scope string) []string {
 // overlapping lists the current memories of scope whose titles are too close to title
 // for the duplicate guard, closest first. Titles under GuardMinWords words are not checked.
 func overlapping(l *Loaded, scope, title string) []*Memory {
-	if len(TitleWords(title)) < GuardMinWords {
+	words := TitleWords(title)
+	if len(words) < GuardMinWords {
 		return nil
 	}
 	type near struct {
@@ -500,10 +502,14 @@ func overlapping(l *Loaded, scope, title string) []*Memory {
 	}
 	var found []near
 	for _, m := range l.All {
-		if m.Scope != scope || len(m.SupersededBy) > 0 || len(TitleWords(m.Title)) < GuardMinWords {
+		if m.Scope != scope || len(m.SupersededBy) > 0 {
 			continue
 		}
-		if o := Overlap(title, m.Title); o >= GuardOverlap {
+		mw := l.titleWords(m)
+		if len(mw) < GuardMinWords {
+			continue
+		}
+		if o := wordOverlap(words, mw); o >= GuardOverlap {
 			found = append(found, near{m, o})
 		}
 	}
