@@ -230,7 +230,7 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 		have[it.Ref] = true
 	}
 	weak = slices.DeleteFunc(weak, func(c *candidate) bool { return have[c.m.Ref] })
-	items = append(items, r.rank(weak, true)...)
+	items = append(items, r.fill(weak)...)
 	if req.Order == OrderImportance {
 		// The brief's order, for listing rules: a browse has no weaker matches to keep after.
 		slices.SortStableFunc(items, func(a, b RecallItem) int { return byStanding(l.ByRef[a.Ref], l.ByRef[b.Ref]) })
@@ -298,6 +298,23 @@ func (r ranking) rank(cands []*candidate, weak bool) []RecallItem {
 	}
 	slices.SortFunc(items, func(a, b RecallItem) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
+	})
+	return items
+}
+
+// fill ranks the weaker matches that complete a page as a word search of the query ranks
+// them, by how many of its words they hold, then how strongly they match: the seed's
+// formula decides what ranks first, and the fill is there so that a recall never returns
+// less than a search would. Each still shows its formula's factors and score.
+func (r ranking) fill(weak []*candidate) []RecallItem {
+	items := r.rank(weak, true)
+	order := make(map[string]*candidate, len(weak))
+	for _, c := range weak {
+		order[c.m.Ref] = c
+	}
+	slices.SortStableFunc(items, func(a, b RecallItem) int {
+		ca, cb := order[a.Ref], order[b.Ref]
+		return cmp.Or(cmp.Compare(cb.held, ca.held), cmp.Compare(cb.strength, ca.strength), cmp.Compare(a.Ref, b.Ref))
 	})
 	return items
 }

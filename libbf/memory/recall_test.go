@@ -101,3 +101,31 @@ func TestPromptHookMarksWeakMatches(t *testing.T) {
 		t.Errorf("context (-want +got):\n%s", diff)
 	}
 }
+
+// The weaker matches that fill a page come as a word search would order them: by how many
+// of the query's words they hold, then how strongly they match. Fading is left to the
+// memories that hold enough of the query, so a two-year-old memory that names more of the
+// question is not pushed below one that names a single word today (the formula would put
+// it last: its recency is 0.5^(730/180)).
+func TestRecallFillOrder(t *testing.T) {
+	s := newStore(t)
+	t.Setenv("BF_NOW", "2024-01-01T00:00:00Z")
+	saveAll(t, s, [][2]string{{"Lighthouse visit", "We watched the ferry from the lighthouse."}})
+	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
+	saveAll(t, s, [][2]string{
+		{"Pier tickets", "Tickets are sold at the pier."},
+		{"Evening crossing", "At dusk the ferry leaves the harbour."},
+	})
+	res, err := s.Recall(context.Background(), RecallRequest{Query: "ferry lighthouse dusk pier harbour", Limit: 10, NoTouch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []recalled
+	for _, it := range res.Items {
+		got = append(got, recalled{it.Title, it.Held, it.Weak})
+	}
+	want := []recalled{{"Evening crossing", 3, false}, {"Lighthouse visit", 2, true}, {"Pier tickets", 1, true}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("items (-want +got):\n%s", diff)
+	}
+}
