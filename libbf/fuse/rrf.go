@@ -31,8 +31,14 @@ type fused struct {
 	contributors []reply.Contribution
 }
 
-// fuseRanks combines rankings by weighted reciprocal rank. refs orders ties (by ref,
-// then id), so the same lists always give the same order.
+// matches reports a strategy that finds items by what they hold (their words, their
+// meaning). Graph and recency only add evidence about items: they break ties and order
+// near-equals, and do not beat what matched (see bounded).
+func matches(name string) bool { return name == Lexical || name == Dense }
+
+// fuseRanks combines rankings by weighted reciprocal rank, the graph and recency
+// contributions of a matched item bounded (see bounded). refs orders ties (by ref, then
+// id), so the same lists always give the same order.
 func fuseRanks(lists []ranking, weights Weights, refs map[int64]string) []*fused {
 	byID := map[int64]*fused{}
 	var out []*fused
@@ -53,14 +59,54 @@ func fuseRanks(lists []ranking, weights Weights, refs map[int64]string) []*fused
 					out = append(out, f)
 				}
 				c := w / float64(K+i+1)
-				f.score += c
+				if matches(name) {
+					f.score += c
+				}
 				f.contributors = append(f.contributors, reply.Contribution{
 					Name: name, Rank: i + 1, Score: reply.Round6(it.score), Weight: w, Contribution: reply.Round6(c)})
 			}
 		}
 	}
+	for _, f := range out {
+		bounded(f)
+	}
 	sortFused(out)
 	return out
+}
+
+// bounded adds an item's graph and recency evidence to its score. For an item nothing
+// matched, that is the evidence in full. For a matched item it is at most one step of
+// its best match list below its rank there (w / (K + r) − w / (K + r + 1)), so it orders
+// the item among near-equals but never lifts it past an item that list ranks above it,
+// unless the evidence alone would place it higher than its match does: then it ranks
+// where an unmatched item of the same evidence would. The contributions shown are scaled
+// to what was added, so they still sum to the score.
+func bounded(f *fused) {
+	var evidence, best float64
+	bestRank := 0
+	for _, c := range f.contributors {
+		full := c.Weight / float64(K+c.Rank)
+		if !matches(c.Name) {
+			evidence += full
+		} else if full > best {
+			best, bestRank = full, c.Rank
+		}
+	}
+	if evidence == 0 {
+		return
+	}
+	added := evidence
+	if bestRank > 0 {
+		w := best * float64(K+bestRank)
+		step := w/float64(K+bestRank) - w/float64(K+bestRank+1)
+		added = max(min(evidence, step), evidence-f.score)
+	}
+	for i, c := range f.contributors {
+		if !matches(c.Name) {
+			f.contributors[i].Contribution = reply.Round6(c.Weight / float64(K+c.Rank) * added / evidence)
+		}
+	}
+	f.score += added
 }
 
 // sortFused orders by fused score, then ref, then id.
