@@ -97,14 +97,57 @@ func slicesIndex(cs []reply.Contribution, name string) int {
 }
 
 // checkSum fails unless an item's contributions add up to its score (each is rounded to
-// six places).
+// six places). A successor standing at a superseded note's rank (replaces) carries that
+// rank's score, not its own contributions.
 func checkSum(t *testing.T, it reply.Item) {
 	t.Helper()
+	if len(it.Explain.Replaces) > 0 {
+		return
+	}
 	var sum float64
 	for _, c := range it.Explain.Strategies {
 		sum += c.Contribution
 	}
 	if math.Abs(sum-it.Explain.Score) > 1e-6*float64(len(it.Explain.Strategies)) {
 		t.Errorf("%s: contributions %v sum to %v, score %v", it.Ref, it.Explain.Strategies, sum, it.Explain.Score)
+	}
+}
+
+// A sentence leans dense, and what the words found keeps its lead through its strength:
+// the word ranking's items gain weight × (score ÷ best score) / 61, listed as the
+// strategy "strength", and every item's contributions still sum to its score.
+func TestSentenceLeansDenseWithStrength(t *testing.T) {
+	w := WeightsOf(ClassSentence)
+	if w[Dense] <= w[Lexical] {
+		t.Fatalf("sentence weights %v: dense must lean above lexical", w)
+	}
+	b := newBrain(t, fixture)
+	dense := denseOf("concepts/cutover.md", "projects/ledger.md")
+	got := fusedSearch(t, b, Request{Search: search.Request{Query: "how do we move the invoices to the ledger"}, Dense: dense})
+	if got.Fused.Class != ClassSentence {
+		t.Fatalf("class %s, want sentence", got.Fused.Class)
+	}
+	var ledger *reply.Item
+	for i, it := range got.Items {
+		checkSum(t, it)
+		if it.Ref == "projects/ledger.md" {
+			ledger = &got.Items[i]
+		}
+	}
+	if ledger == nil {
+		t.Fatalf("projects/ledger.md missing from %v", refs(got.Items))
+	}
+	want := []reply.Contribution{
+		{Name: Lexical, Rank: 1, Score: ledger.Explain.Strategies[0].Score, Weight: 0.6, Contribution: reply.Round6(0.6 / 61)},
+		{Name: Strength, Rank: 1, Score: 1, Weight: 0.5, Contribution: reply.Round6(0.5 / 61)},
+		{Name: Dense, Rank: 2, Score: 0.9, Weight: 1, Contribution: reply.Round6(1.0 / 62)},
+	}
+	if diff := cmp.Diff(want, ledger.Explain.Strategies[:3]); diff != "" {
+		t.Errorf("ledger.md strategies (-want +got):\n%s", diff)
+	}
+	// The note the words rank first stays first though the dense list puts cutover.md
+	// above it: 0.6/61 + 0.5/61 + 1/62 against cutover.md's 1/61 and its lesser words.
+	if got.Items[0].Ref != "projects/ledger.md" {
+		t.Errorf("first %s, want projects/ledger.md", got.Items[0].Ref)
 	}
 }

@@ -34,7 +34,30 @@ type fused struct {
 // matches reports a strategy that finds items by what they hold (their words, their
 // meaning). Graph and recency only add evidence about items: they break ties and order
 // near-equals, and do not beat what matched (see bounded).
-func matches(name string) bool { return name == Lexical || name == Dense }
+func matches(name string) bool { return name == Lexical || name == Strength || name == Dense }
+
+// contribution is what an item at rank (1-based) with score of a strategy of weight w
+// adds: w / (K + rank), and for Strength w × score / (K + 1), score being the item's
+// word score as a share of the best one.
+func contribution(name string, w float64, rank int, score float64) float64 {
+	if name == Strength {
+		return w * score / float64(K+1)
+	}
+	return w / float64(K+rank)
+}
+
+// strength is the Strength list of a lexical list: its items in its order, each scored
+// by its word score as a share of the first item's (so between 0 and 1).
+func strength(lexical []scored) []scored {
+	if len(lexical) == 0 || lexical[0].score <= 0 {
+		return nil
+	}
+	out := make([]scored, len(lexical))
+	for i, it := range lexical {
+		out[i] = scored{it.id, it.score / lexical[0].score}
+	}
+	return out
+}
 
 // fuseRanks combines rankings by weighted reciprocal rank, the graph and recency
 // contributions of a matched item bounded (see bounded). refs orders ties (by ref, then
@@ -58,7 +81,7 @@ func fuseRanks(lists []ranking, weights Weights, refs map[int64]string) []*fused
 					byID[it.id] = f
 					out = append(out, f)
 				}
-				c := w / float64(K+i+1)
+				c := contribution(name, w, i+1, it.score)
 				if matches(name) {
 					f.score += c
 				}
@@ -88,7 +111,7 @@ func bounded(f *fused) {
 		full := c.Weight / float64(K+c.Rank)
 		if !matches(c.Name) {
 			evidence += full
-		} else if full > best {
+		} else if c.Name != Strength && full > best {
 			best, bestRank = full, c.Rank
 		}
 	}
