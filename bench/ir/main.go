@@ -4,7 +4,8 @@
 // nDCG@10 and Recall@10 against the published judgements.
 //
 // Nothing here is tuned to SciFact: the brain is a plain one and the queries are passed
-// unchanged. When the data folder is absent the command says so and exits 0.
+// unchanged. When the data folder is absent the command says so and exits 0. It then
+// measures memory recall on LoCoMo's conversations (locomo.go), skipped likewise.
 package main
 
 import (
@@ -122,26 +123,31 @@ type QueryScore struct {
 	Found  []string `json:"found"`
 }
 
+// runLocomo measures and prints LoCoMo memory recall alone.
+func runLocomo(o options) error {
+	bf, err := measure.BF(o.bin)
+	if err != nil {
+		return err
+	}
+	l, err := locomoRun(bf, o.locomo, o.cache)
+	if err != nil {
+		return err
+	}
+	if l != nil {
+		fmt.Print(locomoMarkdown(l))
+	}
+	return nil
+}
+
 func run(o options) error {
 	if o.locomoOnly {
-		bf, err := measure.BF(o.bin)
-		if err != nil {
-			return err
-		}
-		l, err := locomoRun(bf, o.locomo, o.cache)
-		if err != nil {
-			return err
-		}
-		if l != nil {
-			fmt.Print(locomoMarkdown(l))
-		}
-		return nil
+		return runLocomo(o)
 	}
 	corpusFile := filepath.Join(o.data, "corpus.jsonl")
 	corpus, err := os.ReadFile(corpusFile)
 	if os.IsNotExist(err) {
 		fmt.Printf("SciFact data not found in %s; skipped (see bench/README.md).\n", o.data)
-		return nil
+		return runLocomo(o)
 	} else if err != nil {
 		return err
 	}
