@@ -105,23 +105,22 @@ func fuseRanks(lists []ranking, weights Weights, refs map[int64]string) []*fused
 // where an unmatched item of the same evidence would. The contributions shown are scaled
 // to what was added, so they still sum to the score.
 func bounded(f *fused) {
-	var evidence, best float64
-	bestRank := 0
-	for _, c := range f.contributors {
+	var evidence float64
+	var best *reply.Contribution // the match contribution by rank that adds most
+	for i, c := range f.contributors {
 		full := c.Weight / float64(K+c.Rank)
 		if !matches(c.Name) {
 			evidence += full
-		} else if c.Name != Strength && full > best {
-			best, bestRank = full, c.Rank
+		} else if c.Name != Strength && (best == nil || full > best.Weight/float64(K+best.Rank)) {
+			best = &f.contributors[i]
 		}
 	}
 	if evidence == 0 {
 		return
 	}
 	added := evidence
-	if bestRank > 0 {
-		w := best * float64(K+bestRank)
-		step := w/float64(K+bestRank) - w/float64(K+bestRank+1)
+	if best != nil {
+		step := best.Weight/float64(K+best.Rank) - best.Weight/float64(K+best.Rank+1)
 		added = max(min(evidence, step), evidence-f.score)
 	}
 	for i, c := range f.contributors {
