@@ -84,10 +84,16 @@ clean:
 
 # Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
 # are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.
-.PHONY: bench bench-large bench-ir bench-scale
+.PHONY: bench bench-memory bench-large bench-ir bench-scale
 
+# The memory section (bench/memory): LoCoMo retrieval quality, when its data is there, and
+# how recall, the prompt hook, the brief and a save grow from 500 to 5,000 memories.
 bench: build
 	$(GO) run ./bench/cmd/benchrun -size small -bin $(BIN)
+	$(GO) run ./bench/memory -bin $(BIN)
+
+bench-memory: build
+	$(GO) run ./bench/memory -bin $(BIN) -readme bench/README.md
 
 bench-large: build
 	$(GO) run ./bench/cmd/benchrun -size large -bin $(BIN)

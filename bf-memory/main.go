@@ -59,7 +59,7 @@ func rememberCmd() *cli.Command {
 	return &cli.Command{
 		Name: "remember",
 		Usage: `usage: bf remember --type TYPE --title TITLE --body TEXT|-|--body-file PATH [--scope S] [--importance N]
-       [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok]] [--update]
+       [--confidence C] [--trust T] [--source TEXT|--ref REF] [--supersedes REF [--fork-ok] [--narrow-ok]] [--update]
        [--allow-duplicate] [--pin] [--review DATE|--no-review] [--reviewed] [--brain NAME|PATH]
 
 Save a memory as a note under concepts/memory/. What is saved counts as an agent's and
@@ -68,6 +68,10 @@ with bf review --accept REF; a person saving a memory themselves passes --review
 its title (case and spacing evened out): saving the same title again updates it, and a
 different body needs --update (the old body is kept in history) or --supersedes. A title
 of five or more words sharing half its words with a stored one is refused as a duplicate.
+A correction (--supersedes) takes over the old memory's identity: a later save of the old
+title reaches the correction, and the old body saved again is refused as withdrawn. It
+inherits the pin and the higher importance (unless --importance), and must reach every
+scope the old one did (--narrow-ok to withdraw it from the scopes it leaves).
 Types: policy, constraint, decision, incident (tier A, never fade); gotcha, infra, access,
 fact (B, half-life 180 days); preference, relationship (C, 90 days); state (D, 4 days).
 Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}} and exits 2.`,
@@ -84,6 +88,7 @@ Prints {"action","ref","said":[…],…}; a refused save prints {"refused":{…}
 			fs.StringVar(&req.Ref, "ref", "", "a reference backing it: URL, file, record")
 			fs.StringVar(&req.Supersedes, "supersedes", "", "the `REF` of the memory this one corrects")
 			fs.BoolVar(&req.ForkOK, "fork-ok", false, "supersede a memory another correction already replaced")
+			fs.BoolVar(&req.NarrowOK, "narrow-ok", false, "correct a memory from a narrower scope: recall elsewhere loses the old fact")
 			fs.BoolVar(&req.Update, "update", false, "replace the body of the memory with this title")
 			fs.BoolVar(&req.AllowDuplicate, "allow-duplicate", false, "store it although a stored title overlaps")
 			fs.BoolVar(&req.Pin, "pin", false, "pin it: in every brief")
@@ -112,25 +117,33 @@ func recallCmd() *cli.Command {
 		req       memory.RecallRequest
 		hook      string
 		timeout   int
+		types     string
 	)
 	return &cli.Command{
 		Name: "recall",
-		Usage: `usage: bf recall [QUERY] [--scope S] [--all] [--no-touch] [--limit N] [--brain NAME|PATH]
+		Usage: `usage: bf recall [QUERY] [--scope S] [--type T,…] [--order score|importance] [--offset N] [--limit N]
+       [--all] [--no-touch] [--brain NAME|PATH]
        bf recall --hook user-prompt [--timeout N] < HOOK.json
 
 Rank the memories visible from a scope (its own level and every level above it). With a
 QUERY, memories holding most of its words rank by
   relevance × coverage × recency × stakes × scope;
 without one, every visible memory is listed and pins count double. Superseded memories
-are replaced by their current version unless --all. Every recall counts as a use of what
-it returns unless --no-touch. With --hook user-prompt it reads the host's
-UserPromptSubmit JSON on stdin and prints what the host adds to the prompt; a hook exits 0
-whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`,
+are replaced by their current version unless --all. --type keeps only those types;
+--order importance lists the most important first, then the newest: the brief's order,
+so the command the brief prints for the rules it left out lists exactly those. A page holds --limit memories from --offset; next_offset is the next page's. Every
+recall counts as a use of what it returns unless --no-touch. With --hook user-prompt it
+reads the host's UserPromptSubmit JSON on stdin and prints what the host adds to the
+prompt; a hook exits 0 whatever goes wrong, prints {} (nothing added) and says why on one
+stderr line.`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.StringVar(&req.Scope, "scope", "", "ask in this `SCOPE`: 1.6 there, 0.25 less per level up, never below 0.8")
 			fs.BoolVar(&req.All, "all", false, "also list superseded versions")
 			fs.BoolVar(&req.NoTouch, "no-touch", false, "do not count this recall as a use")
 			fs.IntVar(&req.Limit, "limit", memory.DefaultLimit, "at most `N` memories, 1 to 50")
+			fs.IntVar(&req.Offset, "offset", 0, "skip the first `N` memories ranked (a reply's next_offset)")
+			fs.StringVar(&types, "type", "", "keep only memories of these `TYPES`, comma-separated, such as policy,constraint")
+			fs.StringVar(&req.Order, "order", memory.OrderScore, "score (the formula) or importance (most important first, then newest)")
 			fs.StringVar(&hook, "hook", "", "read a host hook event on stdin: user-prompt")
 			fs.IntVar(&timeout, "timeout", memory.DefaultHookSeconds, "with --hook: give up and add nothing after `N` seconds, 1 to 600")
 			brainFlag = cli.BrainFlag(fs)
@@ -144,6 +157,7 @@ whatever goes wrong, prints {} (nothing added) and says why on one stderr line.`
 				return cli.Usagef("invalid input: --timeout: applies only with --hook")
 			}
 			req.Query = strings.Join(args, " ")
+			req.Types = memory.ParseTypes(types)
 			req.Repo = cwd()
 			return answer(env, brainFlag, func(s *memory.Store) (*memory.RecallReply, error) { return s.Recall(ctx, req) })
 		},
@@ -274,12 +288,16 @@ func reviewCmd() *cli.Command {
 	)
 	return &cli.Command{
 		Name: "review",
-		Usage: `usage: bf review [--stale-days N] [--brain NAME|PATH]
+		Usage: `usage: bf review [--stale-days N] [--offset N] [--brain NAME|PATH]
        bf review --unreviewed [--offset N] [--brain NAME|PATH]
        bf review --accept REF… | --reject REF… [--brain NAME|PATH]
 
 List what needs a look: reviews due, tier A and B memories nobody re-checked for N days
 (90 by default), duplicates that slipped in, and stored scopes bf.yaml does not declare.
+Each list holds 50 items a page, with its total; next_offset is the next page's --offset.
+Duplicates come in groups: every current memory of a scope whose title overlaps another's
+in the group. A memory saved with --allow-duplicate records the memories it was saved
+beside (distinct-from), and those pairs are not reported again.
 
 --unreviewed lists what no person has confirmed, 50 at a time: memories an agent saved,
 notes marked review: unreviewed, and record files collection did not write. Until
@@ -290,7 +308,7 @@ ledger; --reject moves agent memories to the memory history, as bf forget does.`
 		Flags: func(fs *flag.FlagSet) {
 			fs.IntVar(&stale, "stale-days", memory.DefaultStaleDays, "list tier A/B memories unchecked for `N` days")
 			fs.BoolVar(&unreviewed, "unreviewed", false, "list what no person has confirmed")
-			fs.Int64Var(&offset, "offset", 0, "with --unreviewed: skip the first `N` items")
+			fs.Int64Var(&offset, "offset", 0, "skip the first `N` items of each list (a reply's next_offset)")
 			fs.BoolVar(&accept, "accept", false, "confirm the REF arguments")
 			fs.BoolVar(&reject, "reject", false, "withdraw the agent memories named by the REF arguments")
 			brainFlag = cli.BrainFlag(fs)
@@ -314,7 +332,7 @@ ledger; --reject moves agent memories to the memory history, as bf forget does.`
 			case unreviewed:
 				return answer(env, brainFlag, func(s *memory.Store) (*memory.PendingReply, error) { return s.Pending(ctx, offset) })
 			}
-			return answer(env, brainFlag, func(s *memory.Store) (*memory.ReviewReply, error) { return s.Review(ctx, stale) })
+			return answer(env, brainFlag, func(s *memory.Store) (*memory.ReviewReply, error) { return s.Review(ctx, stale, offset) })
 		},
 	}
 }

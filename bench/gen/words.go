@@ -1,6 +1,9 @@
 package gen
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // functionWords are the most frequent English words, most frequent first. They take the
 // top ranks of the vocabulary, as they do in real prose, and bf drops most of them from
@@ -184,3 +187,7 @@ var ticketPrefixes = strings.Fields(`OPS BILL WEB DATA SEC INFRA MOB GROW`)
 // chatChannels are the channels of the chat source.
 var chatChannels = strings.Fields(`general engineering billing incidents releases
 data-team support design random platform security mobile`)
+
+// ContentWords returns the content vocabulary, most common first, for other generators
+// (the memory benchmark's memories).
+func ContentWords() []string { return slices.Clone(contentWords) }

@@ -33,6 +33,7 @@ var rememberInput = input{
 	{name: "ref", maxLength: 8192},
 	{name: "supersedes", maxLength: 8192, description: "The ref of the memory this one corrects."},
 	{name: "fork_ok", boolean: true, def: false},
+	{name: "narrow_ok", boolean: true, def: false, description: "Let a correction live in a narrower scope than the memory it supersedes: recall elsewhere then loses the old fact."},
 	{name: "update", boolean: true, def: false},
 	{name: "allow_duplicate", boolean: true, def: false},
 	{name: "pin", boolean: true, def: false},
@@ -46,6 +47,9 @@ var recallInput = input{
 	{name: "all", boolean: true, def: false},
 	{name: "no_touch", boolean: true, def: false},
 	{name: "limit", integer: true, min: 1, max: 50, def: memory.DefaultLimit},
+	{name: "offset", integer: true, min: 0, max: reply.MaxOffset, def: 0, description: "Continue at a previous reply's next_offset."},
+	{name: "type", maxLength: 256, def: "", description: "Keep only memories of these types, comma-separated, such as policy,constraint."},
+	{name: "order", enum: []string{memory.OrderScore, memory.OrderImportance}, enumTyped: true, def: memory.OrderScore, description: "score (the formula) or importance (most important first, then newest), as the brief lists rules."},
 }
 
 var briefInput = input{
@@ -74,7 +78,7 @@ func (s *Server) remember(ctx context.Context, call mcp.CallToolRequest) (*mcp.C
 	}
 	req := memory.RememberRequest{Type: a.str("type"), Title: a.str("title"), Body: a.str("body"), Scope: a.str("scope"),
 		Importance: int(a.integer("importance")), Confidence: a.str("confidence"), Trust: a.str("trust"), Source: a.str("source"),
-		Ref: a.str("ref"), Supersedes: a.str("supersedes"), ForkOK: a.boolean("fork_ok"), Update: a.boolean("update"),
+		Ref: a.str("ref"), Supersedes: a.str("supersedes"), ForkOK: a.boolean("fork_ok"), NarrowOK: a.boolean("narrow_ok"), Update: a.boolean("update"),
 		AllowDuplicate: a.boolean("allow_duplicate"), Pin: a.boolean("pin"), Review: a.str("review"), NoReview: a.boolean("no_review"),
 		Repo: workdir()}
 	st, err := s.store()
@@ -118,6 +122,7 @@ func (s *Server) recall(ctx context.Context, call mcp.CallToolRequest) (*mcp.Cal
 	if a.has("limit") {
 		req.Limit = int(a.integer("limit"))
 	}
+	req.Offset, req.Types, req.Order = int(a.integer("offset")), memory.ParseTypes(a.str("type")), a.str("order")
 	st, err := s.store()
 	if err != nil {
 		return s.fail(nil, err), nil

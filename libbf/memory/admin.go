@@ -15,6 +15,7 @@ import (
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/lock"
+	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
@@ -89,6 +90,16 @@ func (s *Store) Forget(ctx context.Context, refArg string) (*ForgetReply, error)
 		}
 		out.Unlink = append(out.Unlink, succ.Ref)
 	}
+	// A later memory may take the forgotten one's file name: no pair accepted with this
+	// one may pass for a pair accepted with that one.
+	for _, other := range l.All {
+		if other != m && slices.Contains(other.DistinctFrom, m.Ref) {
+			other.DistinctFrom = slices.DeleteFunc(other.DistinctFrom, func(x string) bool { return x == m.Ref })
+			if err := s.Write(other); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if out.History, err = s.Remove(m, now); err != nil {
 		return nil, fmt.Errorf("%s: cannot remove: %w", m.Ref, err)
 	}
@@ -126,11 +137,13 @@ type ReviewItem struct {
 	Days   int    `json:"days,omitempty"`
 }
 
-// Duplicate is a pair of current memories about one subject.
+// Duplicate is a group of current memories of one scope about one subject: every memory
+// whose title overlaps another's in the group, however the overlaps chain.
 type Duplicate struct {
-	Scope   string   `json:"scope"`
-	Refs    []string `json:"refs"`
-	Overlap int      `json:"overlap"`
+	Scope string   `json:"scope"`
+	Refs  []string `json:"refs"`
+	// Overlap is the highest title overlap of two memories in the group, in percent.
+	Overlap int `json:"overlap"`
 }
 
 // ScopeReport compares declared and stored scopes.
@@ -142,7 +155,17 @@ type ScopeReport struct {
 	Invalid    []string       `json:"invalid,omitempty"`
 }
 
-// ReviewReply is what needs a look.
+// ReviewLimit is how many items of each list one page of bf review holds.
+const ReviewLimit = 50
+
+// ReviewTotals counts each list of bf review over every page.
+type ReviewTotals struct {
+	Due        int `json:"due"`
+	Stale      int `json:"stale"`
+	Duplicates int `json:"duplicates"`
+}
+
+// ReviewReply is one page of what needs a look: items offset to offset+50 of each list.
 type ReviewReply struct {
 	Notice     string       `json:"notice"`
 	Today      string       `json:"today"`
@@ -150,15 +173,21 @@ type ReviewReply struct {
 	Due        []ReviewItem `json:"due"`
 	Stale      []ReviewItem `json:"stale"`
 	Duplicates []Duplicate  `json:"duplicates"`
-	Scopes     ScopeReport  `json:"scopes"`
-	Warnings   []string     `json:"warnings,omitempty"`
+	Total      ReviewTotals `json:"total"`
+	// NextOffset is the --offset of the next page, while any list has more; else null.
+	NextOffset *int64      `json:"next_offset"`
+	Scopes     ScopeReport `json:"scopes"`
+	Warnings   []string    `json:"warnings,omitempty"`
 }
 
-// Review lists due reviews, tier A and B memories nobody re-checked for staleDays, the
-// duplicates that slipped in and scopes nobody declared.
-func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error) {
+// Review lists, from offset, due reviews, tier A and B memories nobody re-checked for
+// staleDays, the groups of duplicates that slipped in and scopes nobody declared.
+func (s *Store) Review(ctx context.Context, staleDays int, offset int64) (*ReviewReply, error) {
 	if staleDays < 1 || staleDays > 36500 {
 		return nil, inputf("--stale-days", "expected an integer from 1 to 36500")
+	}
+	if err := reply.CheckOffset(offset); err != nil {
+		return nil, inputf("--offset", "%s", err)
 	}
 	l, err := s.Load()
 	if err != nil {
@@ -166,18 +195,18 @@ func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error)
 	}
 	now := Now()
 	today := timestamp.Day(now.UTC())
-	out := &ReviewReply{Notice: Notice, Today: today, StaleDays: staleDays, Due: []ReviewItem{}, Stale: []ReviewItem{},
-		Duplicates: []Duplicate{}, Warnings: l.Warnings}
+	out := &ReviewReply{Notice: Notice, Today: today, StaleDays: staleDays, Warnings: l.Warnings}
 	var live []*Memory
 	for _, m := range l.All {
 		if len(m.SupersededBy) == 0 {
 			live = append(live, m)
 		}
 	}
+	var due, stale []ReviewItem
 	for _, m := range live {
 		it := ReviewItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Scope: m.Scope, Review: m.Review}
 		if m.Review != "" && m.Review <= today {
-			out.Due = append(out.Due, it)
+			due = append(due, it)
 		}
 		t := m.Tier().Name
 		if t != "A" && t != "B" {
@@ -193,29 +222,87 @@ func (s *Store) Review(ctx context.Context, staleDays int) (*ReviewReply, error)
 		days := int(math.Floor(now.Sub(lt).Hours() / 24))
 		if days >= staleDays {
 			it.Last, it.Days = last, days
-			out.Stale = append(out.Stale, it)
+			stale = append(stale, it)
 		}
 	}
-	slices.SortFunc(out.Due, func(a, b ReviewItem) int { return cmp.Or(cmp.Compare(a.Review, b.Review), cmp.Compare(a.Ref, b.Ref)) })
-	slices.SortFunc(out.Stale, func(a, b ReviewItem) int { return cmp.Or(cmp.Compare(b.Days, a.Days), cmp.Compare(a.Ref, b.Ref)) })
-	for i, a := range live {
-		for _, b := range live[i+1:] {
-			if a.Scope != b.Scope {
-				continue
-			}
-			o := Overlap(a.Title, b.Title)
-			same := a.Identity() == b.Identity()
-			long := len(TitleWords(a.Title)) >= GuardMinWords && len(TitleWords(b.Title)) >= GuardMinWords
-			if same || (long && o >= GuardOverlap) {
-				refs := []string{a.Ref, b.Ref}
-				slices.Sort(refs)
-				out.Duplicates = append(out.Duplicates, Duplicate{Scope: a.Scope, Refs: refs, Overlap: int(math.Round(o * 100))})
-			}
-		}
+	slices.SortFunc(due, func(a, b ReviewItem) int { return cmp.Or(cmp.Compare(a.Review, b.Review), cmp.Compare(a.Ref, b.Ref)) })
+	slices.SortFunc(stale, func(a, b ReviewItem) int { return cmp.Or(cmp.Compare(b.Days, a.Days), cmp.Compare(a.Ref, b.Ref)) })
+	dups := duplicateGroups(live)
+	out.Total = ReviewTotals{Due: len(due), Stale: len(stale), Duplicates: len(dups)}
+	more := false
+	page := func(n int) (int, int) {
+		from := int(min(offset, int64(n)))
+		to := min(from+ReviewLimit, n)
+		more = more || to < n
+		return from, to
 	}
-	slices.SortFunc(out.Duplicates, func(a, b Duplicate) int { return cmp.Compare(a.Refs[0]+a.Refs[1], b.Refs[0]+b.Refs[1]) })
+	from, to := page(len(due))
+	out.Due = append([]ReviewItem{}, due[from:to]...)
+	from, to = page(len(stale))
+	out.Stale = append([]ReviewItem{}, stale[from:to]...)
+	from, to = page(len(dups))
+	out.Duplicates = append([]Duplicate{}, dups[from:to]...)
+	out.NextOffset = reply.NextOffset(offset, ReviewLimit, more)
 	out.Scopes = s.scopeReport(l)
 	return out, nil
+}
+
+// duplicateGroups joins the current memories of each scope whose titles overlap (the same
+// identity, or titles of five words or more sharing half their words) into groups: one
+// per cluster, however many pairs it holds. A pair saved on purpose (--allow-duplicate,
+// recorded in distinct-from) is no overlap. Groups are ordered by their first ref.
+func duplicateGroups(live []*Memory) []Duplicate {
+	words := make([][]string, len(live))
+	ids := make([]string, len(live))
+	for i, m := range live {
+		words[i], ids[i] = TitleWords(m.Title), m.Identity()
+	}
+	parent := make([]int, len(live))
+	best := make([]float64, len(live)) // highest overlap in the group, kept at its root
+	for i := range parent {
+		parent[i] = i
+	}
+	var root func(int) int
+	root = func(i int) int {
+		for parent[i] != i {
+			parent[i] = parent[parent[i]]
+			i = parent[i]
+		}
+		return i
+	}
+	for i, a := range live {
+		for j := i + 1; j < len(live); j++ {
+			b := live[j]
+			if a.Scope != b.Scope || slices.Contains(a.DistinctFrom, b.Ref) || slices.Contains(b.DistinctFrom, a.Ref) {
+				continue
+			}
+			o := wordOverlap(words[i], words[j])
+			long := len(words[i]) >= GuardMinWords && len(words[j]) >= GuardMinWords
+			if ids[i] != ids[j] && !(long && o >= GuardOverlap) {
+				continue
+			}
+			ri, rj := root(i), root(j)
+			if ri != rj {
+				parent[rj] = ri
+				best[ri] = max(best[ri], best[rj])
+			}
+			best[ri] = max(best[ri], o)
+		}
+	}
+	members := map[int][]string{}
+	for i, m := range live {
+		members[root(i)] = append(members[root(i)], m.Ref)
+	}
+	var out []Duplicate
+	for r, refs := range members {
+		if len(refs) < 2 {
+			continue
+		}
+		slices.Sort(refs)
+		out = append(out, Duplicate{Scope: live[r].Scope, Refs: refs, Overlap: int(math.Round(best[r] * 100))})
+	}
+	slices.SortFunc(out, func(a, b Duplicate) int { return cmp.Compare(a.Refs[0], b.Refs[0]) })
+	return out
 }
 
 // parseDay reads a YYYY-MM-DD day as UTC midnight, the one day format of memory fields.

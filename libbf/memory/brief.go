@@ -25,6 +25,7 @@ const (
 	maxListed         = 10 // due, inbox, recent
 	recentDays        = 7
 	bodyClip          = 240
+	quoteClip         = 120 // what a refusal quotes of a body
 )
 
 // Section names. Priority is the order they are kept in (the last is cut first); Print is
@@ -58,6 +59,11 @@ type BriefSection struct {
 	Heading string `json:"heading"`
 	Items   int    `json:"items"`
 	Shown   int    `json:"shown"`
+	// Beyond counts the items past the section's cap (twenty rules, eight preferences):
+	// Items = Shown + Beyond + what the size limit cut.
+	Beyond int `json:"beyond,omitempty"`
+	// Rest is the command that lists the section's items not shown, when some are not.
+	Rest string `json:"rest,omitempty"`
 }
 
 // Cut names what the size limit removed.
@@ -83,7 +89,56 @@ type section struct {
 	name  string
 	items []string
 	shown int
-	extra string // a line after the items (rules beyond twenty)
+	// total counts every memory the section stands for, beyond its cap too. A capped
+	// section (rules, preferences) names what it counts and its cap, and the memory types
+	// that bf recall lists it by.
+	total   int
+	what    string
+	capName string
+	types   []string
+	// pinnedBeyond counts the pinned memories past the cap: the Pinned section shows them.
+	pinnedBeyond int
+}
+
+// hidden is how many of the section's memories the brief does not show.
+func (sc *section) hidden() int { return sc.total - sc.shown }
+
+// byStanding is the order of the brief's rules and preferences, and of bf recall --order
+// importance: most important first, then the most recently saved.
+func byStanding(a, b *Memory) int {
+	return cmp.Or(cmp.Compare(b.Importance, a.Importance), b.Saved.Compare(a.Saved), cmp.Compare(a.Ref, b.Ref))
+}
+
+// counted reports whether the section is capped and leaves some of its memories out. The
+// line counting them is printed inside the section; a section cut whole is counted on the
+// cut line instead (see render), which costs fewer bytes than a line of its own.
+func (sc *section) counted() bool { return sc.types != nil && sc.hidden() > 0 }
+
+// restLine counts what a capped section leaves out, and why, and names the bf recall
+// command that lists exactly those: the same memories in the same order, from the first
+// one not shown.
+func (sc *section) restLine(scope string) string {
+	var why []string
+	if beyond := sc.total - len(sc.items); beyond > 0 {
+		why = append(why, fmt.Sprintf("%d beyond the first %s", beyond, sc.capName))
+	}
+	if cut := len(sc.items) - sc.shown; cut > 0 {
+		why = append(why, fmt.Sprintf("%d cut for size", cut))
+	}
+	if sc.pinnedBeyond > 0 {
+		why[0] += fmt.Sprintf(", %d of them pinned and under Pinned", sc.pinnedBeyond)
+	}
+	line := fmt.Sprintf("+%d more %s not shown (%s): %s", sc.hidden(), sc.what, strings.Join(why, ", "), restCommand(sc.types, scope, sc.shown))
+	if sc.hidden() > MaxLimit {
+		line += " (50 a page: pass its next_offset as --offset for the next)"
+	}
+	return line
+}
+
+// restCommand is the bf recall command listing the visible memories of these types in the
+// brief's order, from offset on.
+func restCommand(types []string, scope string, offset int) string {
+	return fmt.Sprintf("bf recall --type %s --order %s --offset %d --limit %d --no-touch --scope %s", strings.Join(types, ","), OrderImportance, offset, MaxLimit, scope)
 }
 
 // Brief builds the session brief within req.Bytes bytes.
@@ -111,14 +166,10 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 			live = append(live, m)
 		}
 	}
-	byStanding := func(a, b *Memory) int {
-		return cmp.Or(cmp.Compare(b.Importance, a.Importance), b.Saved.Compare(a.Saved), cmp.Compare(a.Ref, b.Ref))
-	}
 	secs := map[string]*section{}
 	for _, n := range Priority {
 		secs[n] = &section{name: n}
 	}
-	shown := map[string]bool{}
 
 	var rules, prefs, pins, due, recent []*Memory
 	today := timestamp.Day(Now())
@@ -126,7 +177,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		switch {
 		case IsRule(m.Type):
 			rules = append(rules, m)
-		case m.Type == "preference" || m.Type == "relationship":
+		case isPreference(m.Type):
 			prefs = append(prefs, m)
 		}
 		if m.Review != "" && m.Review <= today {
@@ -138,24 +189,26 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	}
 	slices.SortFunc(rules, byStanding)
 	slices.SortFunc(prefs, byStanding)
-	for i, m := range rules {
-		if i == MaxRules {
-			secs["rules"].extra = fmt.Sprintf("+%d more rules not shown: bf recall --no-touch --limit 50 --scope %s", len(rules)-MaxRules, asked)
-			break
+	// Rules and preferences are capped; every one beyond the cap or cut for size is counted
+	// on the section's last line with the command that lists exactly those. A pinned one
+	// beyond the cap is in every brief all the same, under Pinned, and the line says so.
+	inSection := map[string]bool{}
+	capped := func(sc *section, ms []*Memory, limit int, what, capName string, types []string) {
+		sc.total, sc.what, sc.capName, sc.types = len(ms), what, capName, types
+		for i, m := range ms {
+			switch {
+			case i < limit:
+				sc.items = append(sc.items, line(m))
+				inSection[m.Ref] = true
+			case m.Pinned:
+				sc.pinnedBeyond++
+			}
 		}
-		secs["rules"].items = append(secs["rules"].items, line(m))
-		shown[m.Ref] = true
 	}
-	for i, m := range prefs {
-		if i == MaxPreferences {
-			secs["preferences"].extra = fmt.Sprintf("+%d more preferences and relationships not shown: bf recall --no-touch --limit 50 --scope %s", len(prefs)-MaxPreferences, asked)
-			break
-		}
-		secs["preferences"].items = append(secs["preferences"].items, line(m))
-		shown[m.Ref] = true
-	}
+	capped(secs["rules"], rules, MaxRules, "rules", "twenty", ruleTypes)
+	capped(secs["preferences"], prefs, MaxPreferences, "preferences and relationships", "eight", preferenceTypes)
 	for _, m := range live {
-		if m.Pinned && !shown[m.Ref] {
+		if m.Pinned && !inSection[m.Ref] {
 			pins = append(pins, m)
 		}
 	}
@@ -197,6 +250,9 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 
 	for _, sc := range secs {
 		sc.shown = len(sc.items)
+		if sc.types == nil {
+			sc.total = len(sc.items)
+		}
 	}
 	full := render(s.Brain.Name, asked, secs, nil, 0)
 	text := full
@@ -224,8 +280,12 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	out.Brief, out.Bytes, out.Cut = text, len(text), cuts
 	for _, n := range Print {
 		sc := secs[n]
-		if len(sc.items) > 0 {
-			out.Sections = append(out.Sections, BriefSection{Name: n, Heading: headings[n], Items: len(sc.items), Shown: sc.shown})
+		if sc.total > 0 {
+			bs := BriefSection{Name: n, Heading: headings[n], Items: sc.total, Shown: sc.shown, Beyond: sc.total - len(sc.items)}
+			if sc.counted() {
+				bs.Rest = restCommand(sc.types, asked, sc.shown)
+			}
+			out.Sections = append(out.Sections, bs)
 		}
 	}
 	return out, nil
@@ -255,14 +315,19 @@ func render(name, scope string, secs map[string]*section, cuts []Cut, full int) 
 		for _, it := range sc.items[:sc.shown] {
 			b.WriteString(it + "\n")
 		}
-		if sc.extra != "" && sc.shown == len(sc.items) {
-			b.WriteString(sc.extra + "\n")
+		if sc.counted() {
+			b.WriteString(sc.restLine(scope) + "\n")
 		}
 	}
 	if len(cuts) > 0 {
 		parts := make([]string, len(cuts))
 		for i, c := range cuts {
 			parts[i] = fmt.Sprintf("%s (%d)", headings[c.Section], c.Items)
+			// A capped section cut whole has no line of its own: what lies beyond its cap
+			// is counted here, so no memory of it goes without a word.
+			if sc := secs[c.Section]; sc.shown == 0 && sc.total > len(sc.items) {
+				parts[i] = fmt.Sprintf("%s (%d, and %d beyond the first %s)", headings[c.Section], c.Items, sc.total-len(sc.items), sc.capName)
+			}
 		}
 		fmt.Fprintf(&b, "\nCut for size: %s. See the rest: bf brief --scope %s --bytes %d\n", strings.Join(parts, ", "), scope, max(full, MinBriefBytes))
 	}
@@ -272,15 +337,21 @@ func render(name, scope string, secs map[string]*section, cuts []Cut, full int) 
 // line is one memory in the brief and in the prompt hook's context: one line whatever
 // the title and body hold, their control and format characters escaped.
 func line(m *Memory) string {
-	body := strings.Join(strings.Fields(m.Body), " ")
-	if utf8.RuneCountInString(body) > bodyClip {
-		body = string([]rune(body)[:bodyClip]) + "…"
-	}
+	body := oneLine(m.Body, bodyClip)
 	label := ""
 	if m.Unreviewed {
 		label = "[unreviewed] "
 	}
 	return fmt.Sprintf("- %s%s: %s (%s)", label, reply.Escape(m.Title), reply.Escape(body), reply.Escape(m.Ref))
+}
+
+// oneLine is text on one line, its runs of space evened out, cut to n characters.
+func oneLine(text string, n int) string {
+	text = strings.Join(strings.Fields(text), " ")
+	if utf8.RuneCountInString(text) > n {
+		text = string([]rune(text)[:n]) + "…"
+	}
+	return text
 }
 
 func clip(s string, n int) string {

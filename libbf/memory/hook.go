@@ -218,7 +218,10 @@ func (s *Store) PromptHook(ctx context.Context, in *HookInput, req RecallRequest
 		head += ", loose matches"
 	}
 	b.WriteString(head + ":\n")
-	for _, it := range res.Items {
+	for i, it := range res.Items {
+		if it.Weak && !res.Loose && (i == 0 || !res.Items[i-1].Weak) {
+			b.WriteString("Weaker matches (fewer of the prompt's words):\n")
+		}
 		m := &Memory{Title: it.Title, Body: it.Body, Ref: it.Ref, Unreviewed: it.Unreviewed}
 		b.WriteString(line(m) + "\n")
 		if it.CommitLine != "" {

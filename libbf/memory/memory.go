@@ -68,8 +68,17 @@ func TypeNames() []string {
 	return names
 }
 
+// The types of the brief's two capped sections: rules go into every brief whatever their
+// rank; preferences and relationships say how the user wants to work.
+var (
+	ruleTypes       = []string{"policy", "constraint"}
+	preferenceTypes = []string{"preference", "relationship"}
+)
+
 // IsRule reports whether a type goes into every brief whatever its rank.
-func IsRule(typ string) bool { return typ == "policy" || typ == "constraint" }
+func IsRule(typ string) bool { return slices.Contains(ruleTypes, typ) }
+
+func isPreference(typ string) bool { return slices.Contains(preferenceTypes, typ) }
 
 // Stamped reports whether a type records the commit it was true at.
 func Stamped(typ string) bool { return typ == "gotcha" || typ == "state" || typ == "incident" }
@@ -131,7 +140,10 @@ type Memory struct {
 	SourceRef  string    `json:"source_ref,omitempty"`
 	Saved      time.Time `json:"-"`
 	Supersedes []string  `json:"supersedes,omitempty"` // refs
-	Verified   []Check   `json:"verified,omitempty"`
+	// DistinctFrom names the memories whose titles overlap this one's that it was saved
+	// beside on purpose (--allow-duplicate): bf review does not report those pairs.
+	DistinctFrom []string `json:"distinct_from,omitempty"` // refs
+	Verified     []Check  `json:"verified,omitempty"`
 	// Unreviewed marks what an agent saved that no person reviewed yet (bf review
 	// --accept): recall and the brief show it, labelled; fused search, bf ask and MCP
 	// resources leave it out at the default trust floor.
@@ -175,8 +187,10 @@ func TitleWords(t string) []string {
 }
 
 // Overlap is the share of distinct words two titles have in common (shared / all).
-func Overlap(a, b string) float64 {
-	wa, wb := TitleWords(a), TitleWords(b)
+func Overlap(a, b string) float64 { return wordOverlap(TitleWords(a), TitleWords(b)) }
+
+// wordOverlap is Overlap of two titles' distinct words.
+func wordOverlap(wa, wb []string) float64 {
 	if len(wa) == 0 || len(wb) == 0 {
 		return 0
 	}

@@ -31,6 +31,7 @@ const (
 	FieldRef        = "ref"
 	FieldSaved      = "saved"
 	FieldSupersedes = "supersedes"
+	FieldDistinct   = "distinct-from"
 )
 
 var (
@@ -191,7 +192,11 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 	if m.Saved.IsZero() {
 		bad("fields.saved", "a memory needs fields.saved (or updated) to know its age")
 	}
-	if v, ok := f[FieldSupersedes]; ok {
+	for _, k := range []string{FieldSupersedes, FieldDistinct} {
+		v, ok := f[k]
+		if !ok {
+			continue
+		}
 		list, isList := v.([]any)
 		if !isList {
 			list = []any{v}
@@ -200,10 +205,14 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 			s, _ := item.(string)
 			r, ok := addressRef(s)
 			if !ok {
-				bad(fmt.Sprintf("fields.supersedes.%d", i), "expected the bf:// address of a memory note under %s/", Folder)
+				bad(fmt.Sprintf("fields.%s.%d", k, i), "expected the bf:// address of a memory note under %s/", Folder)
 				continue
 			}
-			m.Supersedes = append(m.Supersedes, r)
+			if k == FieldSupersedes {
+				m.Supersedes = append(m.Supersedes, r)
+			} else {
+				m.DistinctFrom = append(m.DistinctFrom, r)
+			}
 		}
 	}
 	for _, v := range n.Meta.Verified {
@@ -292,12 +301,18 @@ func Render(m *Memory, brainName string) ([]byte, error) {
 	if m.SourceRef != "" {
 		add(fields, FieldRef, str(m.SourceRef))
 	}
-	if len(m.Supersedes) > 0 {
+	for _, refs := range []struct {
+		field string
+		refs  []string
+	}{{FieldSupersedes, m.Supersedes}, {FieldDistinct, m.DistinctFrom}} {
+		if len(refs.refs) == 0 {
+			continue
+		}
 		list := &yaml.Node{Kind: yaml.SequenceNode}
-		for _, r := range m.Supersedes {
+		for _, r := range refs.refs {
 			list.Content = append(list.Content, str("bf://"+brainName+"/"+r))
 		}
-		add(fields, FieldSupersedes, list)
+		add(fields, refs.field, list)
 	}
 	add(root, "fields", fields)
 	if len(m.Verified) > 0 {

@@ -9,9 +9,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
+	"github.com/bfgo/bf/libbf/reply"
 )
 
 // Recall limits.
@@ -27,8 +29,21 @@ type RecallRequest struct {
 	All     bool   // also show superseded versions
 	NoTouch bool   // do not count this recall as a use
 	Limit   int
-	Repo    string // the code's working folder, for commit lines
+	// Offset skips that many ranked memories: the page after one that ended at NextOffset.
+	Offset int
+	// Types keeps only memories of these types ("" or none: every type).
+	Types []string
+	// Order is OrderScore (the default, the formula) or OrderImportance (the brief's order
+	// of rules and preferences), so what the brief left out can be listed from where it stopped.
+	Order string
+	Repo  string // the code's working folder, for commit lines
 }
+
+// Orders of a recall.
+const (
+	OrderScore      = "score"
+	OrderImportance = "importance"
+)
 
 // RecallItem is one ranked memory.
 type RecallItem struct {
@@ -56,6 +71,9 @@ type RecallItem struct {
 	Via []string `json:"via,omitempty"`
 	// Unreviewed labels what an agent saved that no person reviewed yet.
 	Unreviewed bool `json:"unreviewed,omitempty"`
+	// Weak marks a match holding fewer of the query's words than the coverage rule asks:
+	// it fills the page after every memory that holds enough, or makes a loose reply.
+	Weak bool `json:"weak,omitempty"`
 }
 
 // RecallReply is the ranked memories.
@@ -70,7 +88,9 @@ type RecallReply struct {
 	Required int          `json:"required,omitempty"`
 	Items    []RecallItem `json:"items"`
 	Total    int          `json:"total"`
-	Warnings []string     `json:"warnings,omitempty"`
+	// NextOffset is the --offset of the next page; absent on the last one.
+	NextOffset *int64   `json:"next_offset,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
 }
 
 // Notice is what every reply carrying memories says about them.
@@ -88,7 +108,29 @@ func (req *RecallRequest) check() error {
 	if len(req.Query) > fold.MaxQueryLength*4 {
 		return inputf("query", "expected at most 4096 characters")
 	}
+	if req.Offset < 0 || int64(req.Offset) > reply.MaxOffset {
+		return inputf("--offset", "%s", reply.ErrOffset)
+	}
+	for _, t := range req.Types {
+		if _, ok := Types[t]; !ok {
+			return inputf("--type", "%s is not a memory type; expected a comma-separated list of %s", quote(t), strings.Join(TypeNames(), ", "))
+		}
+	}
+	if req.Order != "" && req.Order != OrderScore && req.Order != OrderImportance {
+		return inputf("--order", "expected score (the formula, the default) or importance (most important first, then newest: the brief's order)")
+	}
 	return nil
+}
+
+// ParseTypes splits a comma-separated --type list, blanks dropped.
+func ParseTypes(list string) []string {
+	var out []string
+	for _, t := range strings.Split(list, ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
 }
 
 type candidate struct {
@@ -103,9 +145,27 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 	if err := req.check(); err != nil {
 		return nil, err
 	}
+	browse := strings.TrimSpace(req.Query) == ""
+	var q fold.Query
+	var matched map[string]*candidate
+	var matchErr error
+	var matching sync.WaitGroup
+	if !browse {
+		var err error
+		if q, err = fold.Parse(req.Query); err != nil {
+			return nil, inputf("query", "%s", err)
+		}
+		// The full-text match and reading the memories need nothing from each other: the
+		// match runs while the notes are read.
+		matching.Go(func() { matched, matchErr = s.match(ctx, q) })
+	}
 	l, err := s.Load()
+	matching.Wait()
 	if err != nil {
 		return nil, err
+	}
+	if matchErr != nil {
+		return nil, matchErr
 	}
 	asked := req.Scope
 	if asked == "" {
@@ -119,9 +179,9 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 		}
 	}
 
-	var cands []*candidate
+	var cands, weak []*candidate
 	nTerms := 0
-	if strings.TrimSpace(req.Query) == "" {
+	if browse {
 		out.Browse = true
 		for _, m := range l.All {
 			if visible[m.Ref] {
@@ -129,17 +189,8 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 			}
 		}
 	} else {
-		q, err := fold.Parse(req.Query)
-		if err != nil {
-			return nil, inputf("query", "%s", err)
-		}
 		nTerms = len(q.Terms)
 		out.Terms, out.Required = nTerms, Required(nTerms)
-		matched, err := s.match(ctx, q)
-		if err != nil {
-			return nil, err
-		}
-		var strong, weak []*candidate
 		for ref, c := range matched {
 			m := l.ByRef[ref]
 			if m == nil || !visible[ref] {
@@ -147,59 +198,48 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 			}
 			c.m = m
 			if c.held >= Required(nTerms) {
-				strong = append(strong, c)
+				cands = append(cands, c)
 			} else {
 				weak = append(weak, c)
 			}
 		}
-		cands = strong
-		if len(strong) == 0 && len(weak) > 0 {
-			cands, out.Loose = weak, true
+		if len(cands) == 0 && len(weak) > 0 {
+			cands, weak, out.Loose = weak, nil, true
 		}
 	}
 
 	if !req.All {
-		cands = follow(l, cands, visible)
+		cands, weak = follow(l, cands, visible), follow(l, weak, visible)
 	}
-	best := 0.0
-	for _, c := range cands {
-		best = max(best, c.strength)
+	if len(req.Types) > 0 {
+		other := func(c *candidate) bool { return !slices.Contains(req.Types, c.m.Type) }
+		cands, weak = slices.DeleteFunc(cands, other), slices.DeleteFunc(weak, other)
 	}
 	uses, err := s.Uses()
 	if err != nil {
 		return nil, err
 	}
-	now := Now()
-	items := make([]RecallItem, 0, len(cands))
-	for _, c := range cands {
-		m := c.m
-		f := Factors{Relevance: 1, Coverage: 1, Pin: 1, Scope: 1}
-		if !out.Browse {
-			f.Relevance = Relevance(c.strength, best)
-			f.Coverage = float64(c.held) / float64(nTerms)
-		} else if m.Pinned {
-			f.Pin = PinBrowse
-		}
-		days := now.Sub(m.Saved).Hours() / 24
-		f.Recency = Recency(days, m.Tier().HalfLife)
-		f.Usage = Usage(uses[m.Ref])
-		f.Stakes = Stakes(m.Tier().Weight, float64(m.Importance), f.Usage, ConfidenceFactor[m.Confidence])
-		if req.Scope != "" {
-			f.Scope = ScopeFactor(ScopeDistance(asked, m.Scope))
-		}
-		score := f.Score()
-		items = append(items, RecallItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
-			Importance: m.Importance, Confidence: m.Confidence, Trust: m.Trust, Pinned: m.Pinned, Body: m.Body,
-			Score: round(score, 4), Factors: roundFactors(f), Days: round(max(days, 0), 2), Uses: uses[m.Ref], Held: c.held,
-			Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via,
-			Unreviewed: m.Unreviewed})
+	r := ranking{browse: out.Browse, nTerms: nTerms, asked: req.Scope, uses: uses, now: Now()}
+	items := r.rank(cands, out.Loose)
+	// The fill: after every memory that holds enough of the query come the weaker matches,
+	// ranked among themselves by the same formula and marked weak, so a recall never
+	// returns less than a search of its words would. A weak match whose current version
+	// is already listed is not listed twice.
+	have := make(map[string]bool, len(items))
+	for _, it := range items {
+		have[it.Ref] = true
 	}
-	slices.SortFunc(items, func(a, b RecallItem) int {
-		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
-	})
+	weak = slices.DeleteFunc(weak, func(c *candidate) bool { return have[c.m.Ref] })
+	items = append(items, r.rank(weak, true)...)
+	if req.Order == OrderImportance {
+		// The brief's order, for listing rules: a browse has no weaker matches to keep after.
+		slices.SortStableFunc(items, func(a, b RecallItem) int { return byStanding(l.ByRef[a.Ref], l.ByRef[b.Ref]) })
+	}
 	out.Total = len(items)
+	items = items[min(req.Offset, len(items)):]
 	if len(items) > req.Limit {
 		items = items[:req.Limit]
+		out.NextOffset = reply.NextOffset(int64(req.Offset), req.Limit, true)
 	}
 	s.commitLines(ctx, l, items, req.Repo)
 	out.Items = items
@@ -213,6 +253,53 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 		}
 	}
 	return out, nil
+}
+
+// ranking scores candidates by the seed's formula.
+type ranking struct {
+	browse bool
+	nTerms int
+	asked  string // the --scope given, "" for none
+	uses   map[string]int
+	now    time.Time
+}
+
+// rank scores one group of candidates, best first. Relevance is measured against the best
+// match of the group, so the weaker matches that fill a page never change how the
+// candidates that hold enough of the query rank among themselves.
+func (r ranking) rank(cands []*candidate, weak bool) []RecallItem {
+	best := 0.0
+	for _, c := range cands {
+		best = max(best, c.strength)
+	}
+	items := make([]RecallItem, 0, len(cands))
+	for _, c := range cands {
+		m := c.m
+		f := Factors{Relevance: 1, Coverage: 1, Pin: 1, Scope: 1}
+		if !r.browse {
+			f.Relevance = Relevance(c.strength, best)
+			f.Coverage = float64(c.held) / float64(r.nTerms)
+		} else if m.Pinned {
+			f.Pin = PinBrowse
+		}
+		days := r.now.Sub(m.Saved).Hours() / 24
+		f.Recency = Recency(days, m.Tier().HalfLife)
+		f.Usage = Usage(r.uses[m.Ref])
+		f.Stakes = Stakes(m.Tier().Weight, float64(m.Importance), f.Usage, ConfidenceFactor[m.Confidence])
+		if r.asked != "" {
+			f.Scope = ScopeFactor(ScopeDistance(r.asked, m.Scope))
+		}
+		score := f.Score()
+		items = append(items, RecallItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
+			Importance: m.Importance, Confidence: m.Confidence, Trust: m.Trust, Pinned: m.Pinned, Body: m.Body,
+			Score: round(score, 4), Factors: roundFactors(f), Days: round(max(days, 0), 2), Uses: r.uses[m.Ref], Held: c.held,
+			Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via,
+			Unreviewed: m.Unreviewed, Weak: weak})
+	}
+	slices.SortFunc(items, func(a, b RecallItem) int {
+		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
+	})
+	return items
 }
 
 // follow replaces superseded candidates by the memories that replace them now.

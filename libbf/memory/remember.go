@@ -66,7 +66,10 @@ type RememberRequest struct {
 	Source, Ref              string
 	Supersedes               string
 	ForkOK, Update           bool
-	AllowDuplicate, Pin      bool
+	// NarrowOK lets a correction live in a scope narrower than (or beside) the memory it
+	// supersedes: recall elsewhere then loses the old fact with nothing in its place.
+	NarrowOK            bool
+	AllowDuplicate, Pin bool
 	// Reviewed says the person saving the memory stated it (bf remember --reviewed): it is
 	// trusted at once. Without it a save is an agent's and unreviewed; MCP never sets it.
 	Reviewed bool
@@ -97,7 +100,7 @@ type RememberReply struct {
 // Refusal is a save the guards stopped: nothing was written. Message is the full text for
 // the agent; Error is its first line.
 type Refusal struct {
-	Reason   string   `json:"reason"` // duplicate, changed-body, fork, forget
+	Reason   string   `json:"reason"` // duplicate, changed-body, withdrawn, narrower-scope, fork, forget
 	Existing string   `json:"existing,omitempty"`
 	Overlap  int      `json:"overlap,omitempty"` // percent
 	Flags    []string `json:"flags"`
@@ -167,6 +170,9 @@ func (req *RememberRequest) check() error {
 	if req.ForkOK && req.Supersedes == "" {
 		return inputf("--fork-ok", "applies only with --supersedes REF")
 	}
+	if req.NarrowOK && req.Supersedes == "" {
+		return inputf("--narrow-ok", "applies only with --supersedes REF")
+	}
 	return nil
 }
 
@@ -206,16 +212,32 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 		}
 	}
 
-	// The same identity: update in place.
-	var same *Memory
+	if old != nil && ScopeDistance(old.Scope, scope) < 0 && !req.NarrowOK {
+		return nil, narrowerScope(old, scope)
+	}
+
+	// The same identity: update in place. A correction took over the identity of the
+	// memory it replaced, so saving a withdrawn memory's title reaches its correction.
+	var same, withdrawn *Memory
+	identity := Identity(scope, req.Title)
 	for _, m := range l.All {
-		if len(m.SupersededBy) == 0 && m.Identity() == Identity(scope, req.Title) && (old == nil || m.Ref != old.Ref) {
+		if l.identity(m) != identity || (old != nil && m.Ref == old.Ref) {
+			continue
+		}
+		if len(m.SupersededBy) == 0 {
 			same = m
 			break
+		}
+		if withdrawn == nil {
+			withdrawn = m
 		}
 	}
 	if same != nil {
 		return s.update(ctx, same, req, now)
+	}
+	// (A supersession cycle, written by hand, has no current memory to take over.)
+	if withdrawn != nil && old == nil && len(l.Current(withdrawn)) > 0 {
+		return s.takenOver(ctx, l, withdrawn, req, now)
 	}
 
 	// Confirmed needs a source.
@@ -239,10 +261,21 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	if m.Importance == 0 {
 		m.Importance = DefaultImportance
 	}
+	said := []string{}
 	if old != nil {
 		m.Supersedes = []string{old.Ref}
+		said = append(said, inherit(l, m, old, req)...)
+	} else if req.AllowDuplicate {
+		// The saver said these are separate facts: recorded in the note, so bf review
+		// does not report the pairs again, on this machine or any other.
+		for _, n := range overlapping(l, scope, m.Title) {
+			m.DistinctFrom = append(m.DistinctFrom, n.Ref)
+		}
+		slices.Sort(m.DistinctFrom)
+		if len(m.DistinctFrom) > 0 {
+			said = append(said, fmt.Sprintf("  saved beside %s as a separate fact (--allow-duplicate): bf review does not report them as duplicates", strings.Join(m.DistinctFrom, ", ")))
+		}
 	}
-	said := []string{}
 	s.stamp(ctx, m, req, now, &said)
 	m.Ref = s.freshPath(l, m.Title)
 	if err := s.Write(m); err != nil {
@@ -252,12 +285,102 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	r.Said = append([]string{fmt.Sprintf("remembered %s [%s/%s] %s", m.Ref, m.Scope, m.Type, m.Title)}, said...)
 	r.Said = append(r.Said, s.undeclared(m.Scope)...)
 	if old != nil {
-		r.Said = append(r.Said, fmt.Sprintf("  supersedes %s, kept as history", old.Ref))
+		r.Said = append(r.Said, fmt.Sprintf("  supersedes %s, kept as history; a save of its title in %s now reaches this correction", old.Ref, old.Scope))
+		if ScopeDistance(old.Scope, m.Scope) < 0 {
+			r.Said = append(r.Said, fmt.Sprintf("  %s applied in %s: recall there, and in every scope outside %s, no longer finds it nor this correction", old.Ref, old.Scope, m.Scope))
+		}
 	}
 	if m.Unreviewed {
 		r.Said = append(r.Said, unreviewedLine(m))
 	}
 	return r, nil
+}
+
+// inherit gives a correction what the memory it replaces had earned: the higher of the
+// two importances unless --importance was given, the pin, and the pairs saved as separate
+// facts with it (distinct-from, either way), which bf review then leaves out for the
+// correction too. It returns what the save says of it.
+func inherit(l *Loaded, m, old *Memory, req RememberRequest) []string {
+	var got []string
+	if req.Importance == 0 && old.Importance > m.Importance {
+		got = append(got, fmt.Sprintf("importance %d (the higher of its %d and the default %d; --importance N sets another)", old.Importance, old.Importance, m.Importance))
+		m.Importance = old.Importance
+	}
+	if old.Pinned && !m.Pinned {
+		got = append(got, "the pin")
+		m.Pinned = true
+	}
+	for _, o := range l.All {
+		if o != old && len(o.SupersededBy) == 0 && (slices.Contains(old.DistinctFrom, o.Ref) || slices.Contains(o.DistinctFrom, old.Ref)) {
+			m.DistinctFrom = append(m.DistinctFrom, o.Ref)
+		}
+	}
+	if len(m.DistinctFrom) > 0 {
+		slices.Sort(m.DistinctFrom)
+		got = append(got, "saved as a separate fact beside "+strings.Join(m.DistinctFrom, ", "))
+	}
+	if len(got) == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("  inherits from %s: %s", old.Ref, strings.Join(got, "; "))}
+}
+
+// narrowerScope refuses a correction that would not reach everywhere the memory it
+// replaces applied: recall there would lose the fact with nothing in its place.
+func narrowerScope(old *Memory, scope string) *Refusal {
+	return &Refusal{Reason: "narrower-scope", Existing: old.Ref, Flags: []string{"--scope " + old.Scope, "--narrow-ok"},
+		Message: fmt.Sprintf(`%s applies in %s; a correction in %s does not reach everywhere it did.
+Recall in %s, and in every scope outside %s, would lose the fact with nothing in its place. Pick one:
+  the fact changed everywhere it applied   --scope %s
+  it differs only in %s   save it there without --supersedes: it ranks first in %s, and %s keeps the old fact
+  withdraw it everywhere; the correction holds only in %s   --narrow-ok`,
+			old.Ref, old.Scope, scope, old.Scope, scope, old.Scope, scope, scope, old.Scope, scope)}
+}
+
+// takenOver answers a save of the identity of a withdrawn memory: its correction holds
+// that identity now. The body the correction holds is an unchanged save of it; other
+// words update it with --update; the withdrawn memory's own body, or a correction forked
+// in two, is refused with the current refs and the ways forward. A plain re-save never
+// brings back a withdrawn fact as a second current one.
+func (s *Store) takenOver(ctx context.Context, l *Loaded, withdrawn *Memory, req RememberRequest, now time.Time) (*RememberReply, error) {
+	current := l.Current(withdrawn)
+	refs := make([]string, len(current))
+	flags := make([]string, len(current))
+	for i, c := range current {
+		refs[i], flags[i] = c.Ref, "--supersedes "+c.Ref
+	}
+	head := fmt.Sprintf("%s was withdrawn: %s corrected it and holds its title in %s now.", withdrawn.Ref, strings.Join(refs, ", "), withdrawn.Scope)
+	if len(current) > 1 {
+		return nil, &Refusal{Reason: "withdrawn", Existing: refs[0], Flags: flags,
+			Message: head + "\nIts corrections were forked in two; save this as a correction of the one it replaces: --supersedes REF"}
+	}
+	cur := current[0]
+	body := strings.TrimSpace(req.Body)
+	resaved := body == strings.TrimSpace(withdrawn.Body) && body != strings.TrimSpace(cur.Body)
+	if resaved || (body != strings.TrimSpace(cur.Body) && !req.Update) {
+		reason := "changed-body"
+		intro := head + "\nThe body you gave differs from the current one:"
+		ways := fmt.Sprintf("  same fact as the correction, better words   --update (saves over %s; its old body is kept in history)\n  the fact CHANGED again                      --supersedes %s", cur.Ref, cur.Ref)
+		r := &Refusal{Reason: reason, Existing: cur.Ref, Flags: []string{"--update", "--supersedes " + cur.Ref}}
+		if resaved {
+			r.Reason, r.Flags = "withdrawn", []string{"--supersedes " + cur.Ref}
+			intro = head + "\nThe body you gave is the withdrawn fact; saving it again would make two current answers to one question."
+			ways = fmt.Sprintf("  the correction stands     nothing to save; bf recall finds %s\n  the old fact holds again  --supersedes %s (a correction of the correction)", cur.Ref, cur.Ref)
+		}
+		r.Message = fmt.Sprintf("%s\n  current: %s: %s\n  yours:   %s: %s\nPick one:\n%s", intro, cur.Title, oneLine(cur.Body, quoteClip), req.Title, oneLine(req.Body, quoteClip), ways)
+		return nil, r
+	}
+	req.Update = true
+	res, err := s.update(ctx, cur, req, now)
+	if err != nil {
+		return nil, err
+	}
+	done := "saved over it"
+	if res.Action == "unchanged" {
+		done = "it holds this body already"
+	}
+	res.Said = append(res.Said, fmt.Sprintf("  %s's title leads to its correction %s: %s", withdrawn.Ref, cur.Ref, done))
+	return res, nil
 }
 
 var errConfirmed = inputf("--confidence", "confirmed needs a source: pass --source TEXT (\"stated by the user\" counts for a preference) or --ref REF, or save it as --confidence reported")
@@ -366,28 +489,48 @@ func (s *Store) undeclared(scope string) []string {
 	return []string{fmt.Sprintf("  scope %s is not declared in bf.yaml (declared: %s); a typo? If not, declare it: bf scope %s", scope, strings.Join(mc.Scopes, ", "), scope)}
 }
 
+// overlapping lists the current memories of scope whose titles are too close to title
+// for the duplicate guard, closest first. Titles under GuardMinWords words are not checked.
+func overlapping(l *Loaded, scope, title string) []*Memory {
+	words := TitleWords(title)
+	if len(words) < GuardMinWords {
+		return nil
+	}
+	type near struct {
+		m       *Memory
+		overlap float64
+	}
+	var found []near
+	for _, m := range l.All {
+		if m.Scope != scope || len(m.SupersededBy) > 0 {
+			continue
+		}
+		mw := l.titleWords(m)
+		if len(mw) < GuardMinWords {
+			continue
+		}
+		if o := wordOverlap(words, mw); o >= GuardOverlap {
+			found = append(found, near{m, o})
+		}
+	}
+	slices.SortStableFunc(found, func(a, b near) int { return cmp.Compare(b.overlap, a.overlap) })
+	out := make([]*Memory, len(found))
+	for i, n := range found {
+		out[i] = n.m
+	}
+	return out
+}
+
 // duplicateOf returns the refusal for a title too close to a current memory's in scope.
 // Its "same fact, better words" way is the whole command that updates the stored memory
 // with the body given, ready to paste.
 func (s *Store) duplicateOf(l *Loaded, scope string, req RememberRequest) *Refusal {
-	title := req.Title
-	if len(TitleWords(title)) < GuardMinWords {
+	near := overlapping(l, scope, req.Title)
+	if len(near) == 0 {
 		return nil
 	}
-	var best *Memory
-	bestOverlap := 0.0
-	for _, m := range l.All {
-		if m.Scope != scope || len(m.SupersededBy) > 0 || len(TitleWords(m.Title)) < GuardMinWords {
-			continue
-		}
-		if o := Overlap(title, m.Title); o >= GuardOverlap && o > bestOverlap {
-			best, bestOverlap = m, o
-		}
-	}
-	if best == nil {
-		return nil
-	}
-	pct := int(math.Round(bestOverlap * 100))
+	best, title := near[0], req.Title
+	pct := int(math.Round(Overlap(title, best.Title) * 100))
 	msg := fmt.Sprintf(`%s in %s is already about this (%d%% title overlap):
   stored:  %s
   yours:   %s

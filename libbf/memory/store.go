@@ -38,6 +38,23 @@ type Loaded struct {
 	All      []*Memory
 	ByRef    map[string]*Memory
 	Warnings []string // notes skipped, with why
+	titles   map[*Memory]parsedNote
+}
+
+// identity is m.Identity(), read from the parse when Load folded it.
+func (l *Loaded) identity(m *Memory) string {
+	if pn, ok := l.titles[m]; ok && pn.Words != nil {
+		return m.Scope + "\x00" + pn.Title
+	}
+	return m.Identity()
+}
+
+// titleWords is TitleWords(m.Title), read from the parse when Load folded it.
+func (l *Loaded) titleWords(m *Memory) []string {
+	if pn, ok := l.titles[m]; ok && pn.Words != nil {
+		return pn.Words
+	}
+	return TitleWords(m.Title)
 }
 
 // Load reads every memory note. A note with a bad field is skipped with a warning, never
@@ -51,24 +68,35 @@ func (s *Store) Load() (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot list memories: %w", Folder, err)
 	}
-	l := &Loaded{ByRef: map[string]*Memory{}}
+	l := &Loaded{ByRef: map[string]*Memory{}, titles: map[*Memory]parsedNote{}}
+	kept := s.readNotesCache()
+	keep := make([]parsedNote, 0, len(entries))
+	changed := false
+	now := time.Now()
 	for _, e := range entries {
 		p := Folder + "/" + e.Name()
 		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || !IsMemoryPath(p) {
 			continue
 		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			l.Warnings = append(l.Warnings, p+": cannot read: "+reason(err))
+		pn, ok := parseEntry(dir, e, p, kept, now)
+		if ok {
+			keep = append(keep, pn)
+			if k, was := kept[e.Name()]; !was || k.Size != pn.Size || k.ModTime != pn.ModTime {
+				changed = true
+			}
+		}
+		if pn.Skipped != "" {
+			l.Warnings = append(l.Warnings, pn.Skipped)
 			continue
 		}
-		m, probs := Parse(p, data)
-		if len(probs) > 0 {
-			l.Warnings = append(l.Warnings, p+": skipped: "+probs[0].Error())
-			continue
-		}
-		l.All = append(l.All, m)
-		l.ByRef[p] = m
+		// A copy: the links resolved below must not reach the kept parse.
+		m := pn.Memory
+		l.All = append(l.All, &m)
+		l.ByRef[p] = &m
+		l.titles[&m] = parsedNote{Title: pn.Title, Words: pn.Words}
+	}
+	if changed || len(keep) != len(kept) {
+		s.writeNotesCache(keep)
 	}
 	for _, m := range l.All {
 		for _, old := range m.Supersedes {
@@ -248,6 +276,8 @@ func Fields(brainName string) map[string]*config.Field {
 		FieldSaved:      {Description: "When a memory was last saved; its age for fading.", Type: config.TypeTimestamp},
 		FieldSupersedes: {Description: "Memories this one corrects; they stay as history.", Type: config.TypeIdentity,
 			Cardinality: config.Many, Relation: true, Targets: []string{"bf://" + brainName + "/" + Folder + "/"}},
+		FieldDistinct: {Description: "Memories with overlapping titles this one was saved beside on purpose; bf review does not report them as duplicates.",
+			Type: config.TypeIdentity, Cardinality: config.Many, Relation: true, Targets: []string{"bf://" + brainName + "/" + Folder + "/"}},
 	}
 }
 

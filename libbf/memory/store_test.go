@@ -91,7 +91,7 @@ func TestBriefRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.Brief, "+3 more rules not shown: bf recall --no-touch --limit 50 --scope global\n") || strings.Count(b.Brief, "- Rule ") != 20 {
+	if !strings.Contains(b.Brief, "+3 more rules not shown (3 beyond the first twenty): bf recall --type policy,constraint --order importance --offset 20 --limit 50 --no-touch --scope global\n") || strings.Count(b.Brief, "- Rule ") != 20 {
 		t.Fatalf("brief:\n%s", b.Brief)
 	}
 	for limit := MinBriefBytes; limit <= 3000; limit += 97 {

@@ -16,7 +16,10 @@ import (
 
 // Sample is one finished process.
 type Sample struct {
-	Wall   time.Duration
+	Wall time.Duration
+	// CPU is the user and system time the process used: on a machine other work keeps
+	// busy, it is what the command itself cost when its wall time is mostly waiting.
+	CPU    time.Duration
 	MaxRSS int64 // peak resident set size in bytes, from the kernel's rusage
 	Exit   int
 	Stdout []byte
@@ -26,8 +29,16 @@ type Sample struct {
 // Run starts name with args in dir and waits for it. A nonzero exit is not an error: the
 // caller decides (rg exits 1 when nothing matches).
 func Run(dir, name string, args ...string) (Sample, error) {
+	return RunInput(dir, nil, name, args...)
+}
+
+// RunInput is Run with stdin fed from input (a hook's event).
+func RunInput(dir string, input []byte, name string, args ...string) (Sample, error) {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
+	if input != nil {
+		cmd.Stdin = bytes.NewReader(input)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	start := time.Now()
@@ -39,6 +50,7 @@ func Run(dir, name string, args ...string) (Sample, error) {
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		s.MaxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
 	}
+	s.CPU = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	s.Exit = cmd.ProcessState.ExitCode()
 	if _, ok := err.(*exec.ExitError); ok {
 		err = nil

@@ -1,0 +1,103 @@
+package memory
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// recalled is what a fill test compares of each item: which memory, in what order, how
+// many of the query's words it holds and whether it is marked weak.
+type recalled struct {
+	Title string
+	Held  int
+	Weak  bool
+}
+
+func saveAll(t *testing.T, s *Store, mems [][2]string) {
+	t.Helper()
+	for _, m := range mems {
+		if _, err := s.Remember(context.Background(), RememberRequest{Type: "fact", Title: m[0], Body: m[1], Reviewed: true, AllowDuplicate: true}); err != nil {
+			t.Fatalf("save %q: %v", m[0], err)
+		}
+	}
+}
+
+// The coverage rule decides what ranks first; the rest of the page is filled with the
+// weaker matches, marked weak, so the memory holding the answer under other words is
+// still returned.
+func TestRecallFillsWithWeakMatches(t *testing.T) {
+	s := newStore(t)
+	saveAll(t, s, [][2]string{
+		{"Postgres backups", "The Postgres backups run nightly at 02:00 from the replica."},
+		{"Restore drill", "A restore of last night's backups was tested in March."},
+		{"Deploy window", "Deploys happen on Tuesdays only."},
+		{"Replica lag", "The replica lags a few seconds behind at night."},
+	})
+	tests := []struct {
+		name  string
+		query string
+		limit int
+		loose bool
+		want  []recalled
+		total int
+	}{
+		{"the evidence is a weak match", "when do postgres backups run", 10, false, []recalled{
+			{"Postgres backups", 3, false},
+			{"Restore drill", 1, true},
+		}, 2},
+		{"the strong matches fill the page first", "postgres backups nightly replica", 1, false, []recalled{
+			{"Postgres backups", 4, false},
+		}, 3},
+		{"strong before weak whatever their words' strength", "postgres backups nightly replica", 10, false, []recalled{
+			{"Postgres backups", 4, false},
+			{"Replica lag", 1, true},
+			{"Restore drill", 1, true},
+		}, 3},
+		{"no strong match: a loose reply, every item weak", "replica restore drill tuesdays", 10, true, []recalled{
+			{"Restore drill", 2, true},
+			{"Deploy window", 1, true},
+			{"Postgres backups", 1, true},
+			{"Replica lag", 1, true},
+		}, 4},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := s.Recall(context.Background(), RecallRequest{Query: tt.query, Limit: tt.limit, NoTouch: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []recalled
+			for _, it := range res.Items {
+				got = append(got, recalled{it.Title, it.Held, it.Weak})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("items (-want +got):\n%s", diff)
+			}
+			if res.Loose != tt.loose || res.Total != tt.total {
+				t.Errorf("loose %v total %d, want loose %v total %d", res.Loose, res.Total, tt.loose, tt.total)
+			}
+		})
+	}
+}
+
+// The prompt hook shows where the weaker matches begin.
+func TestPromptHookMarksWeakMatches(t *testing.T) {
+	s := newStore(t)
+	saveAll(t, s, [][2]string{
+		{"Postgres backups", "The Postgres backups run nightly at 02:00 from the replica."},
+		{"Restore drill", "A restore of last night's backups was tested in March."},
+	})
+	out, warnings, err := s.PromptHook(context.Background(), &HookInput{Prompt: "when do postgres backups run"}, RecallRequest{NoTouch: true})
+	if err != nil || len(warnings) > 0 {
+		t.Fatalf("err %v, warnings %v", err, warnings)
+	}
+	want := "Memories that match this prompt (bf recall):\n" +
+		"- Postgres backups: The Postgres backups run nightly at 02:00 from the replica. (concepts/memory/postgres-backups.md)\n" +
+		"Weaker matches (fewer of the prompt's words):\n" +
+		"- Restore drill: A restore of last night's backups was tested in March. (concepts/memory/restore-drill.md)\n"
+	if diff := cmp.Diff(want, out.Specific.Context); diff != "" {
+		t.Errorf("context (-want +got):\n%s", diff)
+	}
+}
