@@ -397,37 +397,46 @@ func (c *collection) expanded(nb func(int) []scoredWord, beta float64) ranker {
 	}
 }
 
-// lexicalLists are bf's word ranking for every query, 100 deep, in process.
-func lexicalLists(b *brain.Brain, queries map[string]string, order []string) (map[string][]string, error) {
-	out := map[string][]string{}
+// lexicalLists are bf's word ranking for every query, 100 deep, in process, with the
+// word scores by query.
+func lexicalLists(b *brain.Brain, queries map[string]string, order []string) (map[string][]string, map[string][]float64, error) {
+	out, scores := map[string][]string{}, map[string][]float64{}
 	for _, qid := range order {
-		list, err := wordList(b, queries[qid])
+		list, sc, err := wordScores(b, queries[qid])
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		out[qid] = list
+		out[qid], scores[qid] = list, sc
 	}
-	return out, nil
+	return out, scores, nil
 }
 
 // wordList is bf's word ranking of one query, 100 deep.
 func wordList(b *brain.Brain, query string) ([]string, error) {
+	list, _, err := wordScores(b, query)
+	return list, err
+}
+
+// wordScores is bf's word ranking of one query, 100 deep, with each item's score.
+func wordScores(b *brain.Brain, query string) ([]string, []float64, error) {
 	s, err := bfsearch.Start(context.Background(), bfsearch.Request{Query: query, Limit: 10, Brains: []*brain.Brain{b}})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer s.Close()
 	lists, err := s.Words(context.Background(), fuse.DefaultDepth)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var out []string
+	var scores []float64
 	for _, h := range lists[0] {
 		if id, ok := strings.CutPrefix(h.Ref, source+":"); ok {
 			out = append(out, id)
+			scores = append(scores, h.Score)
 		}
 	}
-	return out, nil
+	return out, scores, nil
 }
 
 // expandedWords ranks with bf's own word ranking over the query followed by each
@@ -463,13 +472,21 @@ func (c *collection) expandedWords(b *brain.Brain, nb func(int) []scoredWord, m 
 }
 
 // rrf fuses the lexical and dense lists of a query by bf's rule: weighted reciprocal
-// rank, K = 60, with the weights of the query's class; ties by reference.
-func rrf(query string, lex, dense []string) []string {
+// rank, K = 60, with the weights of the query's class, and the lexical items' strength
+// (word score ÷ the best one); ties by reference.
+func rrf(query string, lex []string, lexScores []float64, dense []string) []string {
 	q, _ := fold.Parse(query)
-	w := fuse.WeightsOf(fuse.Classify(query, q))
+	return rrfWith(fuse.WeightsOf(fuse.Classify(query, q)), lex, lexScores, dense)
+}
+
+// rrfWith is rrf with the given weights.
+func rrfWith(w fuse.Weights, lex []string, lexScores []float64, dense []string) []string {
 	score := map[string]float64{}
 	for i, id := range lex {
 		score[id] += w[fuse.Lexical] / float64(fuse.K+i+1)
+		if lexScores[0] > 0 {
+			score[id] += w[fuse.Strength] * lexScores[i] / lexScores[0] / float64(fuse.K+1)
+		}
 	}
 	for i, id := range dense {
 		score[id] += w[fuse.Dense] / float64(fuse.K+i+1)
@@ -503,7 +520,7 @@ func builtinExperiment(corpus []byte, brainDir string, queries map[string]string
 	if err != nil {
 		return nil, nil, err
 	}
-	lex, err := lexicalLists(b, queries, order)
+	lex, lexScores, err := lexicalLists(b, queries, order)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -525,7 +542,7 @@ func builtinExperiment(corpus []byte, brainDir string, queries map[string]string
 			d := rank(queries[qid])
 			lists[name][qid] = d
 			v.Alone += ndcgAt(10, d, qrels[qid])
-			f := rrf(queries[qid], lex[qid], d)
+			f := rrf(queries[qid], lex[qid], lexScores[qid], d)
 			v.NDCG10 += ndcgAt(10, f, qrels[qid])
 			v.Recall10 += recallAt(10, f, qrels[qid])
 		}

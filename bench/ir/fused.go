@@ -14,6 +14,7 @@ import (
 
 	"github.com/bfgo/bf/bench/internal/measure"
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/fuse"
 	"github.com/bfgo/bf/libbf/reply"
 	bfsearch "github.com/bfgo/bf/libbf/search"
@@ -26,6 +27,8 @@ type Run struct {
 	NDCG10   float64         `json:"ndcg_at_10"`
 	Recall10 float64         `json:"recall_at_10"`
 	Latency  measure.Summary `json:"search,omitempty"`
+	// Classes is nDCG@10 over the queries of each class.
+	Classes map[string]float64 `json:"ndcg_at_10_by_class"`
 }
 
 // denseDoc is a document of the recorded dense run with its cosine.
@@ -111,14 +114,48 @@ func replay(run map[string][]denseDoc, byText map[string]string) fuse.DenseFunc 
 // in process; plus the recorded run alone for reference.
 func fusedRuns(bf, brainDir string, queries map[string]string, order []string, qrels map[string]map[string]int, limit int, denseFile string, builtin named) ([]Run, error) {
 	var runs []Run
+	classOf, counts := queryClasses(queries, order)
 	score := func(r *Run, qid string, found []string) {
-		r.NDCG10 += ndcgAt(10, found, qrels[qid])
+		n := ndcgAt(10, found, qrels[qid])
+		r.NDCG10 += n
 		r.Recall10 += recallAt(10, found, qrels[qid])
+		if r.Classes == nil {
+			r.Classes = map[string]float64{}
+		}
+		r.Classes[classOf[qid]] += n
 	}
 	finish := func(r *Run) {
 		r.NDCG10 /= float64(len(order))
 		r.Recall10 /= float64(len(order))
+		for c := range r.Classes {
+			r.Classes[c] /= float64(counts[c])
+		}
 		runs = append(runs, *r)
+	}
+	b, err := brain.Open(brainDir)
+	if err != nil {
+		return nil, err
+	}
+	lex, lexScores, err := lexicalLists(b, queries, order)
+	if err != nil {
+		return nil, err
+	}
+	word := Run{Name: "lexical (in process)", How: "the word ranking, 100 deep, in process"}
+	for _, qid := range order {
+		score(&word, qid, lex[qid])
+	}
+	finish(&word)
+	// equal is plain reciprocal rank fusion of the lexical list and a dense one, 1:1.
+	equal := func(name string, run map[string][]denseDoc) {
+		r := Run{Name: name, How: "reference: lexical and dense at weight 1 each, K = 60, nothing else"}
+		for _, qid := range order {
+			var ids []string
+			for _, d := range run[qid] {
+				ids = append(ids, d.id)
+			}
+			score(&r, qid, rrfWith(fuse.Weights{fuse.Lexical: 1, fuse.Dense: 1}, lex[qid], lexScores[qid], ids))
+		}
+		finish(&r)
 	}
 
 	logf("running %d judged queries through bf search --fused", len(order))
@@ -135,10 +172,6 @@ func fusedRuns(bf, brainDir string, queries map[string]string, order []string, q
 	cli.Latency = measure.Summarize(walls)
 	finish(&cli)
 
-	b, err := brain.Open(brainDir)
-	if err != nil {
-		return nil, err
-	}
 	byText := map[string]string{}
 	for _, qid := range order {
 		byText[queries[qid]] = qid
@@ -160,6 +193,7 @@ func fusedRuns(bf, brainDir string, queries map[string]string, order []string, q
 	if builtin.lists != nil {
 		logf("running %d judged queries fused with the corpus-trained list %s", len(order), builtin.name)
 		replayed(&Run{Name: "fused + built-in corpus vectors", How: "in process; the best corpus-trained list below (" + builtin.name + ") as the dense strategy"}, builtin.lists)
+		equal("RRF 1:1, lexical + built-in corpus vectors", builtin.lists)
 	}
 
 	run, err := readDense(denseFile)
@@ -180,7 +214,20 @@ func fusedRuns(bf, brainDir string, queries map[string]string, order []string, q
 	finish(&alone)
 	logf("running %d judged queries fused with the replayed dense run", len(order))
 	replayed(&Run{Name: "fused + recorded MiniLM run", How: "in process, the recorded run replayed as the dense strategy"}, run)
+	equal("RRF 1:1, lexical + recorded MiniLM run", run)
 	return runs, nil
+}
+
+// queryClasses is each query's class by the fused rule, and the number of queries of
+// each class.
+func queryClasses(queries map[string]string, order []string) (map[string]string, map[string]int) {
+	classOf, counts := map[string]string{}, map[string]int{}
+	for _, qid := range order {
+		q, _ := fold.Parse(queries[qid])
+		classOf[qid] = fuse.Classify(queries[qid], q)
+		counts[classOf[qid]]++
+	}
+	return classOf, counts
 }
 
 // recordIDs are the document ids of a reply's records.
@@ -205,6 +252,34 @@ func fusedMarkdown(r *Result) string {
 			med = measure.Millis(run.Latency.Median)
 		}
 		fmt.Fprintf(&b, "| %s | %.3f | %.3f | %s | %s |\n", run.Name, run.NDCG10, run.Recall10, med, run.How)
+	}
+	b.WriteString(classMarkdown(r))
+	return b.String()
+}
+
+// classMarkdown is nDCG@10 by query class, one column per run.
+func classMarkdown(r *Result) string {
+	var b strings.Builder
+	var classes []string
+	counts := map[string]int{}
+	for _, q := range r.PerQuery {
+		counts[q.Class]++
+	}
+	for c := range counts {
+		classes = append(classes, c)
+	}
+	slices.Sort(classes)
+	b.WriteString("\nnDCG@10 by query class:\n\n| class | queries |")
+	for _, run := range r.Fused {
+		fmt.Fprintf(&b, " %s |", run.Name)
+	}
+	b.WriteString("\n| --- | ---: |" + strings.Repeat(" ---: |", len(r.Fused)) + "\n")
+	for _, c := range classes {
+		fmt.Fprintf(&b, "| `%s` | %d |", c, counts[c])
+		for _, run := range r.Fused {
+			fmt.Fprintf(&b, " %.3f |", run.Classes[c])
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

@@ -4,7 +4,8 @@
 // nDCG@10 and Recall@10 against the published judgements.
 //
 // Nothing here is tuned to SciFact: the brain is a plain one and the queries are passed
-// unchanged. When the data folder is absent the command says so and exits 0.
+// unchanged. When the data folder is absent the command says so and exits 0. It then
+// measures memory recall on LoCoMo's conversations (locomo.go), skipped likewise.
 package main
 
 import (
@@ -23,6 +24,8 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/bench/internal/measure"
+	"github.com/bfgo/bf/libbf/fold"
+	"github.com/bfgo/bf/libbf/fuse"
 	"github.com/bfgo/bf/libbf/provenance"
 	"github.com/bfgo/bf/libbf/record"
 )
@@ -38,9 +41,9 @@ const (
 const source = "scifact"
 
 type options struct {
-	bin, data, cache, out, readme, dense, identity string
-	limit                                          int
-	builtinOnly                                    bool
+	bin, data, cache, out, readme, dense, identity, locomo string
+	limit                                                  int
+	builtinOnly, locomoOnly                                bool
 }
 
 func main() {
@@ -52,6 +55,8 @@ func main() {
 	flag.IntVar(&o.limit, "limit", 10, "results scored per query")
 	flag.StringVar(&o.dense, "dense", defaultDense(), "the recorded dense run replayed as fused search's dense strategy")
 	flag.BoolVar(&o.builtinOnly, "builtin-only", false, "build the brain and run only the corpus-trained vector experiment")
+	flag.StringVar(&o.locomo, "locomo", defaultLocomo(), "folder holding LoCoMo's conv-NN.json files (memory recall)")
+	flag.BoolVar(&o.locomoOnly, "locomo-only", false, "run only the LoCoMo memory recall")
 	flag.StringVar(&o.readme, "readme", "", "also replace the table between <!-- bench:ir --> markers in this README")
 	flag.StringVar(&o.identity, "identity", "", "instead of scoring, write every judged query's reply at -limit to this file (compare two builds with cmp)")
 	flag.Parse()
@@ -68,6 +73,15 @@ func defaultData() string {
 		return filepath.Join(d, "scifact")
 	}
 	return filepath.Join("..", "shared", "bench-data", "scifact")
+}
+
+// defaultLocomo is BF_BENCH_DATA/locomo, else ../shared/bench-data/locomo beside the
+// repository.
+func defaultLocomo() string {
+	if d := os.Getenv("BF_BENCH_DATA"); d != "" {
+		return filepath.Join(d, "locomo")
+	}
+	return filepath.Join("..", "shared", "bench-data", "locomo")
 }
 
 func logf(format string, args ...any) { fmt.Fprintf(os.Stderr, "bench-ir: "+format+"\n", args...) }
@@ -95,23 +109,45 @@ type Result struct {
 	Fused []Run `json:"fused"`
 	// Builtin are the vectors learned from the corpus itself, each as a dense list fused
 	// with the word ranking by bf's rule (see builtin.go).
-	Builtin  []Variant    `json:"builtin_vectors"`
+	Builtin []Variant `json:"builtin_vectors"`
+	// Locomo is memory recall on LoCoMo's conversations (locomo.go).
+	Locomo   *Locomo      `json:"locomo,omitempty"`
 	PerQuery []QueryScore `json:"per_query"`
 }
 
 type QueryScore struct {
 	ID     string   `json:"id"`
+	Class  string   `json:"class"`
 	NDCG   float64  `json:"ndcg_at_10"`
 	Recall float64  `json:"recall_at_10"`
 	Found  []string `json:"found"`
 }
 
+// runLocomo measures and prints LoCoMo memory recall alone.
+func runLocomo(o options) error {
+	bf, err := measure.BF(o.bin)
+	if err != nil {
+		return err
+	}
+	l, err := locomoRun(bf, o.locomo, o.cache)
+	if err != nil {
+		return err
+	}
+	if l != nil {
+		fmt.Print(locomoMarkdown(l))
+	}
+	return nil
+}
+
 func run(o options) error {
+	if o.locomoOnly {
+		return runLocomo(o)
+	}
 	corpusFile := filepath.Join(o.data, "corpus.jsonl")
 	corpus, err := os.ReadFile(corpusFile)
 	if os.IsNotExist(err) {
 		fmt.Printf("SciFact data not found in %s; skipped (see bench/README.md).\n", o.data)
-		return nil
+		return runLocomo(o)
 	} else if err != nil {
 		return err
 	}
@@ -176,7 +212,8 @@ func run(o options) error {
 			logf("query %s: %v", qid, err)
 		}
 		walls = append(walls, wall...)
-		q := QueryScore{ID: qid, NDCG: ndcgAt(10, found, qrels[qid]), Recall: recallAt(10, found, qrels[qid]), Found: found}
+		parsed, _ := fold.Parse(text)
+		q := QueryScore{ID: qid, Class: fuse.Classify(text, parsed), NDCG: ndcgAt(10, found, qrels[qid]), Recall: recallAt(10, found, qrels[qid]), Found: found}
 		res.NDCG10 += q.NDCG
 		res.Recall10 += q.Recall
 		res.PerQuery = append(res.PerQuery, q)
@@ -192,6 +229,9 @@ func run(o options) error {
 		return err
 	}
 
+	if res.Locomo, err = locomoRun(bf, o.locomo, o.cache); err != nil {
+		return err
+	}
 	md := markdown(res)
 	fmt.Print(md)
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
@@ -227,6 +267,9 @@ func markdown(r *Result) string {
 	}
 	b.WriteString(fusedMarkdown(r))
 	b.WriteString(builtinMarkdown(r.Builtin))
+	if r.Locomo != nil {
+		b.WriteString(locomoMarkdown(r.Locomo))
+	}
 	return b.String()
 }
 

@@ -66,3 +66,13 @@ func recallAt(k int, ranked []string, rel map[string]int) float64 {
 	}
 	return float64(len(found)) / float64(total)
 }
+
+// mrrAt is the reciprocal rank of the first relevant item within the first k.
+func mrrAt(k int, ranked []string, rel map[string]int) float64 {
+	for i, id := range ranked[:min(k, len(ranked))] {
+		if rel[id] > 0 {
+			return 1 / float64(i+1)
+		}
+	}
+	return 0
+}

@@ -12,13 +12,18 @@ import (
 // Strategy names, in the order explanations list them.
 const (
 	Lexical = "lexical"
-	Dense   = "dense"
-	Graph   = "graph"
-	Recency = "recency"
+	// Strength is the lexical list seen by score rather than rank: each item of the word
+	// ranking gains weight × (its score ÷ the query's best score) / (K + 1), so an item
+	// close to the best word match keeps the lead its words earned while the lexical
+	// weight itself stays below the dense one (see rrf.go).
+	Strength = "strength"
+	Dense    = "dense"
+	Graph    = "graph"
+	Recency  = "recency"
 )
 
 // strategies lists the strategy names in order.
-var strategies = []string{Lexical, Dense, Graph, Recency}
+var strategies = []string{Lexical, Strength, Dense, Graph, Recency}
 
 // Query classes.
 const (
@@ -32,14 +37,17 @@ const (
 // Weights are the weight of each strategy for a query class (docs/search.md lists them).
 type Weights map[string]float64
 
-// classWeights holds the weights of every class. Lexical keeps weight 1 everywhere: the
-// words actually in a note are the strongest evidence bf has, and each class leans
-// towards the strategy suited to it by raising that one.
+// classWeights holds the weights of every class. Each class leans towards the strategy
+// suited to it by raising that one: a phrase, a period and keywords lean lexical, a name
+// graph, a sentence dense. A sentence's words are many and loosely chosen, so its meaning
+// leads (dense 1, lexical 0.6); the strength of its best word matches keeps what the words
+// found on top when the model is weaker than the words (bench/README.md, "Weights that
+// hold across models").
 var classWeights = map[string]Weights{
 	ClassPhrase:   {Lexical: 1, Dense: 0.25, Graph: 0.2, Recency: 0.1},
 	ClassRecent:   {Lexical: 1, Dense: 0.4, Graph: 0.3, Recency: 0.8},
 	ClassName:     {Lexical: 1, Dense: 0.3, Graph: 0.8, Recency: 0.1},
-	ClassSentence: {Lexical: 1, Dense: 0.6, Graph: 0.3, Recency: 0.1},
+	ClassSentence: {Lexical: 0.6, Strength: 0.5, Dense: 1, Graph: 0.3, Recency: 0.1},
 	ClassKeywords: {Lexical: 1, Dense: 0.4, Graph: 0.3, Recency: 0.2},
 }
 

@@ -208,6 +208,9 @@ func (r *run) brain(ctx context.Context, i int, lex []search.Hit, depth int, ord
 			lexHits = append(lexHits, h)
 		}
 	}
+	// Strength sees the word ranking's own items by score; the bigram items below are
+	// scored on another scale.
+	strengthList := strength(lexical)
 	// Words inside unspaced runs (記録 in 果樹園の記録) extend the lexical list, after
 	// the items the word ranking found.
 	if bq := fold.BigramQuery(r.s.Query().Terms); bq != "" && len(lexical) < depth {
@@ -234,7 +237,7 @@ func (r *run) brain(ctx context.Context, i int, lex []search.Hit, depth int, ord
 			denseList = append(denseList, scored{d.ID, d.Score})
 		}
 	}
-	lists := []ranking{{Lexical, lexical}, {Dense, denseList}}
+	lists := []ranking{{Lexical, lexical}, {Strength, strengthList}, {Dense, denseList}}
 
 	// Graph: from the best hits of the first two.
 	var seeds []seed

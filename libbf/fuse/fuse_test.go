@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 	"time"
 
@@ -57,20 +58,54 @@ func TestFuseRanks(t *testing.T) {
 	for _, f := range got {
 		order = append(order, f.ref)
 	}
-	// b: 1/62 + 1/61; a: 1/61; c: 1/62 + 0.5/61.
-	if diff := cmp.Diff([]string{"b", "c", "a"}, order); diff != "" {
+	// b: 1/62 + 1/61; a: 1/61; c: 1/62 + its graph evidence 0.5/61 bounded to one step
+	// of its dense rank, 1/62 - 1/63: it orders c among near-equals, never past a.
+	if diff := cmp.Diff([]string{"b", "a", "c"}, order); diff != "" {
 		t.Fatalf("order (-want +got):\n%s", diff)
 	}
 	a, b := 1.0/62, 1.0/61
 	if want := a + b; got[0].score != want {
 		t.Errorf("score of b = %v, want %v", got[0].score, want)
 	}
+	step := 1.0/62 - 1.0/63
+	if want := 1.0/62 + step; got[2].score != want {
+		t.Errorf("score of c = %v, want %v", got[2].score, want)
+	}
 	want := []reply.Contribution{
 		{Name: Dense, Rank: 2, Score: 0.8, Weight: 1, Contribution: reply.Round6(1.0 / 62)},
-		{Name: Graph, Rank: 1, Score: 0.5, Weight: 0.5, Contribution: reply.Round6(0.5 / 61)},
+		{Name: Graph, Rank: 1, Score: 0.5, Weight: 0.5, Contribution: reply.Round6(step)},
 	}
-	if diff := cmp.Diff(want, got[1].contributors); diff != "" {
+	if diff := cmp.Diff(want, got[2].contributors); diff != "" {
 		t.Errorf("contributors of c (-want +got):\n%s", diff)
+	}
+	// An item nothing matched gains its evidence in full; a matched item whose evidence
+	// alone would place it higher than its match ranks where the evidence puts it, the
+	// two secondary contributions scaled alike.
+	deep := make([]scored, 100)
+	for i := range deep {
+		deep[i] = scored{int64(10 + i), 1}
+	}
+	deep[99].id = 2
+	got = fuseRanks([]ranking{{Lexical, deep}, {Graph, []scored{{1, 1}, {2, 1}}}, {Recency, []scored{{2, 1}}}},
+		Weights{Lexical: 1, Graph: 0.8, Recency: 0.8}, refs)
+	byRef := map[string]*fused{}
+	for _, f := range got {
+		byRef[f.ref] = f
+	}
+	if want := 0.8 / 61; byRef["a"].score != want {
+		t.Errorf("score of a (graph only) = %v, want %v", byRef["a"].score, want)
+	}
+	evidence := 0.8/62 + 0.8/61
+	if want := evidence; math.Abs(byRef["b"].score-want) > 1e-15 {
+		t.Errorf("score of b (lexical 100, graph 2, recency 1) = %v, want %v", byRef["b"].score, want)
+	}
+	wantB := []reply.Contribution{
+		{Name: Lexical, Rank: 100, Score: 1, Weight: 1, Contribution: reply.Round6(1.0 / 160)},
+		{Name: Graph, Rank: 2, Score: 1, Weight: 0.8, Contribution: reply.Round6(0.8 / 62 * (evidence - 1.0/160) / evidence)},
+		{Name: Recency, Rank: 1, Score: 1, Weight: 0.8, Contribution: reply.Round6(0.8 / 61 * (evidence - 1.0/160) / evidence)},
+	}
+	if diff := cmp.Diff(wantB, byRef["b"].contributors); diff != "" {
+		t.Errorf("contributors of b (-want +got):\n%s", diff)
 	}
 	// A strategy of weight 0 adds nothing; equal scores order by ref.
 	got = fuseRanks([]ranking{{Lexical, []scored{{2, 1}}}, {Recency, []scored{{1, 1}}}}, Weights{Lexical: 1, Recency: 1}, refs)

@@ -27,8 +27,9 @@ type Explanation struct {
 
 // Contribution is one strategy's view of a hit.
 type Contribution struct {
-	// Contribution is weight / (60 + rank), what the strategy added to the fused score
-	// (absent in word search).
+	// Contribution is what the strategy added to the fused score (absent in word
+	// search): weight / (60 + rank) (strength: weight × score / 61), or less for the
+	// graph and recency evidence of a matched item (docs/search.md, fused search).
 	Contribution float64 `json:"contribution,omitempty"`
 	Name         string  `json:"name"`
 	// Rank is the hit's 1-based rank in the strategy's own list.
