@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/scan"
 	"github.com/bfgo/bf/libbf/store"
 )
 
@@ -301,6 +302,7 @@ func problems(ctx context.Context, db *sql.DB, name string, listed []brain.Probl
 		if err := rows.Scan(&p.File, &p.Error); err != nil {
 			return nil, err
 		}
+		p.File = scan.Printable(p.File)
 		p.Brain = name
 		out = append(out, p)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/durable"
@@ -81,6 +82,10 @@ type listing struct {
 // onListSource is called with each source folder the listing reads (tests count them).
 var onListSource func(folder string)
 
+// onReadAuthored, when set, can fail the read of an authored folder (tests run as root,
+// whom permissions do not stop).
+var onReadAuthored func(rel string) error
+
 // authoredScopes are the authored roots, always listed.
 var authoredScopes = []string{"projects/", "actions/", "concepts/"}
 
@@ -130,7 +135,7 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 	entries := 0
 	var walk func(rel string, depth int) error
 	walk = func(rel string, depth int) error {
-		d := pf.get(rel)
+		d := readAuthored(pf, rel)
 		if d.err != nil {
 			return fmt.Errorf("%s: cannot read folder: %s", rel, osReason(d.err))
 		}
@@ -147,10 +152,25 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 			p := rel + "/" + name // path.Join without its allocation: rel is clean, name plain
 			typ := e.Type()
 			switch {
+			case !utf8.ValidString(name):
+				// No address can name it, so it is reported and never indexed.
+				if typ.IsDir() {
+					l.inputs = append(l.inputs, l.skipped(root, p, scan.MsgInvalidName))
+				} else if strings.HasSuffix(name, ".md") {
+					l.inputs = append(l.inputs, d.skipped(i, p, scan.MsgInvalidName))
+				}
 			case typ.IsDir() && depth >= scan.MaxDepth:
 				// Only the folder past the limit is left out, reported as a skipped file.
 				l.inputs = append(l.inputs, l.skipped(root, p, scan.MsgTooDeep))
 			case typ.IsDir():
+				if sub := readAuthored(pf, p); sub.err != nil {
+					// Only the folder that cannot be read is left out: the rest of its
+					// root still answers.
+					if !errors.Is(sub.err, fs.ErrNotExist) {
+						l.inputs = append(l.inputs, l.skipped(root, p, "cannot read folder: "+osReason(sub.err)))
+					}
+					continue
+				}
 				if err := walk(p, depth+1); err != nil {
 					return err
 				}
@@ -183,6 +203,16 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 	l.scopes = append(l.scopes, top+"/")
 	l.spans[top+"/"] = [2]int{start, len(l.inputs)}
 	return nil
+}
+
+// readAuthored returns authored folder rel as read ahead (see prefetch).
+func readAuthored(pf *prefetch, rel string) *folderRead {
+	if onReadAuthored != nil {
+		if err := onReadAuthored(rel); err != nil {
+			return &folderRead{err: err}
+		}
+	}
+	return pf.get(rel)
 }
 
 // stat fingerprints one path without following a symlink; an empty path means it vanished.
