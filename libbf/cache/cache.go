@@ -175,7 +175,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		return refresh(ctx, rw, ix, b.Root, d)
 	}
 	damaged := func(err error) error {
-		if IsDamaged(err) && confirmDamage(ctx, ro) {
+		if IsDamaged(err) && confirmDamage(ctx, ro, err) {
 			return errNeedBuild
 		}
 		return fmt.Errorf("cannot read the search cache in .bf: %w", err)
