@@ -145,6 +145,9 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	if !st.Mode().IsRegular() {
 		return nil, errNeedBuild
 	}
+	if err := checkSeal(ctx, dir, st); err != nil {
+		return nil, errNeedBuild // changed outside bf: rebuilt once
+	}
 	ino := st.Sys().(*syscall.Stat_t).Ino
 
 	// The read-only pool the Cache serves also does the checks and comparisons; the
@@ -160,11 +163,15 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		}
 	}()
 	var rw *sql.DB
-	defer func() {
+	// closeWriting closes the writable connection before the writer lock is released, so
+	// the seal taken then covers whatever its close wrote.
+	closeWriting := func() {
 		if rw != nil {
 			rw.Close()
+			rw = nil
 		}
-	}()
+	}
+	defer closeWriting()
 	refreshWith := func(d *diff) error {
 		if rw == nil {
 			if rw, err = openFile(live, false); err != nil {
@@ -244,7 +251,8 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 			// A refresh that committed meanwhile is harmless to repeat: every changed path is
 			// dropped before it is indexed again, and the next open compares anew.
 			err = refreshWith(d)
-			writer.release()
+			closeWriting()
+			releaseWriter(dir, writer)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -260,7 +268,8 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		if writer, err := acquire(ctx, dir, WriterLockFile, true, 0); err == nil {
 			markRefresh(dir)
 			err = refreshWith(d)
-			writer.release()
+			closeWriting()
+			releaseWriter(dir, writer)
 			if err != nil && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}

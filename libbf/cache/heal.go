@@ -74,7 +74,7 @@ func discardDamaged(ctx context.Context, root string, cause error) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	defer writer.release()
+	defer releaseWriter(dir, writer)
 	release, err := holdGeneration(ctx, dir)
 	if err != nil {
 		return false, err

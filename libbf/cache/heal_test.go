@@ -1,9 +1,11 @@
 package cache
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 
@@ -88,5 +90,81 @@ func TestHealImpossibleValue(t *testing.T) {
 	f.build()
 	if Heal(context.Background(), []*brain.Brain{f.brain()}, Unavailable(errors.New("disk full"))) {
 		t.Error("Heal discarded a sound generation for an error that is not damage")
+	}
+}
+
+// damageText changes one byte of the first copy of text in the live generation, in place,
+// as a flipped bit on disk would: the file still reads as a sound database.
+func damageText(t *testing.T, f *fixture, text string) {
+	t.Helper()
+	live := f.path(".bf/" + IndexFile)
+	data, err := os.ReadFile(live)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := bytes.Index(data, []byte(text))
+	if at < 0 {
+		t.Fatalf("%q is not in the cache file", text)
+	}
+	w, err := os.OpenFile(live, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.WriteAt([]byte{data[at] ^ 0x20}, int64(at)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A byte of the cache changed behind bf's back reads as another valid value, which SQLite
+// cannot tell from the real one: the seal does, and the open answers from a rebuilt cache.
+func TestChangedCacheFileIsRebuilt(t *testing.T) {
+	f := smallBrain(t)
+	f.build()
+	c := f.open()
+	const q = `SELECT ref, title, lead FROM items ORDER BY ref`
+	want := rows(t, c.DB(), q)
+	c.Close()
+	damageText(t, f, "Storage review")
+	c = f.open()
+	if diff := cmp.Diff(want, rows(t, c.DB(), q)); diff != "" {
+		t.Errorf("items after one byte of the cache changed (-want +got):\n%s", diff)
+	}
+	c.Close()
+	// The rebuilt generation is sealed: the next open reads no more than the seal.
+	reads := 0
+	onSealRead = func() { reads++ }
+	defer func() { onSealRead = nil }()
+	f.open().Close()
+	if reads != 0 {
+		t.Errorf("the open after the rebuild read the whole file %d times, want 0", reads)
+	}
+}
+
+// Refreshes change the file through SQLite and seal it before they release the writer
+// lock: no later open reads the whole file or rebuilds.
+func TestRefreshKeepsTheSeal(t *testing.T) {
+	f := smallBrain(t)
+	f.build()
+	reads := 0
+	onSealRead = func() { reads++ }
+	defer func() { onSealRead = nil }()
+	for i := range 5 {
+		f.write("concepts/site.md", fmt.Sprintf("# Site %d\n", i))
+		c := f.open()
+		if got := titleOf(t, c, "concepts/site.md"); got != fmt.Sprintf("Site %d", i) {
+			t.Errorf("refresh %d: title %q", i, got)
+		}
+		c.Close()
+	}
+	before := inode(t, f.path(".bf/"+IndexFile))
+	f.open().Close()
+	if after := inode(t, f.path(".bf/"+IndexFile)); after != before {
+		t.Error("an open after refreshes rebuilt the generation")
+	}
+	// The refreshes wrote to the write-ahead log, never filling it to a checkpoint: the
+	// file itself never changed, so it was never read whole.
+	if reads != 0 {
+		t.Errorf("the file was read whole %d times over 5 refreshes, want 0", reads)
 	}
 }
