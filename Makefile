@@ -83,13 +83,20 @@ clean:
 
 # Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
 # are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.
-.PHONY: bench bench-large bench-ir bench-scale
+.PHONY: bench bench-large bench-ir bench-scale bench-damage
 
 bench: build
 	$(GO) run ./bench/cmd/benchrun -size small -bin $(BIN)
 
 bench-large: build
 	$(GO) run ./bench/cmd/benchrun -size large -bin $(BIN)
+
+# The damage sweep: every block of the example brain's cache and 204 blocks of a generated
+# brain of 2,600 files, each zeroed, random and with one bit flipped, under bf search and
+# bf read; it prints how many replies were silently wrong or failed for good (make test
+# runs a sample of it).
+bench-damage: build
+	$(GO) run ./bench/cmd/damagesweep -bin $(BIN)
 
 bench-ir: build
 	$(GO) run ./bench/ir -bin $(BIN)
