@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -166,5 +168,36 @@ func TestRefreshKeepsTheSeal(t *testing.T) {
 	// file itself never changed, so it was never read whole.
 	if reads != 0 {
 		t.Errorf("the file was read whole %d times over 5 refreshes, want 0", reads)
+	}
+}
+
+// BenchmarkCheckSeal is what the seal adds to every open of a sealed generation.
+func BenchmarkCheckSeal(b *testing.B) {
+	f := &fixture{brainfix.New(b, brainfix.Spec{Config: testConfig, Notes: map[string]string{"concepts/a.md": "# A\n"}})}
+	f.build()
+	dir := f.path(".bf")
+	for b.Loop() {
+		st, err := os.Lstat(filepath.Join(dir, IndexFile))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := checkSeal(context.Background(), dir, st); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSealRead is the cost of reading a 64 MiB cache file whole for its CRC, which a
+// writer pays when it changed the file and an open pays when the file differs from its seal.
+func BenchmarkSealRead(b *testing.B) {
+	file := filepath.Join(b.TempDir(), IndexFile)
+	if err := os.WriteFile(file, bytes.Repeat([]byte("bf cache page "), 64<<20/14), 0o600); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(64 << 20)
+	for b.Loop() {
+		if _, _, err := sumFile(file); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
