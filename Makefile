@@ -83,7 +83,7 @@ clean:
 
 # Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
 # are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.
-.PHONY: bench bench-large bench-ir bench-scale bench-damage
+.PHONY: bench bench-large bench-ir bench-scale bench-damage bench-concurrency
 
 bench: build
 	$(GO) run ./bench/cmd/benchrun -size small -bin $(BIN)
@@ -97,6 +97,11 @@ bench-large: build
 # runs a sample of it).
 bench-damage: build
 	$(GO) run ./bench/cmd/damagesweep -bin $(BIN)
+
+# bf build alone and amid 8 loops of bf read and bf search, and the longest reader command
+# meanwhile, on a generated brain of 2,600 files.
+bench-concurrency: build
+	$(GO) run ./bench/cmd/buildamid -bin $(BIN)
 
 bench-ir: build
 	$(GO) run ./bench/ir -bin $(BIN)

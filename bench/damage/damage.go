@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // BlockSize is the unit of damage, the page size of the cache.
@@ -65,10 +66,11 @@ func Sweep(bf, work string, target Target, limit int, seed uint64) ([]Case, erro
 		return nil, fmt.Errorf("bf build of %s: %v: %s", target.Name, err, out.stderr)
 	}
 	index := filepath.Join(brain, ".bf", "index.sqlite")
-	pristine, err := os.ReadFile(index)
+	p, err := keep(index, filepath.Join(work, target.Name+".pristine"))
 	if err != nil {
 		return nil, err
 	}
+	pristine := p.data
 	want := make([]reply, len(target.Commands))
 	for i, args := range target.Commands {
 		want[i], err = run(bf, brain, args...)
@@ -81,7 +83,7 @@ func Sweep(bf, work string, target Target, limit int, seed uint64) ([]Case, erro
 	for _, kind := range Kinds {
 		for _, block := range spread(len(pristine), limit) {
 			for i, args := range target.Commands {
-				if err := restore(index, pristine); err != nil {
+				if err := p.restore(index); err != nil {
 					return nil, err
 				}
 				if err := damageBlock(index, pristine, block, kind, rng); err != nil {
@@ -104,7 +106,7 @@ func Sweep(bf, work string, target Target, limit int, seed uint64) ([]Case, erro
 			}
 		}
 	}
-	return cases, restore(index, pristine)
+	return cases, p.restore(index)
 }
 
 // spread returns the blocks of a file of size bytes to damage: every block, or limit
@@ -134,14 +136,81 @@ func Count(cases []Case) Counts {
 	return n
 }
 
-// restore puts the undamaged generation back and removes what a run left beside it.
-func restore(index string, pristine []byte) error {
-	for _, suffix := range []string{"-wal", "-shm", "-journal", ".new"} {
+// original is the undamaged generation as the build left it. The cache refuses a copy of
+// itself (it records its file's inode), and a rebuild replaces the file: a hard link keeps
+// the original inode, so each case starts from the very file the build wrote, with the
+// files the build left beside it (its seal).
+type original struct {
+	link   string // a hard link to the build's file
+	data   []byte
+	mtime  time.Time
+	beside map[string][]byte // .bf files other than the generation and its locks
+}
+
+// besideNames are the files a build leaves beside the generation that describe it.
+var besideNames = []string{"index.sqlite.seal"}
+
+func keep(index, link string) (*original, error) {
+	os.Remove(link)
+	if err := os.Link(index, link); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(index)
+	if err != nil {
+		return nil, err
+	}
+	st, err := os.Stat(index)
+	if err != nil {
+		return nil, err
+	}
+	o := &original{link: link, data: data, mtime: st.ModTime(), beside: map[string][]byte{}}
+	for _, name := range besideNames {
+		if b, err := os.ReadFile(filepath.Join(filepath.Dir(index), name)); err == nil {
+			o.beside[name] = b
+		}
+	}
+	return o, nil
+}
+
+// restore puts the undamaged generation back, in its own inode, and removes what a run
+// left beside it.
+func (o *original) restore(index string) error {
+	dir := filepath.Dir(index)
+	for _, suffix := range []string{"-wal", "-shm", "-journal", ".new", ".new-journal", ".new-tables", ".new-tables-journal"} {
 		if err := os.Remove(index + suffix); err != nil && !os.IsNotExist(err) {
 			return err
 		}
 	}
-	return os.WriteFile(index, pristine, 0o600)
+	cur, err1 := os.Stat(index)
+	orig, err2 := os.Stat(o.link)
+	if err2 != nil {
+		return err2
+	}
+	if err1 != nil || !os.SameFile(cur, orig) {
+		if err := os.Remove(index); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+		if err := os.Link(o.link, index); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(index, o.data, 0o600); err != nil {
+		return err
+	}
+	if err := os.Chtimes(index, o.mtime, o.mtime); err != nil {
+		return err
+	}
+	for _, name := range besideNames {
+		p := filepath.Join(dir, name)
+		if b, ok := o.beside[name]; ok {
+			if err := os.WriteFile(p, b, 0o600); err != nil {
+				return err
+			}
+		} else if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	return nil
 }
 
 // damageBlock changes block of the file in place, as dd conv=notrunc would.
