@@ -133,12 +133,9 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 	// Inputs go straight into l.inputs (dropped again if the folder cannot be listed).
 	start := len(l.inputs)
 	entries := 0
-	var walk func(rel string, depth int) error
-	walk = func(rel string, depth int) error {
-		d := readAuthored(pf, rel)
-		if d.err != nil {
-			return fmt.Errorf("%s: cannot read folder: %s", rel, osReason(d.err))
-		}
+	// walk applies the rules to folder rel, read as d.
+	var walk func(rel string, depth int, d *folderRead) error
+	walk = func(rel string, depth int, d *folderRead) error {
 		list := d.entries
 		entries += len(list)
 		if entries > scan.MaxEntries {
@@ -163,7 +160,8 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 				// Only the folder past the limit is left out, reported as a skipped file.
 				l.inputs = append(l.inputs, l.skipped(root, p, scan.MsgTooDeep))
 			case typ.IsDir():
-				if sub := readAuthored(pf, p); sub.err != nil {
+				sub := readAuthored(pf, p)
+				if sub.err != nil {
 					// Only the folder that cannot be read is left out: the rest of its
 					// root still answers.
 					if !errors.Is(sub.err, fs.ErrNotExist) {
@@ -171,7 +169,7 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 					}
 					continue
 				}
-				if err := walk(p, depth+1); err != nil {
+				if err := walk(p, depth+1, sub); err != nil {
 					return err
 				}
 			case typ&fs.ModeSymlink != 0:
@@ -193,7 +191,12 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 		}
 		return nil
 	}
-	if err := walk(top, 1); err != nil {
+	if d := readAuthored(pf, top); d.err != nil {
+		err = fmt.Errorf("%s: cannot read folder: %s", top, osReason(d.err))
+	} else {
+		err = walk(top, 1, d)
+	}
+	if err != nil {
 		// The folder keeps what the cache holds until it can be listed again.
 		clear(l.inputs[start:])
 		l.inputs = l.inputs[:start]
