@@ -201,3 +201,22 @@ func BenchmarkSealRead(b *testing.B) {
 		}
 	}
 }
+
+// A generation written before seals existed is sealed as it is, never rebuilt for it.
+func TestUnsealedCacheIsSealed(t *testing.T) {
+	f := smallBrain(t)
+	f.build()
+	f.remove(".bf/" + SealFile)
+	before := inode(t, f.path(".bf/"+IndexFile))
+	c := f.open()
+	if got := len(refs(t, c)); got != 6 {
+		t.Errorf("items = %d, want 6", got)
+	}
+	c.Close()
+	if after := inode(t, f.path(".bf/"+IndexFile)); after != before {
+		t.Error("the unsealed generation was rebuilt")
+	}
+	if _, err := os.Stat(f.path(".bf/" + SealFile)); err != nil {
+		t.Errorf("no seal after the open: %v", err)
+	}
+}
