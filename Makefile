@@ -84,7 +84,7 @@ clean:
 
 # Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
 # are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.
-.PHONY: bench bench-memory bench-large bench-ir bench-scale
+.PHONY: bench bench-memory bench-large bench-ir bench-scale bench-damage bench-concurrency
 
 # The memory section (bench/memory): LoCoMo retrieval quality, when its data is there, and
 # how recall, the prompt hook, the brief and a save grow from 500 to 5,000 memories.
@@ -97,6 +97,18 @@ bench-memory: build
 
 bench-large: build
 	$(GO) run ./bench/cmd/benchrun -size large -bin $(BIN)
+
+# The damage sweep: every block of the example brain's cache and 204 blocks of a generated
+# brain of 2,600 files, each zeroed, random and with one bit flipped, under bf search and
+# bf read; it prints how many replies were silently wrong or failed for good (make test
+# runs a sample of it).
+bench-damage: build
+	$(GO) run ./bench/cmd/damagesweep -bin $(BIN)
+
+# bf build alone and amid 8 loops of bf read and bf search, and the longest reader command
+# meanwhile, on a generated brain of 2,600 files.
+bench-concurrency: build
+	$(GO) run ./bench/cmd/buildamid -bin $(BIN)
 
 bench-ir: build
 	$(GO) run ./bench/ir -bin $(BIN)

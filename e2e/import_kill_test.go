@@ -128,4 +128,26 @@ func TestImportKilled(t *testing.T) {
 		t.Error("no kill landed before the import finished; the test proves nothing")
 	}
 	t.Logf("%d kills left no destination, %d the whole import", absent, complete)
+
+	// The next import beside a killed one removes its staging folder (once it is older
+	// than a moment, so a folder a running import just made is never taken for one).
+	past := time.Now().Add(-time.Minute)
+	parents, _ := filepath.Glob(filepath.Join(work, "k*"))
+	left := 0
+	for _, parent := range parents {
+		stages, _ := filepath.Glob(filepath.Join(parent, ".bf-import-*"))
+		left += len(stages)
+		for _, s := range stages {
+			if err := os.Chtimes(s, past, past); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if out, err := run(filepath.Join(parent, "again")).CombinedOutput(); err != nil {
+			t.Fatalf("import after a kill: %v\n%s", err, out)
+		}
+		if stages, _ := filepath.Glob(filepath.Join(parent, ".bf-import-*")); len(stages) > 0 {
+			t.Errorf("%s: the next import left the killed import's %s", filepath.Base(parent), filepath.Base(stages[0]))
+		}
+	}
+	t.Logf("%d staging folders of killed imports removed by the next import", left)
 }

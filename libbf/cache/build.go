@@ -54,7 +54,7 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 	if err != nil {
 		return BuildResult{}, busyError(err, "another bf process is updating the search cache in .bf")
 	}
-	defer writer.release()
+	defer releaseWriter(dir, writer)
 	sig := signature(b)
 	live := filepath.Join(dir, IndexFile)
 	if err := checkLive(live); err != nil {

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/scan"
 	"github.com/bfgo/bf/libbf/store"
 )
 
@@ -181,6 +182,9 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	if !st.Mode().IsRegular() {
 		return nil, errNeedBuild
 	}
+	if err := checkSeal(ctx, dir, st); err != nil {
+		return nil, errNeedBuild // changed outside bf: rebuilt once
+	}
 	ino := st.Sys().(*syscall.Stat_t).Ino
 
 	// The read-only pool the Cache serves also does the checks and comparisons; the
@@ -196,11 +200,15 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		}
 	}()
 	var rw *sql.DB
-	defer func() {
+	// closeWriting closes the writable connection before the writer lock is released, so
+	// the seal taken then covers whatever its close wrote.
+	closeWriting := func() {
 		if rw != nil {
 			rw.Close()
+			rw = nil
 		}
-	}()
+	}
+	defer closeWriting()
 	refreshWith := func(d *diff) error {
 		if rw == nil {
 			if rw, err = openFile(live, false); err != nil {
@@ -211,7 +219,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		return refresh(ctx, rw, ix, b.Root, d)
 	}
 	damaged := func(err error) error {
-		if IsDamaged(err) && confirmDamage(ctx, ro) {
+		if IsDamaged(err) && confirmDamage(ctx, ro, err) {
 			return errNeedBuild
 		}
 		return fmt.Errorf("cannot read the search cache in .bf: %w", err)
@@ -285,7 +293,8 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 			// A refresh that committed meanwhile is harmless to repeat: every changed path is
 			// dropped before it is indexed again, and the next open compares anew.
 			err = refreshWith(d)
-			writer.release()
+			closeWriting()
+			releaseWriter(dir, writer)
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ctx.Err()
@@ -301,7 +310,8 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		if writer, err := acquire(ctx, dir, WriterLockFile, true, 0); err == nil {
 			markRefresh(dir)
 			err = refreshWith(d)
-			writer.release()
+			closeWriting()
+			releaseWriter(dir, writer)
 			if err != nil && ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
@@ -343,6 +353,7 @@ func problems(ctx context.Context, db *sql.DB, name string, listed []brain.Probl
 		if err := rows.Scan(&p.File, &p.Error); err != nil {
 			return nil, err
 		}
+		p.File = scan.Printable(p.File)
 		p.Brain = name
 		out = append(out, p)
 	}

@@ -28,7 +28,8 @@ func Unavailable(err error) error {
 }
 
 // Heal discards the live generation of every brain whose cache file is damaged (SQLite
-// reported SQLITE_CORRUPT or SQLITE_NOTADB in err, and PRAGMA quick_check confirms it), so
+// reported SQLITE_CORRUPT or SQLITE_NOTADB in err, and PRAGMA quick_check confirms it; or,
+// for one brain, err is a value no build writes), so
 // the next Open rebuilds it, as a generation damaged as a whole already is. It reports
 // whether one was discarded: the caller, having closed its caches, then runs once more.
 func Heal(ctx context.Context, brains []*brain.Brain, err error) bool {
@@ -36,8 +37,14 @@ func Heal(ctx context.Context, brains []*brain.Brain, err error) bool {
 		return false
 	}
 	healed := false
+	cause := err
+	if len(brains) > 1 {
+		// The error does not say which brain it came from: only those quick_check finds
+		// damaged are discarded.
+		cause = nil
+	}
 	for _, b := range brains {
-		if ok, _ := discardDamaged(ctx, b.Root); ok {
+		if ok, _ := discardDamaged(ctx, b.Root, cause); ok {
 			healed = true
 		}
 	}
@@ -49,7 +56,7 @@ var ErrDamaged = errors.New("the search cache in .bf is damaged")
 
 // Check runs PRAGMA quick_check over the open generation: nil when it is sound.
 func (c *Cache) Check(ctx context.Context) error {
-	if confirmDamage(ctx, c.db) {
+	if confirmDamage(ctx, c.db, nil) {
 		return ErrDamaged
 	}
 	return nil
@@ -57,7 +64,7 @@ func (c *Cache) Check(ctx context.Context) error {
 
 // discardDamaged removes the brain's live generation when quick_check finds it damaged,
 // under the writer lock and the generation lock, so no build or reader is using it.
-func discardDamaged(ctx context.Context, root string) (bool, error) {
+func discardDamaged(ctx context.Context, root string, cause error) (bool, error) {
 	dir := filepath.Join(root, Dir)
 	live := filepath.Join(dir, IndexFile)
 	if st, err := os.Lstat(live); err != nil || !st.Mode().IsRegular() {
@@ -67,7 +74,7 @@ func discardDamaged(ctx context.Context, root string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	defer writer.release()
+	defer releaseWriter(dir, writer)
 	release, err := holdGeneration(ctx, dir)
 	if err != nil {
 		return false, err
@@ -77,7 +84,7 @@ func discardDamaged(ctx context.Context, root string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	damaged := confirmDamage(ctx, db)
+	damaged := confirmDamage(ctx, db, cause)
 	db.Close()
 	if !damaged || ctx.Err() != nil {
 		return false, ctx.Err()

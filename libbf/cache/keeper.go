@@ -228,7 +228,7 @@ func (k *keeperState) compareNow(ctx context.Context, dir string) error {
 	if err != nil {
 		return err
 	}
-	defer writer.release()
+	defer releaseWriter(dir, writer)
 	ro, err := openFile(live, true)
 	if err != nil {
 		return err

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/durable"
@@ -81,6 +82,10 @@ type listing struct {
 // onListSource is called with each source folder the listing reads (tests count them).
 var onListSource func(folder string)
 
+// onReadAuthored, when set, can fail the read of an authored folder (tests run as root,
+// whom permissions do not stop).
+var onReadAuthored func(rel string) error
+
 // authoredScopes are the authored roots, always listed.
 var authoredScopes = []string{"projects/", "actions/", "concepts/"}
 
@@ -128,12 +133,9 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 	// Inputs go straight into l.inputs (dropped again if the folder cannot be listed).
 	start := len(l.inputs)
 	entries := 0
-	var walk func(rel string, depth int) error
-	walk = func(rel string, depth int) error {
-		d := pf.get(rel)
-		if d.err != nil {
-			return fmt.Errorf("%s: cannot read folder: %s", rel, osReason(d.err))
-		}
+	// walk applies the rules to folder rel, read as d.
+	var walk func(rel string, depth int, d *folderRead) error
+	walk = func(rel string, depth int, d *folderRead) error {
 		list := d.entries
 		entries += len(list)
 		if entries > scan.MaxEntries {
@@ -147,11 +149,27 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 			p := rel + "/" + name // path.Join without its allocation: rel is clean, name plain
 			typ := e.Type()
 			switch {
+			case !utf8.ValidString(name):
+				// No address can name it, so it is reported and never indexed.
+				if typ.IsDir() {
+					l.inputs = append(l.inputs, l.skipped(root, p, scan.MsgInvalidName))
+				} else if strings.HasSuffix(name, ".md") {
+					l.inputs = append(l.inputs, d.skipped(i, p, scan.MsgInvalidName))
+				}
 			case typ.IsDir() && depth >= scan.MaxDepth:
 				// Only the folder past the limit is left out, reported as a skipped file.
 				l.inputs = append(l.inputs, l.skipped(root, p, scan.MsgTooDeep))
 			case typ.IsDir():
-				if err := walk(p, depth+1); err != nil {
+				sub := readAuthored(pf, p)
+				if sub.err != nil {
+					// Only the folder that cannot be read is left out: the rest of its
+					// root still answers.
+					if !errors.Is(sub.err, fs.ErrNotExist) {
+						l.inputs = append(l.inputs, l.skipped(root, p, "cannot read folder: "+osReason(sub.err)))
+					}
+					continue
+				}
+				if err := walk(p, depth+1, sub); err != nil {
 					return err
 				}
 			case typ&fs.ModeSymlink != 0:
@@ -173,7 +191,12 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 		}
 		return nil
 	}
-	if err := walk(top, 1); err != nil {
+	if d := readAuthored(pf, top); d.err != nil {
+		err = fmt.Errorf("%s: cannot read folder: %s", top, osReason(d.err))
+	} else {
+		err = walk(top, 1, d)
+	}
+	if err != nil {
 		// The folder keeps what the cache holds until it can be listed again.
 		clear(l.inputs[start:])
 		l.inputs = l.inputs[:start]
@@ -183,6 +206,16 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 	l.scopes = append(l.scopes, top+"/")
 	l.spans[top+"/"] = [2]int{start, len(l.inputs)}
 	return nil
+}
+
+// readAuthored returns authored folder rel as read ahead (see prefetch).
+func readAuthored(pf *prefetch, rel string) *folderRead {
+	if onReadAuthored != nil {
+		if err := onReadAuthored(rel); err != nil {
+			return &folderRead{err: err}
+		}
+	}
+	return pf.get(rel)
 }
 
 // stat fingerprints one path without following a symlink; an empty path means it vanished.

@@ -44,7 +44,7 @@ func StoreVectors(ctx context.Context, b *brain.Brain, model string, vectors map
 	if err != nil {
 		return busyError(err, "another process is writing the search cache in .bf")
 	}
-	defer writer.release()
+	defer releaseWriter(dir, writer)
 	db, err := openFile(filepath.Join(dir, IndexFile), false)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 )
 
 // MsgSymlinkFolder is the problem of an authored root or memories/ that is a symbolic link:
@@ -24,6 +25,29 @@ const MsgSymlinkFolder = "symbolic links are not followed; move the folder into 
 // MsgTooDeep is the problem of a folder nested past MaxDepth levels: it is skipped, with
 // everything below it.
 const MsgTooDeep = "folders nest deeper than 64 levels; flatten them"
+
+// MsgInvalidName is the problem of a note or folder whose name is not valid UTF-8: no
+// address can name it, so it is skipped (a folder with everything below it).
+const MsgInvalidName = "file names must be valid UTF-8; rename it"
+
+// Printable writes a brain path for a report: each byte that is not valid UTF-8 becomes
+// \xNN, so the path still shows which file is meant after it is encoded as JSON.
+func Printable(p string) string {
+	if utf8.ValidString(p) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); {
+		r, size := utf8.DecodeRuneInString(p[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, `\x%02x`, p[i])
+		} else {
+			b.WriteString(p[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
 
 // Authored are the folders of notes, in the order bf lists them.
 var Authored = []string{"projects", "actions", "concepts"}
@@ -123,6 +147,10 @@ func (t *Tree) authored(root, top string) error {
 			}
 			p := path.Join(rel, name)
 			switch {
+			case !utf8.ValidString(name):
+				if e.IsDir() || strings.HasSuffix(name, ".md") {
+					t.Problems = append(t.Problems, Problem{Printable(p), MsgInvalidName})
+				}
 			case e.Type()&fs.ModeSymlink != 0:
 				if strings.HasSuffix(name, ".md") || isDir(root, p) {
 					t.Problems = append(t.Problems, Problem{p, "symbolic links are not followed; move the file into the brain"})

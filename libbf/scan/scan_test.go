@@ -129,3 +129,30 @@ func TestLinkedRoots(t *testing.T) {
 		t.Errorf("followed a link: notes %+v, sources %+v", tree.Notes, tree.Sources)
 	}
 }
+
+// A note or folder whose name is not valid UTF-8 cannot be addressed: it is skipped and
+// named with its bad bytes written out.
+func TestInvalidNames(t *testing.T) {
+	root := t.TempDir()
+	write(t, root, "concepts/bad\xff\xfename.md")
+	write(t, root, "concepts/odd\xc3/inside.md")
+	write(t, root, "concepts/good.md")
+	write(t, root, "concepts/other\xff.txt")
+	tree, err := Brain(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Problem{
+		{`concepts/bad\xff\xfename.md`, MsgInvalidName},
+		{`concepts/odd\xc3`, MsgInvalidName},
+	}
+	if diff := cmp.Diff(want, tree.Problems); diff != "" {
+		t.Errorf("problems (-want +got):\n%s", diff)
+	}
+	if len(tree.Folders) != 0 {
+		t.Errorf("folders = %q, want none", tree.Folders)
+	}
+	if len(tree.Notes) != 1 || tree.Notes[0].Path != "concepts/good.md" {
+		t.Errorf("notes = %+v", tree.Notes)
+	}
+}

@@ -6,7 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/bfgo/bf/libbf/starter"
 )
@@ -175,5 +179,59 @@ func TestCancelled(t *testing.T) {
 	}
 	if _, err := os.Stat(dest); !errors.Is(err, os.ErrNotExist) {
 		t.Error("a cancelled import wrote its destination")
+	}
+}
+
+// A killed import leaves its staging folder: the next import removes it, but never a
+// folder a running import holds nor one created a moment ago.
+func TestAbandonedStagesRemoved(t *testing.T) {
+	src := fixture(t, map[string]string{"n.md": "# N\n"})
+	parent := t.TempDir()
+	old := time.Now().Add(-time.Minute)
+	stage := func(name string, when time.Time) string {
+		dir := filepath.Join(parent, name)
+		if err := os.MkdirAll(filepath.Join(dir, "concepts"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "concepts", "x.md"), []byte("# X\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(dir, when, when); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	killed := stage(".bf-import-111", old)
+	running := stage(".bf-import-222", old)
+	fresh := stage(".bf-import-333", time.Now())
+	other := stage(".keep-me", old)
+	// A running import holds a lock on its staging folder.
+	held, err := os.Open(running)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	if err := syscall.Flock(int(held.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Import(context.Background(), Options{Source: src, Dest: filepath.Join(parent, "b")}); err != nil {
+		t.Fatal(err)
+	}
+	for dir, want := range map[string]bool{killed: false, running: true, fresh: true, other: true} {
+		_, err := os.Stat(dir)
+		if got := err == nil; got != want {
+			t.Errorf("%s exists = %v, want %v (%v)", filepath.Base(dir), got, want, err)
+		}
+	}
+	list, err := os.ReadDir(parent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range list {
+		names = append(names, e.Name())
+	}
+	if diff := cmp.Diff([]string{".bf-import-222", ".bf-import-333", ".keep-me", "b"}, names); diff != "" {
+		t.Errorf("parent folder (-want +got):\n%s", diff)
 	}
 }

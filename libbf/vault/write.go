@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -22,14 +23,21 @@ import (
 // nothing, when the check set aside a key or a note and the round must run again.
 func (imp *importer) write(ctx context.Context, r *Report, docs []*doc, files []*file) (more bool, err error) {
 	base := nearest(filepath.Dir(imp.dest))
-	stage, err := os.MkdirTemp(base, ".bf-import-")
+	removeAbandonedStages(base, time.Now())
+	stage, err := os.MkdirTemp(base, stagePrefix)
 	if err != nil {
 		return false, fmt.Errorf("cannot create a staging folder in %s: %s", base, reason(err))
+	}
+	held, err := holdStage(stage)
+	if err != nil {
+		os.RemoveAll(stage)
+		return false, fmt.Errorf("cannot lock the staging folder %s: %s", stage, reason(err))
 	}
 	defer func() {
 		if stage != "" {
 			os.RemoveAll(stage)
 		}
+		held.Close()
 	}()
 	if imp.t.create {
 		if _, err := starter.Write(stage, starter.Options{Name: imp.t.name}); err != nil {
@@ -120,6 +128,54 @@ func (imp *importer) write(ctx context.Context, r *Report, docs []*doc, files []
 }
 
 // nearest is dir or its closest existing ancestor.
+// stagePrefix names the staging folders of imports.
+const stagePrefix = ".bf-import-"
+
+// stageSettle is how old an unlocked staging folder must be before another import
+// removes it: a folder just created is locked a moment later by its own import.
+const stageSettle = 10 * time.Second
+
+// holdStage locks a staging folder for as long as its import runs. The kernel drops the
+// lock when the process dies, so a later import can tell a killed import's folder from a
+// running one's.
+func holdStage(dir string) (*os.File, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, &os.PathError{Op: "lock", Path: dir, Err: err}
+	}
+	return f, nil
+}
+
+// removeAbandonedStages removes the staging folders in base that a killed import left:
+// older than stageSettle and locked by no running import. It is best effort: a folder
+// it cannot remove is tried again by the next import.
+func removeAbandonedStages(base string, now time.Time) {
+	list, err := os.ReadDir(base)
+	if err != nil {
+		return
+	}
+	for _, e := range list {
+		if !e.IsDir() || !strings.HasPrefix(e.Name(), stagePrefix) {
+			continue // a symbolic link is never followed
+		}
+		dir := filepath.Join(base, e.Name())
+		info, err := e.Info()
+		if err != nil || now.Sub(info.ModTime()) < stageSettle {
+			continue
+		}
+		held, err := holdStage(dir)
+		if err != nil {
+			continue // its import still runs
+		}
+		os.RemoveAll(dir)
+		held.Close()
+	}
+}
+
 func nearest(dir string) string {
 	for {
 		if st, err := os.Stat(dir); err == nil && st.IsDir() {

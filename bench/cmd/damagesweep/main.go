@@ -1,0 +1,148 @@
+// Command damagesweep damages a brain's cache one block at a time and counts the replies
+// that are silently wrong or fail for good (package damage). make bench-damage runs it on
+// the example brain and on a generated brain of 2,600 files.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/bfgo/bf/bench/damage"
+	"github.com/bfgo/bf/bench/gen"
+	"github.com/bfgo/bf/bench/internal/brains"
+)
+
+// generated is the generated brain of the sweep: 600 notes and 2,000 records.
+var generated = gen.Config{Notes: 600, Records: 2_000, Seed: 1}
+
+func main() {
+	bin := flag.String("bin", "bin", "folder holding the bf binary")
+	exampleBlocks := flag.Int("example-blocks", 0, "blocks of the example brain's cache to damage, spread evenly (0: every block)")
+	genBlocks := flag.Int("generated-blocks", 204, "blocks of the generated brain's cache to damage, spread evenly (0: every block)")
+	example := flag.String("example", "examples/brain", "the example brain")
+	show := flag.Int("show", 5, "cases of each bad outcome to print")
+	flag.Parse()
+	if err := sweep(*bin, *example, *exampleBlocks, *genBlocks, *show); err != nil {
+		fmt.Fprintln(os.Stderr, "damagesweep:", err)
+		os.Exit(1)
+	}
+}
+
+func sweep(bin, example string, exampleBlocks, genBlocks, show int) error {
+	bf, err := filepath.Abs(filepath.Join(bin, "bf"))
+	if err != nil {
+		return err
+	}
+	logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }
+	genDir, _, err := brains.Ensure(brains.DefaultCache(), gen.NewPlan(generated), logf)
+	if err != nil {
+		return err
+	}
+	genNote, genWord, err := sample(genDir)
+	if err != nil {
+		return err
+	}
+	targets := []struct {
+		damage.Target
+		blocks int
+	}{
+		{damage.Target{Name: "example", Dir: example, Commands: [][]string{{"search", "ledger"}, {"read"}, {"read", "concepts/ledger.md"}}}, exampleBlocks},
+		{damage.Target{Name: "generated-2600", Dir: genDir, Commands: [][]string{{"search", genWord}, {"read"}, {"read", genNote}}}, genBlocks},
+	}
+	work, err := os.MkdirTemp("", "bf-damage-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	var all []damage.Case
+	for _, t := range targets {
+		logf("damaging the cache of %s (%s; blocks: %s)…", t.Name, strings.Join(damage.Kinds, ", "), blocksText(t.blocks))
+		cases, err := damage.Sweep(bf, work, t.Target, t.blocks, 1)
+		if err != nil {
+			return err
+		}
+		all = append(all, cases...)
+	}
+	report(all, show)
+	return nil
+}
+
+func blocksText(n int) string {
+	if n <= 0 {
+		return "every one"
+	}
+	return fmt.Sprintf("%d spread evenly", n)
+}
+
+// sample picks a note of the generated brain to read and a word of its title to search.
+func sample(dir string) (note, word string, err error) {
+	var notes []string
+	filepath.WalkDir(filepath.Join(dir, "concepts"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && filepath.Base(p) != "index.md" {
+			notes = append(notes, p)
+		}
+		return nil
+	})
+	sort.Strings(notes)
+	if len(notes) == 0 {
+		return "", "", fmt.Errorf("%s: no note under concepts/", dir)
+	}
+	f, err := os.Open(notes[0])
+	if err != nil {
+		return "", "", err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if title, ok := strings.CutPrefix(sc.Text(), "# "); ok {
+			for _, w := range strings.Fields(title) {
+				if len(w) >= 4 {
+					word = strings.ToLower(strings.Trim(w, ".,:;()"))
+					break
+				}
+			}
+			break
+		}
+	}
+	if word == "" {
+		return "", "", fmt.Errorf("%s: no title word to search", notes[0])
+	}
+	rel, _ := filepath.Rel(dir, notes[0])
+	return filepath.ToSlash(rel), word, nil
+}
+
+func report(cases []damage.Case, show int) {
+	type key struct{ brain, kind string }
+	per := map[key][]damage.Case{}
+	var keys []key
+	for _, c := range cases {
+		k := key{c.Brain, c.Kind}
+		if per[k] == nil {
+			keys = append(keys, k)
+		}
+		per[k] = append(per[k], c)
+	}
+	outcomes := []string{damage.Correct, damage.SilentWrong, damage.HealedError, damage.PersistentError}
+	fmt.Printf("%-16s %-7s %6s %8s %13s %20s %17s\n", "brain", "damage", "cases", "correct", "silent wrong", "error, then correct", "persistent error")
+	for _, k := range keys {
+		n := damage.Count(per[k])
+		fmt.Printf("%-16s %-7s %6d %8d %13d %20d %17d\n", k.brain, k.kind, len(per[k]), n[outcomes[0]], n[outcomes[1]], n[outcomes[2]], n[outcomes[3]])
+	}
+	total := damage.Count(cases)
+	fmt.Printf("%-16s %-7s %6d %8d %13d %20d %17d\n", "all", "", len(cases), total[outcomes[0]], total[outcomes[1]], total[outcomes[2]], total[outcomes[3]])
+	for _, o := range outcomes[1:] {
+		shown := 0
+		for _, c := range cases {
+			if c.Outcome == o && shown < show {
+				fmt.Printf("%s: %s %s block %d, %s: %s\n", o, c.Brain, c.Kind, c.Block, c.Command, c.Detail)
+				shown++
+			}
+		}
+	}
+}
