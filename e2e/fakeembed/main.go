@@ -7,6 +7,9 @@
 // must show; nothing in it knows any particular text.
 //
 // With -log FILE it appends one line per text it embedded, so a test can count calls.
+// With -quota FILE, when FILE exists, it holds how many texts may still be embedded: a run
+// whose texts exceed it fails (exit 1, nothing printed), so a test can make a provider
+// fail half-way through a pass; each run that succeeds takes its texts off.
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -25,6 +29,7 @@ const dims = 512
 
 func main() {
 	log := flag.String("log", "", "append one line per embedded text to this file")
+	quota := flag.String("quota", "", "a file holding how many texts may still be embedded")
 	flag.Parse()
 	var logf *os.File
 	if *log != "" {
@@ -38,8 +43,7 @@ func main() {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
+	var texts []string
 	for in.Scan() {
 		var line struct {
 			Text string `json:"text"`
@@ -48,12 +52,42 @@ func main() {
 			fmt.Fprintln(os.Stderr, "fakeembed: input line is not {\"text\": …}")
 			os.Exit(1)
 		}
-		b, _ := json.Marshal(map[string][]float32{"embedding": embed(line.Text)})
-		out.Write(append(b, '\n'))
-		if logf != nil {
-			fmt.Fprintln(logf, strings.Join(strings.Fields(line.Text), " "))
+		texts = append(texts, line.Text)
+	}
+	if *quota != "" {
+		if err := spend(*quota, len(texts)); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeembed:", err)
+			os.Exit(1)
 		}
 	}
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	for _, text := range texts {
+		b, _ := json.Marshal(map[string][]float32{"embedding": embed(text)})
+		out.Write(append(b, '\n'))
+		if logf != nil {
+			fmt.Fprintln(logf, strings.Join(strings.Fields(text), " "))
+		}
+	}
+}
+
+// spend takes n texts off the quota file, or fails when it holds fewer; without the file
+// there is no quota.
+func spend(file string, n int) error {
+	raw, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	left, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		return fmt.Errorf("quota file %s holds no number", file)
+	}
+	if n > left {
+		return fmt.Errorf("quota exhausted: %d texts asked, %d left", n, left)
+	}
+	return os.WriteFile(file, []byte(strconv.Itoa(left-n)), 0o644)
 }
 
 // embed is a text's vector.

@@ -225,12 +225,15 @@ func TestNoProvider(t *testing.T) {
 }
 
 func TestEncode(t *testing.T) {
-	enc := Encode([]float32{3, 4})
-	if got := dot(enc, []float32{0.6, 0.8}); got < 0.9999 || got > 1.0001 {
+	v, ok := decodeEncoded(Encode([]float32{3, 4}))
+	if !ok {
+		t.Fatal("Encode wrote no vector")
+	}
+	if got := dot32(v, []float32{0.6, 0.8}); got < 0.9999 || got > 1.0001 {
 		t.Errorf("dot = %v", got)
 	}
-	if Encode([]float32{0, 0}) != nil || dot(enc, []float32{1}) != -2 {
-		t.Error("zero vector or length mismatch")
+	if Encode([]float32{0, 0}) != nil {
+		t.Error("a zero vector encoded")
 	}
 }
 
