@@ -31,15 +31,20 @@ const (
 
 // vectorsDDL is the store's layout. state holds one row whose changes counts the
 // transactions that added vectors, so a reader can tell that a copy it made is current.
+// The vectors live in a rowid table, appended in order, with their key in an index: keyed
+// by hash in a table without rowid, each insert moved kilobytes of vectors between pages
+// (100,000 vectors of 384 dimensions took 4.4 s of processor time to store, against
+// about 1 s).
 var vectorsDDL = []string{
-	`CREATE TABLE vectors(provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL,
-		PRIMARY KEY(provider, model, hash)) WITHOUT ROWID`,
+	`CREATE TABLE vectors(id INTEGER PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
+		vector BLOB NOT NULL, UNIQUE(provider, model, hash))`,
 	`CREATE TABLE state(changes INTEGER NOT NULL)`,
 }
 
 // VectorTables documents the store's tables, like Tables for a generation.
 var VectorTables = []Table{
 	{Name: "vectors", Doc: "one vector per provider, model and chunk text; kept across rebuilds; a full build, and every embedding pass, drops the vectors of texts no chunk of the brain holds", Columns: []Column{
+		{"id", "integer primary key, in the order vectors were stored"},
 		{"provider", "the provider's identity: its URL, or its command line as a JSON array"},
 		{"model", "the model sent to the URL (or declared beside the command), or ''"},
 		{"hash", "SHA-256 hex of the chunk text sent (chunks.hash)"},
@@ -239,10 +244,11 @@ type VectorSet struct {
 	Vectors map[string][]float32
 }
 
-// Load reads every vector of key, with the store's change count, in one read. A value that
-// is not a unit vector of float32 values means the file is damaged: the store is discarded
-// and ErrVectorsDamaged returned.
-func (s *VectorStore) Load(ctx context.Context, key VectorKey) (VectorSet, error) {
+// Load reads the vectors of key, with the store's change count, in one read: every vector
+// when only is nil, else those of the hashes in only (a hash the store lacks is left out).
+// A value that is not a unit vector of float32 values means the file is damaged: the store
+// is discarded and ErrVectorsDamaged returned.
+func (s *VectorStore) Load(ctx context.Context, key VectorKey, only []string) (VectorSet, error) {
 	set := VectorSet{Vectors: map[string][]float32{}}
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
@@ -252,8 +258,7 @@ func (s *VectorStore) Load(ctx context.Context, key VectorKey) (VectorSet, error
 	if err := tx.QueryRowContext(ctx, `SELECT changes FROM state`).Scan(&set.Changes); err != nil {
 		return set, s.fail(ctx, err)
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT hash, vector FROM vectors WHERE provider = ? AND model = ?`, key.Provider, key.Model)
-	err = EachRow(rows, err, func(r *sql.Rows) error {
+	take := func(r *sql.Rows) error {
 		var h string
 		var raw sql.RawBytes
 		if err := r.Scan(&h, &raw); err != nil {
@@ -265,9 +270,24 @@ func (s *VectorStore) Load(ctx context.Context, key VectorKey) (VectorSet, error
 		}
 		set.Vectors[h] = v
 		return nil
-	})
+	}
+	if only == nil {
+		rows, err := tx.QueryContext(ctx, `SELECT hash, vector FROM vectors WHERE provider = ? AND model = ?`, key.Provider, key.Model)
+		if err := EachRow(rows, err, take); err != nil {
+			return VectorSet{}, s.fail(ctx, err)
+		}
+		return set, nil
+	}
+	st, err := tx.PrepareContext(ctx, `SELECT hash, vector FROM vectors WHERE provider = ? AND model = ? AND hash = ?`)
 	if err != nil {
 		return VectorSet{}, s.fail(ctx, err)
+	}
+	defer st.Close()
+	for _, h := range only {
+		rows, err := st.QueryContext(ctx, key.Provider, key.Model, h)
+		if err := EachRow(rows, err, take); err != nil {
+			return VectorSet{}, s.fail(ctx, err)
+		}
 	}
 	return set, nil
 }

@@ -49,13 +49,17 @@ func TestVectorStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	set, err := st.Load(ctx, keyA)
+	set, err := st.Load(ctx, keyA, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := VectorSet{Changes: 2, Vectors: map[string][]float32{"h1": {1, 0}, "h2": {0, 1}}}
 	if diff := cmp.Diff(want, set); diff != "" {
 		t.Errorf("load (-want +got):\n%s", diff)
+	}
+	if only, err := st.Load(ctx, keyA, []string{"h2", "absent"}); err != nil ||
+		!cmp.Equal(only, VectorSet{Changes: 2, Vectors: map[string][]float32{"h2": {0, 1}}}) {
+		t.Errorf("load of h2 and an absent hash: %v %v", only, err)
 	}
 	if hs, err := st.Hashes(ctx, keyB); err != nil || !cmp.Equal(hs, map[string]bool{"h1": true}) {
 		t.Errorf("hashes of B: %v %v", hs, err)
@@ -117,7 +121,7 @@ func TestVectorStoreDiscardsForeignAndDamaged(t *testing.T) {
 	if err := st.Put(ctx, keyA, map[string][]byte{"h1": unitBytes(1, 0), "h2": unitBytes(3, 4)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := st.Load(ctx, keyA); !errors.Is(err, ErrVectorsDamaged) {
+	if _, err := st.Load(ctx, keyA, nil); !errors.Is(err, ErrVectorsDamaged) {
 		t.Fatalf("load of a damaged vector: %v", err)
 	}
 	st.Close()
@@ -126,7 +130,7 @@ func TestVectorStoreDiscardsForeignAndDamaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	if set, err := st.Load(ctx, keyA); err != nil || len(set.Vectors) != 0 {
+	if set, err := st.Load(ctx, keyA, nil); err != nil || len(set.Vectors) != 0 {
 		t.Errorf("after damage: %v %v", set, err)
 	}
 }

@@ -7,7 +7,9 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -18,23 +20,25 @@ import (
 	"unsafe"
 
 	"github.com/bfgo/bf/libbf/cache"
-	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/fuse"
 )
 
 // The scan file, .bf/vectors.scan, is the dense strategy's copy of one brain's vectors laid
-// out for a search to read in one piece: every embedded chunk as its item's id and its unit
-// vector, sorted by item, the vectors as one contiguous run of float32 values. Reading the
-// vectors row by row from SQLite cost about 3 µs a chunk (0.3 s for 100,000 chunks) before
-// any arithmetic; a search maps this file instead and only multiplies. Its stamp names the
-// provider, the generation's chunk state and the store's change count it was made from:
-// a search finding another stamp makes the file again from the generation and the store.
+// out for a search to read in one piece: every embedded chunk as its item's id, its text's
+// SHA-256 and its unit vector, sorted by item, the vectors as one contiguous run of
+// float32 values. Reading the vectors row by row from SQLite cost about 3 µs a chunk (0.3 s
+// for 100,000 chunks) before any arithmetic; a search maps this file instead and only
+// multiplies. Its stamp names the provider, the generation's chunk state and the store's
+// change count it was made from: a search finding another stamp makes the file again from
+// the generation's chunks, taking the vectors of unchanged texts from the old file and
+// only the others from the store.
 const scanFile = "vectors.scan"
 
-// Layout: header, then rows int64 item ids, then rows×dims float32 values, all little-endian.
+// Layout: header, then rows int64 item ids, rows 32-byte text digests, then rows×dims
+// float32 values, all little-endian.
 const (
-	scanMagic  = "bfscan01"
-	headerSize = 80 // magic 8, dims 4, pad 4, rows 8, chunks 8, missing 8, stamp 32, pad 8
+	scanMagic  = "bfscan02"
+	headerSize = 112 // magic 8, dims 4, pad 4, rows 8, chunks 8, missing 8, stamp 32, key 32, pad 8
 )
 
 // scan is a brain's embedded chunks, ready to compare with a query.
@@ -42,19 +46,28 @@ type scan struct {
 	dims int
 	// items holds each row's item id, rows of one item together.
 	items []int64
+	// digests holds each row's text digest, 32 bytes a row.
+	digests []byte
 	// vecs holds the rows' unit vectors, dims values each.
 	vecs []float32
 	// chunks counts the generation's chunks and missing those without a vector.
 	chunks, missing int
+	// stamp and key are what the scan was made from (stampOf) and for (keyDigest).
+	stamp, key [32]byte
 	// release unmaps the file (nil for a scan in memory).
 	release func()
 }
 
 // close releases the scan's file mapping.
 func (s *scan) close() {
-	if s.release != nil {
+	if s != nil && s.release != nil {
 		s.release()
 	}
+}
+
+// keyDigest names a provider and model.
+func keyDigest(key cache.VectorKey) [32]byte {
+	return sha256.Sum256([]byte(key.Provider + "\x00" + key.Model))
 }
 
 // stampOf names what a scan file is a copy of.
@@ -72,8 +85,8 @@ func stampOf(key cache.VectorKey, chunks cache.ChunkState, changes int64) [32]by
 }
 
 // loadScan returns the brain's scan for key: the scan file when its stamp is current, else
-// one made from the generation db reads and the vector store (and written for the next
-// search, when .bf can hold it).
+// one made from the generation db reads, the previous file and the vector store (and
+// written for the next search, when .bf can hold it).
 func loadScan(ctx context.Context, db *sql.Tx, root string, key cache.VectorKey) (*scan, error) {
 	state, err := cache.ReadChunkState(ctx, db)
 	if err != nil {
@@ -95,70 +108,133 @@ func loadScan(ctx context.Context, db *sql.Tx, root string, key cache.VectorKey)
 		return nil, err
 	}
 	file := filepath.Join(root, cache.Dir, scanFile)
-	stamp := stampOf(key, state, changes)
-	if s := openScan(file, stamp); s != nil {
-		return s, nil
+	old := openScan(file, keyDigest(key))
+	if old != nil && old.stamp == stampOf(key, state, changes) {
+		return old, nil
 	}
-	set, err := st.Load(ctx, key)
+	defer old.close()
+	chunks, err := readChunks(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	raw, err := buildScan(ctx, db, set, stampOf(key, state, set.Changes))
+	kept := old.byDigest()
+	var need []string
+	for _, c := range chunks {
+		if _, ok := kept[c.digest]; !ok {
+			need = append(need, c.hash)
+		}
+	}
+	if old == nil || len(need) > len(chunks)/4 {
+		need = nil // most texts are new: one read of every vector is cheaper
+	}
+	set, err := st.Load(ctx, key, need)
 	if err != nil {
 		return nil, err
 	}
-	// A search that cannot keep the file (a read-only brain) still has the scan.
-	durable.WriteFile(file, raw, 0o600)
+	raw := layOut(chunks, func(c chunkRef) []float32 {
+		if row, ok := kept[c.digest]; ok {
+			return old.vecs[row*old.dims : (row+1)*old.dims]
+		}
+		return set.Vectors[c.hash]
+	}, stampOf(key, state, set.Changes), keyDigest(key))
+	// A search that cannot keep the file (a read-only brain) still has the scan. The file
+	// is derived: a crash leaves the old one or one its size and stamp check.
+	writeScan(file, raw)
 	return decodeScan(raw, nil), nil
 }
 
-// buildScan lays out the generation's chunks with the vectors of set: the bytes of a
-// scan file.
-func buildScan(ctx context.Context, db *sql.Tx, set cache.VectorSet, stamp [32]byte) ([]byte, error) {
+// chunkRef is one chunk of a generation.
+type chunkRef struct {
+	item   int64
+	hash   string
+	digest [32]byte
+}
+
+// readChunks lists the generation's chunks, by item.
+func readChunks(ctx context.Context, db *sql.Tx) ([]chunkRef, error) {
+	rows, err := db.QueryContext(ctx, `SELECT item, hash FROM chunks ORDER BY item, id`)
+	return cache.ReadRows(rows, err, func(r *sql.Rows) (chunkRef, error) {
+		var c chunkRef
+		if err := r.Scan(&c.item, &c.hash); err != nil {
+			return c, err
+		}
+		if _, err := hex.Decode(c.digest[:], []byte(c.hash)); err != nil || len(c.hash) != 64 {
+			return c, fmt.Errorf("chunks.hash %q is not a SHA-256 in hex; run bf build", c.hash)
+		}
+		return c, nil
+	})
+}
+
+// byDigest maps each text digest of the scan to a row holding its vector.
+func (s *scan) byDigest() map[[32]byte]int {
+	out := map[[32]byte]int{}
+	if s == nil {
+		return out
+	}
+	for i := range s.items {
+		out[[32]byte(s.digests[32*i:32*(i+1)])] = i
+	}
+	return out
+}
+
+// layOut makes the bytes of a scan file holding chunks with the vectors vectorOf gives
+// (nil: none yet). Vectors of another length than the first are left out as missing.
+func layOut(chunks []chunkRef, vectorOf func(chunkRef) []float32, stamp, key [32]byte) []byte {
 	type row struct {
-		item int64
-		vec  []float32
+		c   chunkRef
+		vec []float32
 	}
 	var rows []row
-	chunks, dims := 0, 0
-	found, err := db.QueryContext(ctx, `SELECT item, hash FROM chunks ORDER BY item, id`)
-	err = cache.EachRow(found, err, func(r *sql.Rows) error {
-		var item int64
-		var hash string
-		if err := r.Scan(&item, &hash); err != nil {
-			return err
-		}
-		chunks++
-		v := set.Vectors[hash]
+	dims := 0
+	for _, c := range chunks {
+		v := vectorOf(c)
 		if v == nil {
-			return nil
+			continue
 		}
 		if dims == 0 {
 			dims = len(v)
 		}
 		if len(v) == dims {
-			rows = append(rows, row{item, v})
+			rows = append(rows, row{c, v})
 		}
-		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
-	raw := make([]byte, headerSize+len(rows)*(8+4*dims))
+	n := len(rows)
+	raw := make([]byte, headerSize+n*(8+32+4*dims))
 	copy(raw, scanMagic)
 	binary.LittleEndian.PutUint32(raw[8:], uint32(dims))
-	binary.LittleEndian.PutUint64(raw[16:], uint64(len(rows)))
-	binary.LittleEndian.PutUint64(raw[24:], uint64(chunks))
-	binary.LittleEndian.PutUint64(raw[32:], uint64(chunks-len(rows)))
+	binary.LittleEndian.PutUint64(raw[16:], uint64(n))
+	binary.LittleEndian.PutUint64(raw[24:], uint64(len(chunks)))
+	binary.LittleEndian.PutUint64(raw[32:], uint64(len(chunks)-n))
 	copy(raw[40:72], stamp[:])
-	items, vecs := raw[headerSize:], raw[headerSize+8*len(rows):]
+	copy(raw[72:104], key[:])
+	items, digests, vecs := raw[headerSize:], raw[headerSize+8*n:], raw[headerSize+40*n:]
 	for i, r := range rows {
-		binary.LittleEndian.PutUint64(items[8*i:], uint64(r.item))
+		binary.LittleEndian.PutUint64(items[8*i:], uint64(r.c.item))
+		copy(digests[32*i:], r.c.digest[:])
 		for j, x := range r.vec {
 			binary.LittleEndian.PutUint32(vecs[4*(i*dims+j):], math.Float32bits(x))
 		}
 	}
-	return raw, nil
+	return raw
+}
+
+// writeScan replaces the scan file with raw: a temporary file renamed over it, so a search
+// maps either the old file or the new one whole.
+func writeScan(file string, raw []byte) {
+	tmp, err := os.CreateTemp(filepath.Dir(file), "."+scanFile+".*.tmp")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(raw)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), file)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
 }
 
 // decodeScan reads the scan file's bytes, or returns nil when they are not one. On a
@@ -169,15 +245,17 @@ func decodeScan(raw []byte, release func()) *scan {
 	}
 	dims := int(binary.LittleEndian.Uint32(raw[8:]))
 	rows := binary.LittleEndian.Uint64(raw[16:])
-	s := &scan{dims: dims, chunks: int(binary.LittleEndian.Uint64(raw[24:])), missing: int(binary.LittleEndian.Uint64(raw[32:])), release: release}
-	if rows > uint64(len(raw)) || uint64(len(raw)) != headerSize+rows*(8+4*uint64(dims)) || (rows > 0 && dims == 0) {
+	s := &scan{dims: dims, chunks: int(binary.LittleEndian.Uint64(raw[24:])), missing: int(binary.LittleEndian.Uint64(raw[32:])),
+		stamp: [32]byte(raw[40:72]), key: [32]byte(raw[72:104]), release: release}
+	if rows > uint64(len(raw)) || uint64(len(raw)) != headerSize+rows*(8+32+4*uint64(dims)) || (rows > 0 && dims == 0) {
 		return nil
 	}
 	n := int(rows)
 	if n == 0 {
 		return s
 	}
-	items, vecs := raw[headerSize:headerSize+8*n], raw[headerSize+8*n:]
+	items, vecs := raw[headerSize:headerSize+8*n], raw[headerSize+40*n:]
+	s.digests = raw[headerSize+8*n : headerSize+40*n]
 	if littleEndian {
 		s.items = unsafe.Slice((*int64)(unsafe.Pointer(&items[0])), n)
 		s.vecs = unsafe.Slice((*float32)(unsafe.Pointer(&vecs[0])), n*dims)
@@ -200,8 +278,8 @@ var littleEndian = func() bool {
 	return *(*byte)(unsafe.Pointer(&x)) == 1
 }()
 
-// openScan maps the scan file when it holds stamp, else returns nil.
-func openScan(file string, stamp [32]byte) *scan {
+// openScan maps the scan file when it is one made for key, else returns nil.
+func openScan(file string, key [32]byte) *scan {
 	raw, release, err := mapFile(file)
 	if err != nil {
 		if !errors.Is(err, fs.ErrNotExist) {
@@ -209,13 +287,10 @@ func openScan(file string, stamp [32]byte) *scan {
 		}
 		return nil
 	}
-	if len(raw) < headerSize || [32]byte(raw[40:72]) != stamp {
+	s := decodeScan(raw, release)
+	if s == nil || s.key != key {
 		release()
 		return nil
-	}
-	s := decodeScan(raw, release)
-	if s == nil {
-		release()
 	}
 	return s
 }
