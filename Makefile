@@ -83,10 +83,16 @@ clean:
 
 # Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
 # are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.
-.PHONY: bench bench-large bench-ir bench-scale
+.PHONY: bench bench-large bench-ir bench-scale bench-dense
 
 bench: build
 	$(GO) run ./bench/cmd/benchrun -size small -bin $(BIN)
+	$(GO) run ./bench/cmd/benchdense
+
+# The dense strategy alone, in process, on generated vectors (10k and 100k chunks; the int8
+# experiment at 1M by hand: go run ./bench/cmd/benchdense -sizes '' -int8 100k,1m).
+bench-dense:
+	$(GO) run ./bench/cmd/benchdense
 
 bench-large: build
 	$(GO) run ./bench/cmd/benchrun -size large -bin $(BIN)

@@ -43,6 +43,22 @@ func TestVectorStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
+	if fi, err := os.Stat(filepath.Join(root, Dir, VectorsFile)); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("store file: %v %v, want mode 0600", fi, err)
+	}
+	db, err := sql.Open("sqlite", dsn(filepath.Join(root, Dir, VectorsFile), "mode=ro"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pageSize int
+	var journal string
+	if err := db.QueryRow(`PRAGMA page_size`).Scan(&pageSize); err != nil || pageSize != vectorsPageSize {
+		t.Errorf("page size %d (%v), want %d", pageSize, err, vectorsPageSize)
+	}
+	if err := db.QueryRow(`PRAGMA journal_mode`).Scan(&journal); err != nil || journal != "wal" {
+		t.Errorf("journal mode %q (%v), want wal", journal, err)
+	}
+	db.Close()
 
 	st, err = OpenVectors(ctx, root)
 	if err != nil {
