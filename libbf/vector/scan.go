@@ -41,6 +41,9 @@ const (
 	headerSize = 112 // magic 8, dims 4, pad 4, rows 8, chunks 8, missing 8, stamp 32, key 32, pad 8
 )
 
+// maxDims bounds the dimensions a scan file may claim, so its size check cannot overflow.
+const maxDims = 1 << 16
+
 // scan is a brain's embedded chunks, ready to compare with a query.
 type scan struct {
 	dims int
@@ -139,8 +142,12 @@ func loadScan(ctx context.Context, db *sql.Tx, root string, key cache.VectorKey)
 	}, stampOf(key, state, set.Changes), keyDigest(key))
 	// A search that cannot keep the file (a read-only brain) still has the scan. The file
 	// is derived: a crash leaves the old one or one its size and stamp check.
+	s := decodeScan(raw, nil)
+	if s == nil {
+		return nil, fmt.Errorf("the embeddings provider's vectors have more than %d dimensions; declare a model with fewer", maxDims)
+	}
 	writeScan(file, raw)
-	return decodeScan(raw, nil), nil
+	return s, nil
 }
 
 // chunkRef is one chunk of a generation.
@@ -247,7 +254,7 @@ func decodeScan(raw []byte, release func()) *scan {
 	rows := binary.LittleEndian.Uint64(raw[16:])
 	s := &scan{dims: dims, chunks: int(binary.LittleEndian.Uint64(raw[24:])), missing: int(binary.LittleEndian.Uint64(raw[32:])),
 		stamp: [32]byte(raw[40:72]), key: [32]byte(raw[72:104]), release: release}
-	if rows > uint64(len(raw)) || uint64(len(raw)) != headerSize+rows*(8+32+4*uint64(dims)) || (rows > 0 && dims == 0) {
+	if dims > maxDims || rows > uint64(len(raw)) || uint64(len(raw)) != headerSize+rows*(8+32+4*uint64(dims)) || (rows > 0 && dims == 0) {
 		return nil
 	}
 	n := int(rows)

@@ -158,7 +158,14 @@ func run(o options) error {
 		return err
 	}
 	if o.readme != "" {
-		return measure.ReplaceBetween(o.readme, "<!-- bench:dense -->", "<!-- /bench:dense -->", md)
+		if len(rows) > 0 {
+			if err := measure.ReplaceBetween(o.readme, "<!-- bench:dense -->", "<!-- /bench:dense -->", denseTable(o, rows)); err != nil {
+				return err
+			}
+		}
+		if len(int8Rows) > 0 {
+			return measure.ReplaceBetween(o.readme, "<!-- bench:dense-int8 -->", "<!-- /bench:dense-int8 -->", int8Table(o, int8Rows))
+		}
 	}
 	return nil
 }
@@ -472,8 +479,20 @@ func unitOf(v []float32) []float32 {
 
 // table renders the figures as Markdown.
 func table(o options, rows []Row, int8Rows []Int8Row) string {
+	var out string
+	if len(rows) > 0 {
+		out += denseTable(o, rows)
+	}
+	if len(int8Rows) > 0 {
+		out += int8Table(o, int8Rows)
+	}
+	return out
+}
+
+// denseTable is the table of vector.Dense's figures.
+func denseTable(o options, rows []Row) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nGenerated unit vectors of %d dimensions, four chunks an item, %d warm searches a size, depth %d; %d CPUs, GOMAXPROCS %d. Times in milliseconds are vector.Dense in process, provider round trip included (a server on 127.0.0.1; its round trip alone is its own column).\n\n",
+	fmt.Fprintf(&b, "\nGenerated unit vectors of %d dimensions, four chunks an item, %d warm searches a size, depth %d; %d CPUs, GOMAXPROCS %d. Times are vector.Dense in process, the provider's round trip included (a server on 127.0.0.1; that round trip alone is its own column).\n\n",
 		o.dims, o.queries, o.depth, runtime.NumCPU(), runtime.GOMAXPROCS(0))
 	b.WriteString("| chunks | storing every vector (processor) | scan file | first search (makes it) | first search after an edit | warm median | warm p95 | warm processor time, median | provider alone, median | previous scan, median | same ids and scores | load average |\n")
 	b.WriteString("| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n")
@@ -489,13 +508,17 @@ func table(o options, rows []Row, int8Rows []Int8Row) string {
 			measure.Bytes(r.ScanBytes), measure.Millis(r.First), measure.Millis(r.AfterEdit), measure.Millis(r.Warm.Median), measure.Millis(r.Warm.P95),
 			measure.Millis(r.WarmCPU), measure.Millis(r.Provider.Median), prev, same, r.Load)
 	}
-	if len(int8Rows) > 0 {
-		b.WriteString("\nIn memory, no file: the exact float32 scan against int8 codes (one scale per vector) whose best items are rescored exactly.\n\n")
-		b.WriteString("| chunks | exact float32, median | int8 + exact rescoring of the head, median | head (items) | recall@10 against exact |\n")
-		b.WriteString("| ---: | ---: | ---: | ---: | ---: |\n")
-		for _, r := range int8Rows {
-			fmt.Fprintf(&b, "| %d | %s | %s | %d | %.3f |\n", r.Chunks, measure.Millis(r.Exact.Median), measure.Millis(r.Int8.Median), r.Head, r.Recall)
-		}
+	return b.String()
+}
+
+// int8Table is the table of the int8 experiment.
+func int8Table(o options, rows []Int8Row) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nIn memory, no file, %d queries a size, depth %d: the exact float32 scan against int8 codes (one scale per vector) whose best items are rescored exactly.\n\n", o.queries, o.depth)
+	b.WriteString("| chunks | exact float32, median | int8 + exact rescoring of the head, median | head (items) | recall@10 against exact |\n")
+	b.WriteString("| ---: | ---: | ---: | ---: | ---: |\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "| %d | %s | %s | %d | %.3f |\n", r.Chunks, measure.Millis(r.Exact.Median), measure.Millis(r.Int8.Median), r.Head, r.Recall)
 	}
 	return b.String()
 }
