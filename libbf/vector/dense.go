@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -122,7 +123,9 @@ func Dense(ctx context.Context, db *sql.Tx, b *brain.Brain, query string, depth 
 		return nil, ErrUntrusted.Error() + "; searched with lexical, graph and recency", nil
 	}
 	s, err := loadScan(ctx, db, b.Root, keyOf(b.Config.Embeddings))
-	if err != nil {
+	if errors.Is(err, cache.ErrVectorsDamaged) {
+		return nil, err.Error() + "; run bf build --embed; searched with lexical, graph and recency", nil
+	} else if err != nil {
 		return nil, "", err
 	}
 	defer s.close()
