@@ -120,10 +120,14 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 	if err := durable.SyncDir(dir); err != nil {
 		return res, dirError(err)
 	}
-	// The vector store outlives generations; this one bounds it to the brain's texts. The
-	// build is done whatever happens here: a store left as it was is pruned by the next
-	// build or embedding pass.
-	keepUsedVectors(ctx, b.Root, live)
+	// The vector store outlives generations; this one bounds it to the brain's texts. A
+	// generation holds chunks only while bf.yaml declares a provider: without one it says
+	// nothing of which texts are used, and the store waits for the provider to come back.
+	// The build is done whatever happens here: a store left as it was is pruned by the
+	// next build or embedding pass.
+	if b.Config != nil && b.Config.Embeddings != nil {
+		keepUsedVectors(ctx, b.Root, live)
+	}
 	return res, nil
 }
 

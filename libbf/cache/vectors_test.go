@@ -213,4 +213,12 @@ func TestChunkStateAndBuildKeepsUsedVectors(t *testing.T) {
 	if hs, err := st.Hashes(ctx, keyA); err != nil || !cmp.Equal(hs, map[string]bool{texts[0].Hash: true}) {
 		t.Errorf("after a build the store holds %v (%v), want only the used text", hs, err)
 	}
+
+	// Without a provider a generation has no chunks: a build then keeps every vector, for
+	// the provider's return.
+	f.write("bf.yaml", testConfig)
+	f.build()
+	if hs, err := st.Hashes(ctx, keyA); err != nil || !cmp.Equal(hs, map[string]bool{texts[0].Hash: true}) {
+		t.Errorf("after a build without a provider the store holds %v (%v), want the text kept", hs, err)
+	}
 }
