@@ -84,16 +84,23 @@ clean:
 
 # Benchmarks (bench/README.md): they report figures and never fail on them. Generated brains
 # are kept in bench/cache (or $BF_BENCH_CACHE); results go to bench/results.
-.PHONY: bench bench-memory bench-large bench-ir bench-scale bench-damage bench-concurrency
+.PHONY: bench bench-memory bench-dense bench-large bench-ir bench-scale bench-damage bench-concurrency
 
-# The memory section (bench/memory): LoCoMo retrieval quality, when its data is there, and
-# how recall, the prompt hook, the brief and a save grow from 500 to 5,000 memories.
+# make bench: the small brain, the dense strategy, then the memory section (bench/memory:
+# LoCoMo retrieval quality, when its data is there, and how recall, the prompt hook, the
+# brief and a save grow from 500 to 5,000 memories).
 bench: build
 	$(GO) run ./bench/cmd/benchrun -size small -bin $(BIN)
+	$(GO) run ./bench/cmd/benchdense
 	$(GO) run ./bench/memory -bin $(BIN)
 
 bench-memory: build
 	$(GO) run ./bench/memory -bin $(BIN) -readme bench/README.md
+
+# The dense strategy alone, in process, on generated vectors (10k and 100k chunks; the int8
+# experiment at 1M by hand: go run ./bench/cmd/benchdense -sizes '' -int8 100k,1m).
+bench-dense:
+	$(GO) run ./bench/cmd/benchdense
 
 bench-large: build
 	$(GO) run ./bench/cmd/benchrun -size large -bin $(BIN)

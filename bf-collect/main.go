@@ -76,8 +76,9 @@ program is due when it has a refresh and its last success is older than that; --
 and --routine narrow the choice but never force a run. A failing program never stops the
 others. Skips a brain not trusted to collect here (bf register PATH --collect).
 --dry-run runs nothing and lists what is due with its window, and the manual programs.
-Then, when bf.yaml declares an embeddings provider, computes the vectors of the chunks
-that have none (fused search's dense strategy).
+Then, when bf.yaml declares an embeddings provider, gives the chunks a vector (fused
+search's dense strategy): those .bf/vectors.sqlite keeps are reused, the others sent;
+"embeddings" counts the "chunks", the texts "embedded" and those "reused".
 Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.`,
 		Flags: func(fs *flag.FlagSet) {
 			brainFlag = cli.BrainFlag(fs)
@@ -120,7 +121,8 @@ Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.
 			// Then the chunks waiting for vectors, when bf.yaml declares a provider.
 			embedFailed := false
 			if !dryRun {
-				_, err := vector.Embed(ctx, b)
+				rep, err := vector.Embed(ctx, b)
+				pass := &collect.Embeddings{Chunks: rep.Chunks, Embedded: rep.Embedded, Reused: rep.Reused}
 				switch {
 				case err == nil:
 				case ctx.Err() != nil:
@@ -128,9 +130,14 @@ Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.
 				case errors.Is(err, vector.ErrUntrusted):
 					// The reply already says the brain was skipped as not trusted: its vectors
 					// wait, as its collectors do.
+					pass = nil
 				default:
 					fmt.Fprintln(env.Stderr, "bf: embeddings: "+cli.Escape(err.Error()))
+					pass.Error = err.Error()
 					embedFailed = true
+				}
+				if b.Config != nil && b.Config.Embeddings != nil {
+					res.Brains[0].Embeddings = pass
 				}
 			}
 			if err := cli.WriteJSON(env.Stdout, res); err != nil {

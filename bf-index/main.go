@@ -71,8 +71,11 @@ and the cache refreshed. Prints {"sensor","records","changed","unchanged","faile
 "failures"?} (at most 200 failures) and exits 1 on any failure, writing nothing then;
 --dry-run writes nothing either.
 
---embed then asks the embeddings provider bf.yaml declares for the vectors of every
-chunk of the brain (fused search's dense strategy) and adds "chunks" and "embedded".`,
+--embed then gives every chunk of the brain a vector (fused search's dense strategy):
+a text whose vector .bf/vectors.sqlite keeps from an earlier pass, rebuilds included, is
+reused; the others are sent to the embeddings provider bf.yaml declares, a batch at a
+time, each batch kept once received. Adds "chunks" (distinct texts), "embedded" (sent)
+and "reused".`,
 		Flags: func(fs *flag.FlagSet) {
 			fs.BoolVar(&embed, "embed", false, "also compute the dense strategy's chunk vectors")
 			brainFlag = cli.BrainFlag(fs)
@@ -118,7 +121,7 @@ chunk of the brain (fused search's dense strategy) and adds "chunks" and "embedd
 				if err != nil {
 					return err
 				}
-				out = embedded{res.Changed, rep.Chunks, rep.Embedded, res.Files, res.Removed, res.Skipped}
+				out = embedded{res.Changed, rep.Chunks, rep.Embedded, res.Files, res.Removed, rep.Reused, res.Skipped}
 			}
 			if err := cli.WriteJSON(env.Stdout, out); err != nil {
 				return err
@@ -206,5 +209,6 @@ type embedded struct {
 	Embedded int `json:"embedded"`
 	Files    int `json:"files"`
 	Removed  int `json:"removed"`
+	Reused   int `json:"reused"`
 	Skipped  int `json:"skipped"`
 }

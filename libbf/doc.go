@@ -43,7 +43,8 @@
 //     Opening every selected brain for a page, a search or an export (problems, stale
 //     brains, the only brain failing): cache.OpenReadings. Reading a query's rows: cache.Collect (cache.ReadRows and
 //     cache.EachRow for statements and callbacks). Chunks for the dense strategy: chunk;
-//     their vectors: vector. The private in-memory database where text runs through
+//     their vectors, kept across rebuilds in .bf/vectors.sqlite: cache.OpenVectors
+//     (cache/vectors.go); computing them and the dense scan over .bf/vectors.scan: vector. The private in-memory database where text runs through
 //     FTS5 (stems, term counts, excerpts' snippet()): scratch.
 //   - bf search (words, identities, tags, scopes, suggestions, coverage): search. Fused
 //     retrieval (lexical, dense, graph and recency by rank): fuse.

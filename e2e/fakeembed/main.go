@@ -6,9 +6,12 @@
 // then have close vectors while sharing no indexed word, which is what the dense strategy
 // must show; nothing in it knows any particular text.
 //
-// With -log FILE it appends one line per text it read, so a test can count calls. With
-// -mode-file FILE it misbehaves as that file says when it exists: "hang" answers never,
-// "short" gives vectors of 256 dimensions, "mixed" gives every second text of a run 256.
+// With -log FILE it appends one line per text it embedded, so a test can count calls.
+// With -mode-file FILE it misbehaves as that file says when it exists: "hang" answers
+// never, "short" gives vectors of 256 dimensions, "mixed" gives every second text of a run
+// 256. With -quota FILE, when FILE exists, it holds how many texts may still be embedded: a run
+// whose texts exceed it fails (exit 1, nothing printed), so a test can make a provider
+// fail half-way through a pass; each run that succeeds takes its texts off.
 package main
 
 import (
@@ -18,6 +21,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -28,13 +32,9 @@ const dims = 512
 
 func main() {
 	log := flag.String("log", "", "append one line per embedded text to this file")
+	quota := flag.String("quota", "", "a file holding how many texts may still be embedded")
 	modeFile := flag.String("mode-file", "", "misbehave as this file says: hang, short or mixed")
 	flag.Parse()
-	mode := ""
-	if *modeFile != "" {
-		data, _ := os.ReadFile(*modeFile)
-		mode = strings.TrimSpace(string(data))
-	}
 	var logf *os.File
 	if *log != "" {
 		f, err := os.OpenFile(*log, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
@@ -47,9 +47,8 @@ func main() {
 	}
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 1<<20), 64<<20)
-	out := bufio.NewWriter(os.Stdout)
-	defer out.Flush()
-	for n := 0; in.Scan(); n++ {
+	var texts []string
+	for in.Scan() {
 		var line struct {
 			Text string `json:"text"`
 		}
@@ -57,10 +56,23 @@ func main() {
 			fmt.Fprintln(os.Stderr, "fakeembed: input line is not {\"text\": …}")
 			os.Exit(1)
 		}
-		if logf != nil {
-			fmt.Fprintln(logf, strings.Join(strings.Fields(line.Text), " "))
+		texts = append(texts, line.Text)
+	}
+	if *quota != "" {
+		if err := spend(*quota, len(texts)); err != nil {
+			fmt.Fprintln(os.Stderr, "fakeembed:", err)
+			os.Exit(1)
 		}
-		v := embed(line.Text)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	mode := ""
+	if *modeFile != "" {
+		data, _ := os.ReadFile(*modeFile)
+		mode = strings.TrimSpace(string(data))
+	}
+	for n, text := range texts {
+		v := embed(text)
 		switch {
 		case mode == "hang":
 			time.Sleep(time.Hour)
@@ -69,7 +81,29 @@ func main() {
 		}
 		b, _ := json.Marshal(map[string][]float32{"embedding": v})
 		out.Write(append(b, '\n'))
+		if logf != nil {
+			fmt.Fprintln(logf, strings.Join(strings.Fields(text), " "))
+		}
 	}
+}
+
+// spend takes n texts off the quota file, or fails when it holds fewer; without the file
+// there is no quota.
+func spend(file string, n int) error {
+	raw, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	left, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	if err != nil {
+		return fmt.Errorf("quota file %s holds no number", file)
+	}
+	if n > left {
+		return fmt.Errorf("quota exhausted: %d texts asked, %d left", n, left)
+	}
+	return os.WriteFile(file, []byte(strconv.Itoa(left-n)), 0o644)
 }
 
 // embed is a text's vector.

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"crypto/rand"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -118,6 +119,14 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 	}
 	if err := durable.SyncDir(dir); err != nil {
 		return res, dirError(err)
+	}
+	// The vector store outlives generations; this one bounds it to the brain's texts. A
+	// generation holds chunks only while bf.yaml declares a provider: without one it says
+	// nothing of which texts are used, and the store waits for the provider to come back.
+	// The build is done whatever happens here: a store left as it was is pruned by the
+	// next build or embedding pass.
+	if b.Config != nil && b.Config.Embeddings != nil {
+		keepUsedVectors(ctx, b.Root, live)
 	}
 	return res, nil
 }
@@ -285,6 +294,9 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	}
 	defer db.Close()
 	if _, err := db.ExecContext(ctx, `INSERT INTO meta(signature, file) VALUES(?, ?)`, sig, strconv.FormatUint(ino, 10)); err != nil {
+		return res, err
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO chunk_state(generation, changes) VALUES(?, 0)`, rand.Text()); err != nil {
 		return res, err
 	}
 	l, err := listBrain(b.Root, nil, time.Now())

@@ -300,6 +300,13 @@ func refresh(ctx context.Context, db *sql.DB, ix *indexer, root string, d *diff)
 		if err := w.apply(ctx, ix, root, d.changed, true, report); err != nil {
 			return err
 		}
+		if len(d.removed)+len(d.changed) > 0 {
+			// Items changed, and with them perhaps their chunks: a copy of the chunks made
+			// before is out of date.
+			if _, err := w.tx.ExecContext(ctx, `UPDATE chunk_state SET changes = changes + 1`); err != nil {
+				return err
+			}
+		}
 		if err := w.flushFTS(ctx); err != nil { // the removed files' rows, when nothing changed
 			return err
 		}

@@ -11,8 +11,10 @@ import "github.com/bfgo/bf/libbf/config"
 // by, so backlinks, period activity and home's projects read only indexes; version 6 adds
 // note_days, the days notes are dated, which every search and page reads; version 7 adds
 // edges_supersedes, a partial index of the supersedes edges fused search reads; version 8
-// keeps in reviews the records collection did not write (package provenance).
-const SchemaVersion = 8
+// keeps in reviews the records collection did not write (package provenance); version 9
+// moves the vectors to their own store (.bf/vectors.sqlite, VectorTables), which rebuilds
+// keep, and adds chunk_state.
+const SchemaVersion = 9
 
 // searchTokenizer is the search table's tokenizer: FTS5's porter stemmer over unicode61,
 // accents removed.
@@ -155,13 +157,12 @@ var Tables = []Table{
 		{"id", "integer primary key"},
 		{"item", "items.id"},
 		{"fragment", "the section's slug, or '' for a note's introduction or a record"},
-		{"hash", "SHA-256 hex of text: the key of its vector"},
+		{"hash", "SHA-256 hex of text: the key of its vector in .bf/vectors.sqlite"},
 		{"text", "the chunk as embedded: a prefix naming title, heading path, type, linked entities and date (records: source, title, time), a blank line, then sibling blocks packed to about 1,200 characters with one block of overlap"},
 	}},
-	{Name: "vectors", Doc: "embeddings of chunk texts, filled by bf build --embed and bf update; kept across refreshes, dropped with a rebuilt generation", Columns: []Column{
-		{"model", "the provider's model (or command line)"},
-		{"hash", "chunks.hash"},
-		{"vector", "float32 little-endian values, scaled to unit length"},
+	{Name: "chunk_state", Doc: "one row naming this generation's chunks, so a copy of them (the dense strategy's scan file) knows whether it is current", Columns: []Column{
+		{"generation", "drawn at random by the build that made the generation"},
+		{"changes", "how many refreshes changed items since that build"},
 	}},
 	{Name: "edges", Doc: "claims: subject relation target, with where it was stated", Columns: []Column{
 		{"item", "items.id of the stating item"},
@@ -220,8 +221,7 @@ var ddl = []string{
 	`CREATE TABLE note_days(day TEXT PRIMARY KEY) WITHOUT ROWID`,
 	`CREATE TABLE chunks(id INTEGER PRIMARY KEY, item INTEGER NOT NULL, fragment TEXT NOT NULL,
 		hash TEXT NOT NULL, text TEXT NOT NULL)`,
-	`CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL,
-		PRIMARY KEY(model, hash)) WITHOUT ROWID`,
+	`CREATE TABLE chunk_state(generation TEXT NOT NULL, changes INTEGER NOT NULL)`,
 }
 
 // indexes are created after a full fill (and exist in every live generation).

@@ -47,8 +47,22 @@ type BrainUpdate struct {
 	// Assistants is what the assistants' cycle did after the programs (bf update runs
 	// one), when the brain declares assistants.
 	Assistants any `json:"assistants,omitempty"`
+	// Embeddings is the embedding pass after the refresh, when bf.yaml declares a provider.
+	Embeddings *Embeddings `json:"embeddings,omitempty"`
 	// Skipped says why the brain was passed over.
 	Skipped string `json:"skipped,omitempty"`
+}
+
+// Embeddings is what an update's embedding pass did.
+type Embeddings struct {
+	// Chunks counts the brain's distinct chunk texts.
+	Chunks int `json:"chunks"`
+	// Embedded counts the texts sent to the provider and stored.
+	Embedded int `json:"embedded"`
+	// Error says why the pass stopped; the vectors stored before are kept.
+	Error string `json:"error,omitempty"`
+	// Reused counts the texts whose vector the store already held.
+	Reused int `json:"reused"`
 }
 
 // Index is the state of the search cache after an update.

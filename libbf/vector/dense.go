@@ -1,15 +1,15 @@
 package vector
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/fuse"
 )
 
@@ -17,12 +17,26 @@ import (
 type Report struct {
 	// Embedded counts the chunk texts given a vector by this pass.
 	Embedded int `json:"embedded"`
+	// Reused counts the chunk texts whose vector the store already held: none was sent.
+	Reused int `json:"reused"`
 	// Chunks counts the brain's distinct chunk texts.
 	Chunks int `json:"chunks"`
 }
 
-// Embed computes the vectors the brain's cache lacks for its declared provider and
-// stores them. A brain without an embeddings provider has nothing to do.
+// keyOf names a provider's vectors in the store: its URL or command line, and its model.
+func keyOf(cfg *config.Embeddings) cache.VectorKey {
+	if cfg.URL != "" {
+		return cache.VectorKey{Provider: cfg.URL, Model: cfg.Model}
+	}
+	argv, _ := json.Marshal([]string(cfg.Command))
+	return cache.VectorKey{Provider: string(argv), Model: cfg.Model}
+}
+
+// Embed computes the vectors the store (.bf/vectors.sqlite) lacks for the brain's chunk
+// texts and its declared provider, one batch at a time, each batch committed before the
+// next is sent: a pass that fails keeps the batches it finished, and a rebuilt cache
+// reuses every vector of a text it still holds. It first drops the vectors of texts the
+// brain no longer holds. A brain without an embeddings provider has nothing to do.
 func Embed(ctx context.Context, b *brain.Brain) (Report, error) {
 	var r Report
 	if b.Config == nil || b.Config.Embeddings == nil {
@@ -33,56 +47,74 @@ func Embed(ctx context.Context, b *brain.Brain) (Report, error) {
 	} else if !ok {
 		return r, ErrUntrusted
 	}
-	p := New(b.Config.Embeddings, b.Root)
+	cfg := b.Config.Embeddings
 	c, err := cache.Open(ctx, b)
 	if err != nil {
 		return r, err
 	}
-	pending, err := c.Pending(ctx, p.Model())
-	if err == nil {
-		err = c.DB().QueryRowContext(ctx, `SELECT count(DISTINCT hash) FROM chunks`).Scan(&r.Chunks)
-	}
-	var stored int
-	if err == nil {
-		stored, err = storedDimensions(ctx, c.DB(), p.Model())
-	}
+	texts, err := c.ChunkTexts(ctx)
 	c.Close()
 	if err != nil {
 		return r, err
 	}
-	if len(pending) == 0 {
-		return r, nil
-	}
-	texts := make([]string, len(pending))
-	for i, pd := range pending {
-		texts[i] = pd.Text
-	}
-	vecs, err := p.Embed(ctx, texts)
+	r.Chunks = len(texts)
+	st, err := cache.OpenVectors(ctx, b.Root)
 	if err != nil {
 		return r, err
 	}
-	if msg := dimensionsDiffer(p.Model(), "vectors", len(vecs[0]), stored); msg != "" {
-		return r, errors.New(msg)
+	defer st.Close()
+	used := make(map[string]bool, len(texts))
+	for _, t := range texts {
+		used[t.Hash] = true
 	}
-	out := map[string][]byte{}
-	for i, v := range vecs {
-		if enc := Encode(v); enc != nil {
-			out[pending[i].Hash] = enc
-		}
-	}
-	if err := cache.StoreVectors(ctx, b, p.Model(), out); err != nil {
+	if _, err := st.Keep(ctx, used); err != nil {
 		return r, err
 	}
-	r.Embedded = len(out)
+	key := keyOf(cfg)
+	have, err := st.Hashes(ctx, key)
+	if err != nil {
+		return r, err
+	}
+	var pending []cache.ChunkText
+	for _, t := range texts {
+		if have[t.Hash] {
+			r.Reused++
+		} else {
+			pending = append(pending, t)
+		}
+	}
+	p := New(cfg, b.Root)
+	stored, err := st.Dimensions(ctx, key)
+	if err != nil {
+		return r, err
+	}
+	for start := 0; start < len(pending); start += cfg.Batch {
+		batch := pending[start:min(start+cfg.Batch, len(pending))]
+		in := make([]string, len(batch))
+		for i, t := range batch {
+			in[i] = t.Text
+		}
+		vecs, err := p.Embed(ctx, in)
+		if err != nil {
+			return r, err
+		}
+		if msg := dimensionsDiffer(p.Model(), "vectors", len(vecs[0]), stored); msg != "" {
+			return r, errors.New(msg)
+		}
+		stored = len(vecs[0])
+		out := map[string][]byte{}
+		for i, v := range vecs {
+			if enc := Encode(v); enc != nil {
+				out[batch[i].Hash] = enc
+			}
+		}
+		if err := st.Put(ctx, key, out); err != nil {
+			return r, err
+		}
+		r.Embedded += len(out)
+	}
 	return r, nil
 }
-
-// scanSQL reads every embedded chunk of the model with its item.
-const scanSQL = `SELECT c.item, v.vector FROM chunks c JOIN vectors v ON v.model = ?1 AND v.hash = c.hash`
-
-// missingSQL counts the chunks without a vector of the model.
-const missingSQL = `SELECT count(*), (SELECT count(*) FROM chunks) FROM chunks c
-	WHERE NOT EXISTS (SELECT 1 FROM vectors v WHERE v.model = ?1 AND v.hash = c.hash)`
 
 // Dense is fused search's dense strategy: the query's vector from the brain's provider
 // (the only provider call on the search path), then every embedded chunk compared by
@@ -98,56 +130,27 @@ func Dense(ctx context.Context, db *sql.Tx, b *brain.Brain, query string, depth 
 	} else if !ok {
 		return nil, ErrUntrusted.Error() + "; searched with lexical, graph and recency", nil
 	}
-	p := New(b.Config.Embeddings, b.Root)
-	var missing, total int
-	if err := db.QueryRowContext(ctx, missingSQL, p.Model()).Scan(&missing, &total); err != nil {
+	s, err := loadScan(ctx, db, b.Root, keyOf(b.Config.Embeddings))
+	if errors.Is(err, cache.ErrVectorsDamaged) {
+		return nil, err.Error() + "; run bf build --embed; searched with lexical, graph and recency", nil
+	} else if err != nil {
 		return nil, "", err
 	}
-	if total > 0 && missing == total {
-		return nil, fmt.Sprintf("no chunk is embedded yet (%d waiting); run bf build --embed; searched with lexical, graph and recency", missing), nil
+	defer s.close()
+	if s.chunks > 0 && s.missing == s.chunks {
+		return nil, fmt.Sprintf("no chunk is embedded yet (%d waiting); run bf build --embed; searched with lexical, graph and recency", s.missing), nil
 	}
-	q, note, err := queryVector(ctx, db, b, p, query)
+	stored := 0
+	if len(s.items) > 0 {
+		stored = s.dims
+	}
+	q, note, err := queryVector(ctx, b, New(b.Config.Embeddings, b.Root), query, stored)
 	if err != nil || note != "" {
 		return nil, note, err
 	}
-	rows, err := db.QueryContext(ctx, scanSQL, p.Model())
-	if err != nil {
-		return nil, "", err
-	}
-	defer rows.Close()
-	best := map[int64]float64{}
-	for rows.Next() {
-		var item int64
-		var enc []byte
-		if err := rows.Scan(&item, &enc); err != nil {
-			return nil, "", err
-		}
-		s := dot(enc, q)
-		if s < -1 {
-			continue
-		}
-		if old, ok := best[item]; !ok || s > old {
-			best[item] = s
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, "", err
-	}
-	out := make([]fuse.Scored, 0, len(best))
-	for id, s := range best {
-		out = append(out, fuse.Scored{ID: id, Score: s})
-	}
-	slices.SortFunc(out, func(a, b fuse.Scored) int {
-		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
-	if len(out) > depth {
-		out = out[:depth]
-	}
-	if missing > 0 {
-		note = fmt.Sprintf("%d of %d chunks are not embedded yet; run bf build --embed or bf update", missing, total)
+	out := s.top(q, depth)
+	if s.missing > 0 {
+		note = fmt.Sprintf("%d of %d chunks are not embedded yet; run bf build --embed or bf update", s.missing, s.chunks)
 	}
 	return out, note, nil
 }

@@ -1,15 +1,10 @@
 package vector
 
 import (
-	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
-
-	"github.com/bfgo/bf/libbf/cache"
 )
 
 // sameDimensions refuses vectors of different lengths from one provider: a vector of
@@ -30,20 +25,6 @@ func sameDimensions(model string, vecs [][]float32) error {
 		parts = append(parts, fmt.Sprintf("%d dimensions for %d texts", dims, count[dims]))
 	}
 	return fmt.Errorf("embeddings provider %s returned vectors of mixed dimensions (%s); no vector was stored: check the provider's model", model, strings.Join(parts, ", "))
-}
-
-// storedDimensionsSQL reads the length in bytes of one stored vector of a model.
-const storedDimensionsSQL = `SELECT length(vector) FROM vectors WHERE model = ?1 LIMIT 1`
-
-// storedDimensions is the length of the model's stored vectors, 0 when none is stored.
-// Every build refuses mixed lengths, so one vector tells them all.
-func storedDimensions(ctx context.Context, q cache.Querier, model string) (int, error) {
-	var n int
-	err := q.QueryRowContext(ctx, storedDimensionsSQL, model).Scan(&n)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	return n / 4, err
 }
 
 // dimensionsDiffer says why vectors of dims cannot join stored ones of another length,

@@ -165,19 +165,6 @@ func Encode(v []float32) []byte {
 	return out
 }
 
-// dot is the inner product of an encoded vector with q (same length), or -2 when the
-// lengths differ.
-func dot(enc []byte, q []float32) float64 {
-	if len(enc) != 4*len(q) {
-		return -2
-	}
-	var s float32
-	for i := range q {
-		s += math.Float32frombits(binary.LittleEndian.Uint32(enc[4*i:])) * q[i]
-	}
-	return float64(s)
-}
-
 // unit scales a query vector to unit length.
 func unit(v []float32) []float32 {
 	enc := Encode(v)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/durable"
 )
 
@@ -37,7 +36,7 @@ type cooldown struct {
 // none: the failure, the cooldown, or a vector whose length differs from the stored
 // ones. A failure starts a cooldown every process of this brain shares; the caller's own
 // cancellation is returned as an error and starts none.
-func queryVector(ctx context.Context, q cache.Querier, b *brain.Brain, p *Provider, query string) ([]float32, string, error) {
+func queryVector(ctx context.Context, b *brain.Brain, p *Provider, query string, stored int) ([]float32, string, error) {
 	state := cooldownPath(b)
 	now := time.Now().UTC()
 	if cd, ok := readCooldown(state, p.cooldownKey()); ok && p.cfg.Cooldown > 0 && now.Before(cd.Until) {
@@ -67,10 +66,6 @@ func queryVector(ctx context.Context, q cache.Querier, b *brain.Brain, p *Provid
 	v := unit(vecs[0])
 	if v == nil {
 		return nil, "the embeddings provider returned an empty vector for the query" + searchedWithout, nil
-	}
-	stored, err := storedDimensions(ctx, q, p.Model())
-	if err != nil {
-		return nil, "", err
 	}
 	if msg := dimensionsDiffer(p.Model(), "a query vector", len(v), stored); msg != "" {
 		return nil, msg + searchedWithout, nil

@@ -3,10 +3,12 @@ package vector
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,6 +23,7 @@ import (
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/brainfix"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fuse"
 	"github.com/bfgo/bf/libbf/search"
 )
@@ -219,12 +222,15 @@ func TestNoProvider(t *testing.T) {
 }
 
 func TestEncode(t *testing.T) {
-	enc := Encode([]float32{3, 4})
-	if got := dot(enc, []float32{0.6, 0.8}); got < 0.9999 || got > 1.0001 {
+	v, ok := decodeEncoded(Encode([]float32{3, 4}))
+	if !ok {
+		t.Fatal("Encode wrote no vector")
+	}
+	if got := dot32(v, []float32{0.6, 0.8}); got < 0.9999 || got > 1.0001 {
 		t.Errorf("dot = %v", got)
 	}
-	if Encode([]float32{0, 0}) != nil || dot(enc, []float32{1}) != -2 {
-		t.Error("zero vector or length mismatch")
+	if Encode([]float32{0, 0}) != nil {
+		t.Error("a zero vector encoded")
 	}
 }
 
@@ -254,5 +260,40 @@ func TestUntrustedProvider(t *testing.T) {
 	}
 	if texts != 0 {
 		t.Errorf("the provider received %d texts", texts)
+	}
+}
+
+// A vector store holding a value bf did not write is discarded: fused search runs on the
+// other strategies and says so, and the next pass computes every vector again.
+func TestDamagedStore(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", filepath.Dir(exe)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	b := writeBrain(t, fmt.Sprintf("embeddings:\n  command: [%q, fake-embed]\n", filepath.Base(exe)))
+	ctx := context.Background()
+	if _, err := Embed(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	st, err := cache.OpenVectors(ctx, b.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Three times a unit vector: finite, but not what Encode writes.
+	three := make([]byte, 4)
+	binary.LittleEndian.PutUint32(three, math.Float32bits(3))
+	if err := st.Put(ctx, keyOf(b.Config.Embeddings), map[string][]byte{strings.Repeat("0", 64): three}); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	os.Remove(filepath.Join(b.Root, cache.Dir, scanFile))
+	out := fused(t, b, "restore snapshot")
+	want := cache.ErrVectorsDamaged.Error() + "; run bf build --embed; searched with lexical, graph and recency"
+	if got := out.Fused.Unavailable[fuse.Dense]; got != want {
+		t.Errorf("unavailable: %q, want %q", got, want)
+	}
+	if rep, err := Embed(ctx, b); err != nil || rep != (Report{Embedded: 3, Chunks: 3}) {
+		t.Errorf("after the damage: %+v %v", rep, err)
 	}
 }
