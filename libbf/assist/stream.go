@@ -58,13 +58,18 @@ func (o Options) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, sta
 	if err != nil {
 		return err
 	}
-	jobs := o.messageJobs(b, ch, readers, nil)
 	var last string
 	return e.Stream(ctx, channel.StreamOptions{
 		Since:   since.Position,
 		Cursor:  p.Cursor,
 		LockDir: state,
 		Commit: func(_ context.Context, m channel.Message, cursor string) error {
+			// The prompts are read for each message, so one created meanwhile answers
+			// the redelivered message.
+			jobs, err := o.messageJobs(b, ch, readers)
+			if err != nil {
+				return err
+			}
 			res, err := q.AdmitMessages(queue.Batch{Channel: ch, Input: StreamMark(ch),
 				Messages: []queue.Message{{ID: m.ID, Sender: m.Sender, Conversation: m.Conversation, Time: m.Time, Text: m.Text,
 					ReplyTo: m.ReplyTo, Own: m.Own, Cursor: cursor}},
