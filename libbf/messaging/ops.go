@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"unicode"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -165,4 +168,45 @@ func checkID(id string) error {
 
 func notFound(id string) error {
 	return &queue.Error{Kind: queue.ErrNotFound, Msg: fmt.Sprintf("no job or delivery %s in the assistant queue; list them with bf queue", id)}
+}
+
+// TakeoverReply is bf queue --adopt: the brain the queue was bound to before, and the
+// work it now holds for this brain.
+type TakeoverReply struct {
+	Items    []Item        `json:"items"`
+	Previous queue.Binding `json:"previous"`
+}
+
+// Takeover is bf queue --adopt.
+func Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, error) {
+	return Options{}.Takeover(ctx, b)
+}
+
+// Takeover rebinds b's queue to b although it holds unresolved work admitted under
+// another path, once that path is gone: the brain there was moved here, or deleted and b
+// is a new brain on its inode. The work is listed so it can be retried or cancelled; it
+// runs only while its configuration snapshot still matches b's. A brain without a queue
+// has nothing to take over, and nothing is created.
+func (o Options) Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, error) {
+	bind, dir, err := o.adopt(b)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(filepath.Join(dir, queue.FileName)); errors.Is(err, fs.ErrNotExist) {
+		return nil, &queue.Error{Kind: queue.ErrNotFound, Msg: "this brain has no assistant queue; there is nothing to take over"}
+	}
+	q, prev, err := queue.Takeover(dir, bind, o.Queue)
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	items, err := q.List()
+	if err != nil {
+		return nil, err
+	}
+	out := &TakeoverReply{Previous: prev, Items: []Item{}}
+	for _, it := range items {
+		out.Items = append(out.Items, o.item(it))
+	}
+	return out, nil
 }
