@@ -76,7 +76,7 @@ func binding(b *brain.Brain) (queue.Binding, error) {
 // left under an earlier device number first, then checks trust when the command runs
 // programs (trusted), creates the state folder when needed, opens the queue (rolling back
 // an interrupted write, rebinding a moved brain) and, when record is set, records the
-// attempts of dead processes.
+// attempts of dead processes and removes the context files they left behind.
 func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*opened, error) {
 	env := o.env()
 	bind, dir, err := o.adopt(b)
@@ -102,6 +102,10 @@ func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*o
 	}
 	if record {
 		if _, err := q.Recover(); err != nil {
+			q.Close()
+			return nil, err
+		}
+		if err := sweepContexts(q, dir); err != nil {
 			q.Close()
 			return nil, err
 		}
