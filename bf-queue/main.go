@@ -48,7 +48,9 @@ cancelled here: {"items":[…],"previous":{"path","name"}}.`,
 			case adopt && (retry || cancel || len(args) > 0):
 				return cli.Usagef("--adopt takes no ID, --retry or --cancel (see bf queue --help)")
 			}
-			b, err := cli.One(brain.Execution, brainFlag)
+			// Listing, opening, cancelling and retrying a job run no program, so they
+			// work while bf.yaml does not load; a delivery retry refuses then.
+			b, err := cli.OneUnloaded(brain.Execution, brainFlag)
 			if err != nil {
 				return err
 			}

@@ -90,6 +90,9 @@ func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, err
 	if err != nil {
 		return nil, err
 	}
+	if d.Type == "delivery" && b.ConfigErr != nil {
+		return nil, fmt.Errorf("%w; retrying a delivery runs its channel's send command: fix bf.yaml first", b.ConfigErr)
+	}
 	if d.Type != "delivery" {
 		it, err := op.q.Retry(id)
 		if err != nil {
