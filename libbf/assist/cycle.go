@@ -342,7 +342,11 @@ func (o Options) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch st
 		}
 		res, err := q.AdmitMessages(batch)
 		rep.Admitted = append(rep.Admitted, res.Jobs...)
-		return err
+		if err != nil {
+			// As a stream's refused admission does, the error names its channel.
+			return fmt.Errorf("channel %s: %w", ch, err)
+		}
+		return nil
 	}
 	res, err := channel.Poll(ctx, ch, channel.Window{Checkpoint: p.Position, End: now, Overlap: channel.ReadOverlap}, e.Read, admit)
 	if res.Backlog {
