@@ -213,3 +213,78 @@ func (o Options) Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, 
 	}
 	return out, nil
 }
+
+// Filter selects unresolved work for a bulk cancel: every field given must match.
+type Filter struct {
+	Assistant string
+	Channel   string
+	State     queue.State
+}
+
+func (f Filter) empty() bool { return f == Filter{} }
+
+func (f Filter) matches(it queue.Item) bool {
+	return !it.State.Resolved() && (f.Assistant == "" || it.Assistant == f.Assistant) &&
+		(f.Channel == "" || it.Channel == f.Channel) && (f.State == "" || it.State == f.State)
+}
+
+// CancelAllReply is bf queue --cancel FILTERS: how many unresolved items match, and, once
+// confirmed, those cancelled and those skipped (still being attempted, or resolved
+// meanwhile).
+type CancelAllReply struct {
+	Cancelled []string `json:"cancelled"`
+	Matched   int      `json:"matched"`
+	Skipped   []string `json:"skipped"`
+}
+
+// CancelAll is bf queue --cancel with filters.
+func CancelAll(ctx context.Context, b *brain.Brain, f Filter, confirm int) (*CancelAllReply, error) {
+	return Options{}.CancelAll(ctx, b, f, confirm)
+}
+
+// CancelAll cancels every unresolved job and delivery f matches, in one commit. With
+// confirm < 0 it only counts them; otherwise confirm must equal that count, so work
+// admitted or resolved since the count is never cancelled unseen.
+func (o Options) CancelAll(ctx context.Context, b *brain.Brain, f Filter, confirm int) (*CancelAllReply, error) {
+	if f.empty() {
+		return nil, &reply.InputError{Argument: "--cancel", Err: errors.New("without an ID needs --assistant, --channel or --state to select the work")}
+	}
+	switch f.State {
+	case "", queue.Pending, queue.Running, queue.Answered, queue.Sending, queue.Failed, queue.Uncertain:
+	default:
+		return nil, &reply.InputError{Argument: "--state", Err: fmt.Errorf("%s is not an unresolved state; use pending, running, answered, sending, failed or uncertain", f.State)}
+	}
+	op, err := o.openQueue(b, existing, false, confirm >= 0)
+	if err != nil {
+		return nil, err
+	}
+	defer op.close()
+	out := &CancelAllReply{Cancelled: []string{}, Skipped: []string{}}
+	if op.q == nil {
+		return out, nil
+	}
+	items, err := op.q.List()
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, it := range items {
+		if f.matches(it) {
+			ids = append(ids, it.ID)
+		}
+	}
+	out.Matched = len(ids)
+	if confirm < 0 {
+		return out, nil
+	}
+	if confirm != len(ids) {
+		return nil, &queue.Error{Kind: queue.ErrState, Msg: fmt.Sprintf(
+			"%d items match now, not the %d confirmed; count them again without --confirm, then confirm that number", len(ids), confirm)}
+	}
+	res, err := op.q.CancelAll(ids)
+	if err != nil {
+		return nil, err
+	}
+	out.Cancelled, out.Skipped = res.Cancelled, res.Skipped
+	return out, nil
+}

@@ -470,3 +470,33 @@ func TestRecover(t *testing.T) {
 		t.Errorf("second recovery recorded %d attempts", n)
 	}
 }
+
+// TestCancelAll: one call cancels every unresolved item named, in one transaction, and
+// skips work still being attempted or already resolved.
+func TestCancelAll(t *testing.T) {
+	q, _, _ := openTest(t, Options{})
+	for _, id := range []string{"f1", "f2", "f3", "live", "done"} {
+		mustAdmit(t, q, NewDelivery{ID: id, Channel: "chat", Text: id, Send: idem})
+	}
+	for _, id := range []string{"f1", "f2", "f3"} {
+		mustBegin(t, q, id, idem).Finish(SendFailed("send exited with status 1"))
+	}
+	mustBegin(t, q, "done", idem).Finish(Sent(Receipt{ID: "m"}))
+	mustBegin(t, q, "live", idem) // still being sent by this process
+	got, err := q.CancelAll([]string{"f1", "f2", "f3", "live", "done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := CancelReport{Cancelled: []string{"f1", "f2", "f3"}, Skipped: []string{"live", "done"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CancelAll (-want +got):\n%s", diff)
+	}
+	for id, state := range map[string]State{"f1": Cancelled, "f3": Cancelled, "live": Sending, "done": Delivered} {
+		if s := mustItem(t, q, id).State; s != state {
+			t.Errorf("%s is %s, want %s", id, s, state)
+		}
+	}
+	if _, err := q.CancelAll([]string{"f1", "nope"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("CancelAll with an unknown ID: %v, want ErrNotFound", err)
+	}
+}
