@@ -10,10 +10,13 @@ package e2e
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/bfgo/bf/libbf/brainfix"
 )
@@ -38,11 +41,13 @@ func TestOrphanedSendHoldsRetryAndCancel(t *testing.T) {
 				t.Fatal(err)
 			}
 			pgid, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+			// Whatever the test finds, no held adapter outlives it.
+			t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
 
 			// Retry and cancel refuse, and recovery leaves the attempt running.
 			for _, op := range []string{"--retry", "--cancel"} {
 				c, out, errb := r.command("", "queue", id, op)
-				err := c.Run()
+				err := runWithin(t, c, 20*time.Second)
 				if code := c.ProcessState.ExitCode(); code != 1 || errb.String() != orphanMessage("delivery is still being sent", pgid) {
 					t.Fatalf("bf queue %s %s while its send runs: exit %d (%v)\nstdout %s\nstderr %q", id, op, code, err, out, errb)
 				}
@@ -70,6 +75,26 @@ func TestOrphanedSendHoldsRetryAndCancel(t *testing.T) {
 	}
 }
 
+// runWithin runs cmd, killing it and failing the test when it outlives d: a retry that
+// sends again blocks on the held adapter instead of refusing.
+func runWithin(t *testing.T, cmd *exec.Cmd, d time.Duration) error {
+	t.Helper()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("bf %s did not return within %s: it attempted the work again instead of refusing", strings.Join(cmd.Args[1:], " "), d)
+		return nil
+	}
+}
+
 const orphanConfig = `version: 8
 name: brain
 assistants:
@@ -93,6 +118,7 @@ func TestOrphanedHarnessOutlivesRecovery(t *testing.T) {
 	r.kill(cmd)
 	ready, _ := filepath.Glob(filepath.Join(r.brain, "run", "ready.harness.*"))
 	pgid, _ := strconv.Atoi(strings.TrimPrefix(filepath.Base(ready[0]), "ready.harness."))
+	t.Cleanup(func() { syscall.Kill(-pgid, syscall.SIGKILL) })
 
 	// A watch cycle records dead attempts: this one still runs, with its context file.
 	r.bf(0, "", "watch", "--json", "--cycles", "1", "--assistant", "solo")
@@ -104,7 +130,7 @@ func TestOrphanedHarnessOutlivesRecovery(t *testing.T) {
 		t.Fatalf("%d context files while the harness runs, want 1", n)
 	}
 	c, _, errb := r.command("", "queue", items[0].ID, "--retry")
-	c.Run()
+	runWithin(t, c, 20*time.Second)
 	if code := c.ProcessState.ExitCode(); code != 1 || errb.String() != orphanMessage("job is still running", pgid) {
 		t.Fatalf("retry while the harness runs: exit %d, stderr %q", code, errb)
 	}
