@@ -248,11 +248,12 @@ by it, and runs until stopped.`,
 				if !ok {
 					return cli.Usagef("bf watch shows a dashboard on a terminal; use bf watch --json or bf status")
 				}
-				// A second, interactive watcher observes the one that collects.
+				// A second, interactive watcher observes the one that collects, and
+				// collects itself once that one stops.
 				err = watch.Interactive(ctx, in, out, opt, func(ctx context.Context, o watch.Options) error {
 					err := watch.Run(ctx, b, o)
 					if errors.Is(err, watch.ErrOwned) {
-						o.Observe, o.Notify = true, nil
+						o.Observe, o.TakeOver = true, true
 						err = watch.Run(ctx, b, o)
 					}
 					return err

@@ -146,10 +146,10 @@ func (r *killRig) releaseAll() {
 		entries, _ := os.ReadDir(filepath.Join(r.brain, "run"))
 		for _, e := range entries {
 			var pid int
-			if _, err := fmt.Sscanf(e.Name(), "ready.harness.%d", &pid); err == nil && alive(pid) {
+			if _, err := fmt.Sscanf(e.Name(), "ready.harness.%d", &pid); err == nil && groupAlive(pid) {
 				return false
 			}
-			if _, err := fmt.Sscanf(e.Name(), "ready.send.%d", &pid); err == nil && alive(pid) {
+			if _, err := fmt.Sscanf(e.Name(), "ready.send.%d", &pid); err == nil && groupAlive(pid) {
 				return false
 			}
 		}

@@ -232,7 +232,28 @@ func (r *killRig) settle(id string, killAdapter bool) {
 	// Released, so later sends of the same ID do not wait either.
 	r.touch("run/go." + id)
 	r.touch("run/go2." + id)
-	r.waitFor("the adapter of "+id+" to end", func() bool { return pid <= 0 || !alive(pid) })
+	// The whole group, helpers included: bf counts the attempt as running until then.
+	r.waitFor("the adapter of "+id+" to end", func() bool { return pid <= 0 || !groupAlive(pid) })
+}
+
+// groupAlive reports whether a live process (not a zombie) belongs to process group pgid.
+func groupAlive(pgid int) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(data, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(data[i+1:]))
+		if len(f) >= 3 && f[2] == strconv.Itoa(pgid) && f[0] != "Z" && f[0] != "X" {
+			return true
+		}
+	}
+	return false
 }
 
 // busy reports whether any live process has the brain as its working folder. Every bf

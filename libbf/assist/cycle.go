@@ -330,7 +330,10 @@ func (o Options) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch st
 	if err != nil {
 		return err
 	}
-	jobs := o.messageJobs(b, ch, readers, rep)
+	jobs, err := o.messageJobs(b, ch, readers)
+	if err != nil {
+		return fmt.Errorf("channel %s: %w", ch, err)
+	}
 	admit := func(ctx context.Context, msgs []channel.Message, end time.Time) error {
 		batch := queue.Batch{Channel: ch, Input: mark, Done: queue.Progress{Position: end}, Jobs: jobs}
 		for _, m := range msgs {
@@ -339,7 +342,11 @@ func (o Options) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch st
 		}
 		res, err := q.AdmitMessages(batch)
 		rep.Admitted = append(rep.Admitted, res.Jobs...)
-		return err
+		if err != nil {
+			// As a stream's refused admission does, the error names its channel.
+			return fmt.Errorf("channel %s: %w", ch, err)
+		}
+		return nil
 	}
 	res, err := channel.Poll(ctx, ch, channel.Window{Checkpoint: p.Position, End: now, Overlap: channel.ReadOverlap}, e.Read, admit)
 	if res.Backlog {
@@ -411,28 +418,31 @@ func (o Options) deliver(ctx context.Context, b *brain.Brain, q *queue.Queue, mo
 }
 
 // messageJobs returns the function that gives a new message of channel ch one job per
-// assistant in readers, answering in the message's conversation. A reader whose prompt
-// cannot be read gets no job; rep, when set, says why.
-func (o Options) messageJobs(b *brain.Brain, ch string, readers []string, rep *Report) func(queue.Message) []queue.NewJob {
+// assistant in readers, answering in the message's conversation. It reads every reader's
+// prompt first and fails when one cannot be read: a message is then left unadmitted (a
+// read keeps its checkpoint, a stream leaves it unacknowledged) and the failure becomes
+// the channel's input error, rather than a message admitted that no job answers.
+func (o Options) messageJobs(b *brain.Brain, ch string, readers []string) (func(queue.Message) []queue.NewJob, error) {
 	send, _ := sendOf(b.Config.Channels[ch])
+	configs := make([][]byte, len(readers))
+	for i, name := range readers {
+		cfg, err := configOf(b.Root, name, b.Config.Assistants[name])
+		if err != nil {
+			return nil, fmt.Errorf("messages not admitted: %w", err)
+		}
+		configs[i] = cfg
+	}
 	return func(m queue.Message) []queue.NewJob {
-		var out []queue.NewJob
-		for _, name := range readers {
+		out := make([]queue.NewJob, 0, len(readers))
+		for i, name := range readers {
 			a := b.Config.Assistants[name]
-			cfg, err := configOf(b.Root, name, a)
-			if err != nil {
-				if rep != nil {
-					rep.Errors = append(rep.Errors, err.Error())
-				}
-				continue
-			}
 			in := Input{Kind: config.RunMessage, Channel: ch, Start: timestamp.Canonical(m.Time), End: timestamp.Canonical(o.now()),
 				Messages: []Message{{ID: m.ID, Sender: m.Sender, Conversation: m.Conversation, Time: timestamp.Canonical(m.Time), Text: m.Text, ReplyTo: m.ReplyTo}}}
 			data, _ := json.Marshal(in)
 			out = append(out, queue.NewJob{ID: jobID("m-", m.Time, name, ch, m.ID), Assistant: name, Kind: config.RunMessage,
-				Channel: ch, Conversation: m.Conversation, Input: data, Config: cfg, MaxBytes: a.MaxBytes,
+				Channel: ch, Conversation: m.Conversation, Input: data, Config: configs[i], MaxBytes: a.MaxBytes,
 				Routes: []queue.Route{{Channel: ch, Conversation: m.Conversation, ReplyTo: m.ID, Send: send}}})
 		}
 		return out
-	}
+	}, nil
 }

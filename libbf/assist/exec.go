@@ -13,6 +13,7 @@ import (
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/messaging"
 	"github.com/bfgo/bf/libbf/proc"
 	"github.com/bfgo/bf/libbf/queue"
 	"github.com/bfgo/bf/libbf/timestamp"
@@ -126,7 +127,8 @@ func (o Options) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state
 	out, err := proc.Run(ctx, proc.Spec{
 		Name: name, Root: b.Root, Command: cmd, Vars: vars, Stdin: []byte(prompt),
 		Timeout: time.Duration(snap.Timeout) * time.Second, MaxBytes: snap.MaxBytes,
-		Env: []string{"BF_BRAIN=" + b.Root},
+		Env:     []string{"BF_BRAIN=" + b.Root},
+		Started: run.Started,
 	})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -206,7 +208,7 @@ func WakeMark(name, slot string) string { return "wake:" + name + ":" + slot }
 // writeContext writes the private context file of a run in the state folder's runs/ and
 // returns its path.
 func writeContext(state, id, name string, in Input) (string, error) {
-	dir := filepath.Join(state, "runs")
+	dir := filepath.Join(state, messaging.RunsDir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
@@ -237,7 +239,7 @@ func writeContext(state, id, name string, in Input) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	file := filepath.Join(dir, jobID("ctx-", time.Time{}, id)+".json")
+	file := messaging.ContextFile(state, id)
 	if err := durable.WriteFile(file, append(data, '\n'), 0o600); err != nil {
 		return "", err
 	}

@@ -44,27 +44,26 @@ func (o Options) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, sta
 	if err != nil {
 		return err
 	}
-	since, err := q.InputProgress(StreamSinceMark(ch))
+	since, err := streamSince(q, ch, o.now())
 	if err != nil {
 		return err
-	}
-	if since.Position.IsZero() {
-		since.Position = o.now()
-		if err := q.Mark(queue.Mark{Name: StreamSinceMark(ch), Progress: since}); err != nil {
-			return err
-		}
 	}
 	p, err := q.InputProgress(StreamMark(ch))
 	if err != nil {
 		return err
 	}
-	jobs := o.messageJobs(b, ch, readers, nil)
 	var last string
 	return e.Stream(ctx, channel.StreamOptions{
-		Since:   since.Position,
+		Since:   since,
 		Cursor:  p.Cursor,
 		LockDir: state,
 		Commit: func(_ context.Context, m channel.Message, cursor string) error {
+			// The prompts are read for each message, so one created meanwhile answers
+			// the redelivered message.
+			jobs, err := o.messageJobs(b, ch, readers)
+			if err != nil {
+				return err
+			}
 			res, err := q.AdmitMessages(queue.Batch{Channel: ch, Input: StreamMark(ch),
 				Messages: []queue.Message{{ID: m.ID, Sender: m.Sender, Conversation: m.Conversation, Time: m.Time, Text: m.Text,
 					ReplyTo: m.ReplyTo, Own: m.Own, Cursor: cursor}},
@@ -93,4 +92,21 @@ func (o Options) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, sta
 			messaging.SaveInputError(state, ch, err, time.Now())
 		},
 	})
+}
+
+// streamSince is channel ch's first stream start, saved on the first run at now. The queue
+// keeps whole milliseconds, so now is cut to them before it is used: every run, the first
+// included, then resumes from the same instant.
+func streamSince(q *queue.Queue, ch string, now time.Time) (time.Time, error) {
+	since, err := q.InputProgress(StreamSinceMark(ch))
+	if err != nil {
+		return time.Time{}, err
+	}
+	if since.Position.IsZero() {
+		since.Position = now.UTC().Truncate(time.Millisecond)
+		if err := q.Mark(queue.Mark{Name: StreamSinceMark(ch), Progress: since}); err != nil {
+			return time.Time{}, err
+		}
+	}
+	return since.Position, nil
 }

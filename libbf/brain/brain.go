@@ -30,6 +30,9 @@ type Brain struct {
 	Config *config.Config
 	// ID is the physical identity of Root.
 	ID Identity
+	// ConfigErr is why bf.yaml does not load, with Name empty and Config nil. Only a
+	// selection that asks for such brains (Request.Unloaded) returns one.
+	ConfigErr error
 }
 
 // Open opens the brain at root (~ expanded, relative to the working directory).
@@ -38,7 +41,10 @@ func Open(root string) (*Brain, error) { return System().Open(root) }
 // Open opens the brain at root: a folder holding a bf.yaml that is a regular file owned by
 // the current account, with a valid configuration. A missing folder is a Failure whose
 // cause satisfies errors.Is(err, fs.ErrNotExist).
-func (e Env) Open(root string) (*Brain, error) {
+func (e Env) Open(root string) (*Brain, error) { return e.open(root, false) }
+
+// open is Open; unloaded keeps a brain whose bf.yaml does not load, with ConfigErr set.
+func (e Env) open(root string, unloaded bool) (*Brain, error) {
 	if why := checkPathText(root); why != "" {
 		return nil, invalidf("brain path %s", why)
 	}
@@ -68,7 +74,11 @@ func (e Env) Open(root string) (*Brain, error) {
 	}
 	cfg, err := config.Load(abs)
 	if err != nil {
-		return nil, failf(err, "%s: %s", abs, err.Error())
+		err = failf(err, "%s: %s", abs, err.Error())
+		if unloaded {
+			return &Brain{Root: abs, ID: identityOf(info), ConfigErr: err}, nil
+		}
+		return nil, err
 	}
 	return &Brain{Name: cfg.Name, Root: abs, Config: cfg, ID: identityOf(info)}, nil
 }

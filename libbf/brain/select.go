@@ -46,6 +46,9 @@ type Request struct {
 	// BrainGiven says --brain was on the command line, even with an empty value, which is
 	// invalid input rather than "no choice".
 	BrainGiven bool
+	// Unloaded selects a brain whose bf.yaml does not load too, with Brain.ConfigErr set,
+	// for commands that need only its folder (bf queue lists its queue).
+	Unloaded bool
 }
 
 // Problem is a brain that was skipped, with the reason; replies list these under
@@ -96,7 +99,7 @@ func (e Env) Select(req Request) (*Selection, error) {
 	default:
 		panic("brain: Select needs a Purpose")
 	}
-	s := &selector{env: e, purpose: req.Purpose}
+	s := &selector{env: e, purpose: req.Purpose, unloaded: req.Unloaded}
 	roots, problems, err := s.roots(req)
 	if err != nil {
 		return nil, err
@@ -112,10 +115,14 @@ func (e Env) Select(req Request) (*Selection, error) {
 }
 
 type selector struct {
-	env     Env
-	purpose Purpose
-	reg     *Registry
+	env      Env
+	purpose  Purpose
+	unloaded bool
+	reg      *Registry
 }
+
+// open opens a selected root, keeping one whose bf.yaml does not load when asked to.
+func (s *selector) open(dir string) (*Brain, error) { return s.env.open(dir, s.unloaded) }
 
 // registry loads the registry on first use, so --brain PATH and the enclosing brain work
 // even when the registry file is broken.
@@ -159,7 +166,7 @@ func (s *selector) roots(req Request) ([]*Brain, []Problem, error) {
 		if !ok {
 			return nil, nil, failf(nil, "%s: bf.yaml is not a regular file owned by you; pass --brain PATH to select a brain", dir)
 		}
-		b, err := s.env.Open(dir)
+		b, err := s.open(dir)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -179,7 +186,7 @@ func (s *selector) locate(value string) (*Brain, error) {
 		if strings.HasPrefix(value, "~") && value != "~" && !strings.HasPrefix(value, "~/") {
 			return nil, invalidf("only ~ and ~/ are expanded in brain paths; write the full path")
 		}
-		return s.env.Open(value)
+		return s.open(value)
 	}
 	name := value
 	reg, err := s.registry()
@@ -208,9 +215,12 @@ func (s *selector) locate(value string) (*Brain, error) {
 		if _, err := os.Stat(regPath); absent(err) {
 			return nil, failf(err, "registered brain %s is absent on this machine (%s); restore the folder, or register the brain again where it now lives", name, regPath)
 		}
-		b, err := s.env.Open(regPath)
+		b, err := s.open(regPath)
 		if err != nil {
 			return nil, err
+		}
+		if b.ConfigErr != nil {
+			return b, nil
 		}
 		if b.Name != name {
 			return nil, failf(nil, "%s is registered as %s but its bf.yaml names %s; register it again with bf register", b.Root, name, b.Name)

@@ -207,6 +207,13 @@ func (e *SendError) Resend(idempotent bool) bool {
 // records the outcome afterwards; a failure is always a *SendError whose Class says
 // whether the message may have gone out.
 func (e *Endpoint) Send(ctx context.Context, o Outgoing) (Receipt, error) {
+	return e.SendStarted(ctx, o, nil)
+}
+
+// SendStarted is Send that calls started with the send command's process group as soon
+// as it runs (see proc.Spec.Started), so the attempt's record can tell a command that
+// outlived a killed bf from one that ended.
+func (e *Endpoint) SendStarted(ctx context.Context, o Outgoing, started func(pgid int)) (Receipt, error) {
 	log := Log(e.Name, config.OpSend)
 	c, err := e.capability(config.OpSend)
 	if err != nil {
@@ -221,6 +228,7 @@ func (e *Endpoint) Send(ctx context.Context, o Outgoing) (Receipt, error) {
 	}
 	spec := e.spec(config.OpSend, c, proc.Vars{})
 	spec.Stdin = o.JSON()
+	spec.Started = started
 	res, err := proc.Run(ctx, spec)
 	if err != nil {
 		return Receipt{}, &SendError{Channel: e.Name, Class: classify(err), Log: log, Err: err}

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"errors"
+	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -10,7 +12,8 @@ import (
 )
 
 // programs checks that every program file an enabled sensor, routine, assistant or channel
-// runs from the brain is an executable regular file.
+// runs from the brain is an executable regular file, and that every enabled assistant's
+// prompt is a file: without it no job can be admitted.
 func (c *checker) programs() {
 	type program struct {
 		where   string
@@ -31,6 +34,7 @@ func (c *checker) programs() {
 		if a := c.cfg.Assistants[name]; a.Enabled {
 			list = append(list, program{"assistants." + name + ".command", a.Command})
 			list = append(list, program{"assistants." + name + ".gate", a.Gate})
+			c.prompt(name, a)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.cfg.Channels)) {
@@ -59,5 +63,24 @@ func (c *checker) programs() {
 				c.problem("bf.yaml", "%s: %s is not executable; run chmod +x %s", p.where, file, file)
 			}
 		}
+	}
+}
+
+// prompt reports an enabled assistant whose prompt file is missing or unreadable: its
+// channel inputs would admit no message, and its schedules and runs could not start.
+func (c *checker) prompt(name string, a *config.Assistant) {
+	where := "assistants." + name + ".prompt"
+	f, err := os.Open(filepath.Join(c.root, filepath.FromSlash(a.Prompt)))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			c.problem("bf.yaml", "%s: %s is not a file in the brain; create it or name another file with prompt:", where, a.Prompt)
+		} else {
+			c.problem("bf.yaml", "%s: %s cannot be read; check its permissions", where, a.Prompt)
+		}
+		return
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		c.problem("bf.yaml", "%s: %s is not a file in the brain; create it or name another file with prompt:", where, a.Prompt)
 	}
 }

@@ -42,3 +42,13 @@ func One(purpose brain.Purpose, flag *Optional) (*brain.Brain, error) {
 	}
 	return sel.Brains[0], nil
 }
+
+// OneUnloaded is One that also selects a brain whose bf.yaml does not load, with
+// Brain.ConfigErr set, for commands that need only its folder.
+func OneUnloaded(purpose brain.Purpose, flag *Optional) (*brain.Brain, error) {
+	sel, err := brain.Select(brain.Request{Purpose: purpose, Brain: flag.Value, BrainGiven: flag.Given, Unloaded: true})
+	if err != nil {
+		return nil, Classify(err)
+	}
+	return sel.Brains[0], nil
+}

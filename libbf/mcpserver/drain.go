@@ -90,6 +90,13 @@ func (f *inFlight) written(line []byte) {
 	}
 }
 
+// isPending reports whether request k (an idKey) was read and is not answered yet.
+func (f *inFlight) isPending(k string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.pending[k] > 0
+}
+
 // wait returns once no request is pending, or when ctx ends.
 func (f *inFlight) wait(ctx context.Context) {
 	for {

@@ -120,7 +120,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer, errLog 
 	// bf answers batches, refused arguments and resources itself; the SDK the rest. At the
 	// end of input, the SDK's side waits until every request it was given is answered.
 	flight := newInFlight()
-	w := &lockedWriter{w: &drainOutput{w: out, flight: flight}}
+	w := &lockedWriter{w: &drainOutput{w: out, flight: flight}, flight: flight}
 	sdkIn, toSDK := io.Pipe()
 	go s.route(ctx, in, toSDK, w)
 	return std.Listen(ctx, &drainInput{ctx: ctx, r: bufio.NewReader(sdkIn), flight: flight}, w)

@@ -77,16 +77,47 @@ func errorResponse(id json.RawMessage, code int, msg string) *response {
 
 // lockedWriter writes each message whole, whoever answers it, and tells route when the
 // response it waits for has gone out.
+//
+// It also drops the response to a request the client cancelled (notifications/cancelled):
+// the protocol says the server should not answer it, and a client forgets the request once
+// it cancels, so a late answer is an error there ("unknown message ID"). The SDK stops
+// the call but still writes what it returns; the dropped response counts as answered.
 type lockedWriter struct {
 	mu     sync.Mutex
 	w      io.Writer
 	waitID string // the idKey of the awaited response
 	done   chan struct{}
+
+	flight    *inFlight       // the requests read and not yet answered
+	cancelled map[string]bool // cancelled requests still unanswered, by idKey
+}
+
+// cancel notes that the client cancelled request id, if it is still unanswered.
+func (l *lockedWriter) cancel(id json.RawMessage) {
+	k := idKey(id)
+	if k == "" || l.flight == nil || !l.flight.isPending(k) {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.cancelled == nil {
+		l.cancelled = map[string]bool{}
+	}
+	l.cancelled[k] = true
 }
 
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(l.cancelled) > 0 {
+		line := bytes.TrimRight(p, "\r\n")
+		var m flightMessage
+		if json.Unmarshal(line, &m) == nil && m.Method == nil && l.cancelled[idKey(m.ID)] {
+			delete(l.cancelled, idKey(m.ID))
+			l.flight.written(line)
+			return len(p), nil
+		}
+	}
 	n, err := l.w.Write(p)
 	if l.done != nil {
 		var r flightMessage
@@ -141,6 +172,9 @@ func (s *Server) route(ctx context.Context, in io.Reader, sdk io.WriteCloser, ou
 				if id, ok := s.holdsBack(trimmed); ok {
 					wait = out.expect(id)
 				}
+				if id, ok := cancelledID(trimmed); ok {
+					out.cancel(id)
+				}
 				if _, werr := sdk.Write(append(bytes.TrimRight(line, "\r\n"), '\n')); werr != nil {
 					return
 				}
@@ -180,6 +214,21 @@ func (s *Server) holdsBack(line []byte) (json.RawMessage, bool) {
 		}
 	}
 	return nil, false
+}
+
+// cancelledID is the id of the request a notifications/cancelled line cancels.
+func cancelledID(line []byte) (json.RawMessage, bool) {
+	var m message
+	if json.Unmarshal(line, &m) != nil || m.Method != string(mcp.MethodNotificationCancelled) || len(m.ID) != 0 {
+		return nil, false
+	}
+	var p struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(m.Params, &p) != nil || len(p.RequestID) == 0 {
+		return nil, false
+	}
+	return p.RequestID, true
 }
 
 // answer is bf's own response to one message, or nil to let the SDK handle it.

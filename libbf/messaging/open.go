@@ -65,18 +65,27 @@ func (o *opened) close() {
 
 // binding is what the brain's queue is bound to: its resolved path and its name.
 func binding(b *brain.Brain) (queue.Binding, error) {
-	path, err := filepath.EvalSymlinks(b.Root)
+	path, err := resolved(b)
 	if err != nil {
-		return queue.Binding{}, fmt.Errorf("%s: cannot resolve the brain folder: %w", b.Root, err)
+		return queue.Binding{}, err
 	}
 	return queue.Binding{Path: path, Name: b.Name}, nil
+}
+
+// resolved is the brain folder's path with symbolic links resolved.
+func resolved(b *brain.Brain) (string, error) {
+	path, err := filepath.EvalSymlinks(b.Root)
+	if err != nil {
+		return "", fmt.Errorf("%s: cannot resolve the brain folder: %w", b.Root, err)
+	}
+	return path, nil
 }
 
 // openQueue opens b's queue for a command that may change it. It adopts a state folder
 // left under an earlier device number first, then checks trust when the command runs
 // programs (trusted), creates the state folder when needed, opens the queue (rolling back
 // an interrupted write, rebinding a moved brain) and, when record is set, records the
-// attempts of dead processes.
+// attempts of dead processes and removes the context files they left behind.
 func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*opened, error) {
 	env := o.env()
 	bind, dir, err := o.adopt(b)
@@ -105,6 +114,10 @@ func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*o
 			q.Close()
 			return nil, err
 		}
+		if err := sweepContexts(q, dir); err != nil {
+			q.Close()
+			return nil, err
+		}
 	}
 	return &opened{q: q, state: dir}, nil
 }
@@ -112,7 +125,7 @@ func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*o
 // adopt adopts b's state folder left under an earlier device number, and returns the
 // queue's binding and the path of b's state folder, which it does not create.
 func (o Options) adopt(b *brain.Brain) (queue.Binding, string, error) {
-	bind, err := binding(b)
+	path, err := resolved(b)
 	if err != nil {
 		return queue.Binding{}, "", err
 	}
@@ -120,10 +133,36 @@ func (o Options) adopt(b *brain.Brain) (queue.Binding, string, error) {
 	if err != nil {
 		return queue.Binding{}, "", err
 	}
-	if _, err := queue.Adopt(filepath.Dir(dir), b.ID.Dev, b.ID.Ino, bind.Path); err != nil {
+	if _, err := queue.Adopt(filepath.Dir(dir), b.ID.Dev, b.ID.Ino, path); err != nil {
 		return queue.Binding{}, "", err
 	}
+	bind := queue.Binding{Path: path, Name: b.Name}
+	if b.ConfigErr != nil {
+		if bind.Name, err = o.boundName(dir, path, b.ConfigErr); err != nil {
+			return queue.Binding{}, "", err
+		}
+	}
 	return bind, dir, nil
+}
+
+// boundName is the name of a brain whose bf.yaml does not load (why): the name its queue
+// in dir is bound to under its path, so listing, opening and cancelling work, which run
+// no program. Without a queue the name is left empty (there is nothing to list); a queue
+// bound elsewhere, or one that cannot be read, needs bf.yaml fixed first.
+func (o Options) boundName(dir, path string, why error) (string, error) {
+	q, err := queue.OpenReadOnly(dir, o.Queue)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w; fix bf.yaml so bf queue can open the assistant queue", why)
+	}
+	defer q.Close()
+	bound := q.Binding()
+	if bound.Path != path || bound.Name == "" {
+		return "", fmt.Errorf("%w; fix bf.yaml: its assistant queue is bound to another path", why)
+	}
+	return bound.Name, nil
 }
 
 // stateDir creates and returns b's state folder, after adopting an earlier one.

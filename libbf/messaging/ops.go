@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"unicode"
 
 	"github.com/bfgo/bf/libbf/brain"
@@ -87,6 +90,9 @@ func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, err
 	if err != nil {
 		return nil, err
 	}
+	if d.Type == "delivery" && b.ConfigErr != nil {
+		return nil, fmt.Errorf("%w; retrying a delivery runs its channel's send command: fix bf.yaml first", b.ConfigErr)
+	}
 	if d.Type != "delivery" {
 		it, err := op.q.Retry(id)
 		if err != nil {
@@ -165,4 +171,120 @@ func checkID(id string) error {
 
 func notFound(id string) error {
 	return &queue.Error{Kind: queue.ErrNotFound, Msg: fmt.Sprintf("no job or delivery %s in the assistant queue; list them with bf queue", id)}
+}
+
+// TakeoverReply is bf queue --adopt: the brain the queue was bound to before, and the
+// work it now holds for this brain.
+type TakeoverReply struct {
+	Items    []Item        `json:"items"`
+	Previous queue.Binding `json:"previous"`
+}
+
+// Takeover is bf queue --adopt.
+func Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, error) {
+	return Options{}.Takeover(ctx, b)
+}
+
+// Takeover rebinds b's queue to b although it holds unresolved work admitted under
+// another path, once that path is gone: the brain there was moved here, or deleted and b
+// is a new brain on its inode. The work is listed so it can be retried or cancelled; it
+// runs only while its configuration snapshot still matches b's. A brain without a queue
+// has nothing to take over, and nothing is created.
+func (o Options) Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, error) {
+	bind, dir, err := o.adopt(b)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(filepath.Join(dir, queue.FileName)); errors.Is(err, fs.ErrNotExist) {
+		return nil, &queue.Error{Kind: queue.ErrNotFound, Msg: "this brain has no assistant queue; there is nothing to take over"}
+	}
+	q, prev, err := queue.Takeover(dir, bind, o.Queue)
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	items, err := q.List()
+	if err != nil {
+		return nil, err
+	}
+	out := &TakeoverReply{Previous: prev, Items: []Item{}}
+	for _, it := range items {
+		out.Items = append(out.Items, o.item(it))
+	}
+	return out, nil
+}
+
+// Filter selects unresolved work for a bulk cancel: every field given must match.
+type Filter struct {
+	Assistant string
+	Channel   string
+	State     queue.State
+}
+
+func (f Filter) empty() bool { return f == Filter{} }
+
+func (f Filter) matches(it queue.Item) bool {
+	return !it.State.Resolved() && (f.Assistant == "" || it.Assistant == f.Assistant) &&
+		(f.Channel == "" || it.Channel == f.Channel) && (f.State == "" || it.State == f.State)
+}
+
+// CancelAllReply is bf queue --cancel FILTERS: how many unresolved items match, and, once
+// confirmed, those cancelled and those skipped (still being attempted, or resolved
+// meanwhile).
+type CancelAllReply struct {
+	Cancelled []string `json:"cancelled"`
+	Matched   int      `json:"matched"`
+	Skipped   []string `json:"skipped"`
+}
+
+// CancelAll is bf queue --cancel with filters.
+func CancelAll(ctx context.Context, b *brain.Brain, f Filter, confirm int) (*CancelAllReply, error) {
+	return Options{}.CancelAll(ctx, b, f, confirm)
+}
+
+// CancelAll cancels every unresolved job and delivery f matches, in one commit. With
+// confirm < 0 it only counts them; otherwise confirm must equal that count, so work
+// admitted or resolved since the count is never cancelled unseen.
+func (o Options) CancelAll(ctx context.Context, b *brain.Brain, f Filter, confirm int) (*CancelAllReply, error) {
+	if f.empty() {
+		return nil, &reply.InputError{Argument: "--cancel", Err: errors.New("without an ID needs --assistant, --channel or --state to select the work")}
+	}
+	switch f.State {
+	case "", queue.Pending, queue.Running, queue.Answered, queue.Sending, queue.Failed, queue.Uncertain:
+	default:
+		return nil, &reply.InputError{Argument: "--state", Err: fmt.Errorf("%s is not an unresolved state; use pending, running, answered, sending, failed or uncertain", f.State)}
+	}
+	op, err := o.openQueue(b, existing, false, confirm >= 0)
+	if err != nil {
+		return nil, err
+	}
+	defer op.close()
+	out := &CancelAllReply{Cancelled: []string{}, Skipped: []string{}}
+	if op.q == nil {
+		return out, nil
+	}
+	items, err := op.q.List()
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, it := range items {
+		if f.matches(it) {
+			ids = append(ids, it.ID)
+		}
+	}
+	out.Matched = len(ids)
+	if confirm < 0 {
+		return out, nil
+	}
+	if confirm != len(ids) {
+		return nil, &queue.Error{Kind: queue.ErrState, Msg: fmt.Sprintf(
+			"%d items match now, not the %d confirmed; count them again without --confirm, then confirm that number", len(ids), confirm)}
+	}
+	res, err := op.q.CancelAll(ids)
+	if err != nil {
+		return nil, err
+	}
+	out.Cancelled, out.Skipped = res.Cancelled, res.Skipped
+	return out, nil
 }

@@ -81,7 +81,7 @@ func TestListGetRetryCancel(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, ok := res.(*SendReply)
-	if !ok || r.State != queue.Delivered || r.Attempts != 1 || r.Receipt == nil || r.Receipt.ID != "r-a" {
+	if !ok || r.State != queue.Delivered || r.Attempts != 2 || r.Receipt == nil || r.Receipt.ID != "r-a" {
 		t.Errorf("retry reply = %#v", res)
 	}
 	// Retrying delivered work is refused.

@@ -195,7 +195,7 @@ func (o Options) attempt(ctx context.Context, q *queue.Queue, e *channel.Endpoin
 	if d.Text != nil {
 		text = *d.Text
 	}
-	r, err := e.Send(ctx, channel.Outgoing{ID: d.ID, Text: text, Conversation: d.Conversation, ReplyTo: d.ReplyTo})
+	r, err := e.SendStarted(ctx, channel.Outgoing{ID: d.ID, Text: text, Conversation: d.Conversation, ReplyTo: d.ReplyTo}, a.Started)
 	if _, ferr := a.Finish(outcome(r, err)); ferr != nil {
 		return nil, ferr
 	}

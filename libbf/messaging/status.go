@@ -37,8 +37,17 @@ func (b *StatusBlock) UnresolvedByChannel() map[string]int {
 	out := make(map[string]int, len(b.Channels))
 	for name, ch := range b.Channels {
 		out[name] = len(ch.Unresolved)
-		if ch.Error != nil && out[name] == 0 {
-			out[name] = 1
+	}
+	return out
+}
+
+// FailingChannels names the channels with a current read or stream error, so bf status
+// attention marks them failed whether or not they hold unresolved deliveries.
+func (b *StatusBlock) FailingChannels() map[string]bool {
+	out := map[string]bool{}
+	for name, ch := range b.Channels {
+		if ch.Error != nil {
+			out[name] = true
 		}
 	}
 	return out

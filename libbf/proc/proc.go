@@ -38,6 +38,10 @@ type Spec struct {
 	Env       []string       // KEY=VALUE added after scrubbing (e.g. BF_BRAIN); overrides inherited keys
 	LogStdout bool           // Run only: also append stdout to the log (log routines)
 	Role      string         // Spawn: what the log calls the program when it ends on its own ("adapter"); default "program"
+	// Started, when set, is called with the leader's process ID, which is also the ID of
+	// the program's process group, as soon as the program has started. A caller records it
+	// so a group that outlives a killed bf is still recognised as running.
+	Started func(pgid int)
 }
 
 // Result is a successful run.

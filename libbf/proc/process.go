@@ -238,6 +238,9 @@ func start(ctx context.Context, s Spec, stream bool) (*Process, error) {
 		return fail(err)
 	}
 	p.pid = p.proc.Pid
+	if s.Started != nil {
+		s.Started(p.pid)
+	}
 	if stream {
 		p.pr, p.pw = io.Pipe()
 	}

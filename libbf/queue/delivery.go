@@ -429,19 +429,35 @@ func (q *Queue) backoff(n int) time.Duration {
 
 // settleInterrupted records the attempt of a sending delivery or a running job as
 // interrupted when its owner is dead, and refuses with ErrInFlight while the owner lives.
+//
+// An owner that died while its attempt's process group lives on (a send command or
+// harness that a killed bf left behind) still counts as running: recording the attempt
+// then would let a retry overlap it.
 func (q *Queue) settleInterrupted(tx *sql.Tx, work string, now time.Time) error {
 	l, err := leaseOf(tx, work)
 	if err != nil {
 		return err
 	}
-	if l != nil && l.alive() {
-		if isJob, err := exists(tx, "jobs", work); err != nil || isJob {
-			if isJob {
-				return newError(ErrInFlight, "%s", msgJobRunning)
-			}
+	live, orphan, err := running(tx, work, l)
+	if err != nil {
+		return err
+	}
+	if live {
+		isJob, err := exists(tx, "jobs", work)
+		if err != nil {
 			return err
 		}
-		return newError(ErrInFlight, "%s", msgDeliverySending)
+		msg := msgDeliverySending
+		if isJob {
+			msg = msgJobRunning
+		}
+		switch {
+		case orphan > 0:
+			msg += fmt.Sprintf("; its program still runs as process group %d after its bf process ended: let it finish, or stop it with kill -- -%d", orphan, orphan)
+		case orphan < 0:
+			msg += "; its program may still run after its bf process ended"
+		}
+		return newError(ErrInFlight, "%s", msg)
 	}
 	_, err = q.interrupt(tx, work, l, now)
 	return err
@@ -501,8 +517,8 @@ func (q *Queue) Recover() (int, error) {
 		if err != nil {
 			return err
 		}
-		var dead []lease
-		var works []string
+		var dead, leases []lease
+		var works, all []string
 		for rows.Next() {
 			var w string
 			var l lease
@@ -510,13 +526,21 @@ func (q *Queue) Recover() (int, error) {
 				rows.Close()
 				return err
 			}
-			if !l.alive() {
-				dead = append(dead, l)
-				works = append(works, w)
-			}
+			leases = append(leases, l)
+			all = append(all, w)
 		}
 		if err := rows.Close(); err != nil {
 			return err
+		}
+		for i, w := range all {
+			live, _, err := running(tx, w, &leases[i])
+			if err != nil {
+				return err
+			}
+			if !live {
+				dead = append(dead, leases[i])
+				works = append(works, w)
+			}
 		}
 		// An attempt without a lease cannot happen through this package, as both are
 		// written in one transaction; should a damaged file hold one, nobody owns it.

@@ -108,17 +108,19 @@ func TestRetryPolicy(t *testing.T) {
 	if diff := cmp.Diff(wantLast, viewOf(last)); diff != "" {
 		t.Errorf("after 20 attempts (-want +got):\n%s", diff)
 	}
-	// An explicit retry starts the attempts over.
+	// An explicit retry starts the attempts over: the next failure waits the first
+	// backoff again. The count shown is every attempt made, as the history numbers them.
 	it, err := q.Retry(id)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(view{State: Pending}, viewOf(it)); diff != "" {
+	if diff := cmp.Diff(view{State: Pending, Attempts: 20}, viewOf(it)); diff != "" {
 		t.Errorf("after retry (-want +got):\n%s", diff)
 	}
 	a := mustBegin(t, q, id, idem)
-	if it, _ = a.Finish(SendFailed("send exited with status 1")); it.Attempts != 1 || it.State != Pending {
-		t.Errorf("first attempt after retry: %+v", viewOf(it))
+	it, _ = a.Finish(SendFailed("send exited with status 1"))
+	if it.Attempts != 21 || it.State != Pending || !it.NextAttempt.Equal(c.Now().Add(2*time.Second)) {
+		t.Errorf("first attempt after retry: %+v, want pending 2 s later", viewOf(it))
 	}
 	if got := len(mustGet(t, q, id).History); got != 21 {
 		t.Errorf("history keeps %d attempts, want 21", got)
@@ -171,9 +173,9 @@ func TestRetryAndCancel(t *testing.T) {
 		cancelKind error
 	}{
 		{name: "pending", setup: standalone(idem, nil), retry: view{State: Pending}, cancel: view{State: Cancelled}},
-		{name: "failed", setup: standalone(idem, &failed), retry: view{State: Pending},
+		{name: "failed", setup: standalone(idem, &failed), retry: view{State: Pending, Attempts: 1},
 			cancel: view{State: Cancelled, Attempts: 1, Error: "send exited with status 1; retry it with bf queue d --retry"}},
-		{name: "uncertain", setup: standalone(nonIdem, &unsure), retry: view{State: Pending},
+		{name: "uncertain", setup: standalone(nonIdem, &unsure), retry: view{State: Pending, Attempts: 1},
 			cancel: view{State: Cancelled, Attempts: 1, Error: "send exited with status 1; it may have been sent; inspect before retrying"}},
 		{name: "delivered", setup: standalone(idem, &sent),
 			retryErr: "delivery d is already delivered; there is nothing to retry", retryKind: ErrState,
@@ -184,9 +186,9 @@ func TestRetryAndCancel(t *testing.T) {
 		{name: "being sent", setup: sending,
 			retryErr: "delivery is still being sent; retry or cancel it once its attempt ends", retryKind: ErrInFlight,
 			cancelErr: "delivery is still being sent; retry or cancel it once its attempt ends", cancelKind: ErrInFlight},
-		{name: "killed while sending, idempotent", setup: killed(idem), retry: view{State: Pending},
+		{name: "killed while sending, idempotent", setup: killed(idem), retry: view{State: Pending, Attempts: 1},
 			cancel: view{State: Cancelled, Attempts: 1, Error: "interrupted send; retry it with bf queue d --retry"}},
-		{name: "killed while sending, default", setup: killed(nonIdem), retry: view{State: Pending},
+		{name: "killed while sending, default", setup: killed(nonIdem), retry: view{State: Pending, Attempts: 1},
 			cancel: view{State: Cancelled, Attempts: 1, Error: "interrupted send; inspect before retrying"}},
 	}
 	for _, tt := range tests {
@@ -466,5 +468,35 @@ func TestRecover(t *testing.T) {
 	}
 	if n, _ := q.Recover(); n != 0 {
 		t.Errorf("second recovery recorded %d attempts", n)
+	}
+}
+
+// TestCancelAll: one call cancels every unresolved item named, in one transaction, and
+// skips work still being attempted or already resolved.
+func TestCancelAll(t *testing.T) {
+	q, _, _ := openTest(t, Options{})
+	for _, id := range []string{"f1", "f2", "f3", "live", "done"} {
+		mustAdmit(t, q, NewDelivery{ID: id, Channel: "chat", Text: id, Send: idem})
+	}
+	for _, id := range []string{"f1", "f2", "f3"} {
+		mustBegin(t, q, id, idem).Finish(SendFailed("send exited with status 1"))
+	}
+	mustBegin(t, q, "done", idem).Finish(Sent(Receipt{ID: "m"}))
+	mustBegin(t, q, "live", idem) // still being sent by this process
+	got, err := q.CancelAll([]string{"f1", "f2", "f3", "live", "done"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := CancelReport{Cancelled: []string{"f1", "f2", "f3"}, Skipped: []string{"live", "done"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("CancelAll (-want +got):\n%s", diff)
+	}
+	for id, state := range map[string]State{"f1": Cancelled, "f3": Cancelled, "live": Sending, "done": Delivered} {
+		if s := mustItem(t, q, id).State; s != state {
+			t.Errorf("%s is %s, want %s", id, s, state)
+		}
+	}
+	if _, err := q.CancelAll([]string{"f1", "nope"}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("CancelAll with an unknown ID: %v, want ErrNotFound", err)
 	}
 }

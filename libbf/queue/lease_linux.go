@@ -46,3 +46,34 @@ func bootID() string {
 	}
 	return strings.TrimSpace(string(data))
 }
+
+// groupExists reports whether a process that is not a zombie belongs to process group
+// id. Zombies are left out: an orphan that exited stays one until reaped, which a
+// container's first process may never do. A process whose status cannot be read is
+// skipped, as it may have ended meanwhile.
+func groupExists(id int) bool {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return true
+	}
+	want := strconv.Itoa(id)
+	for _, e := range entries {
+		if e.Name()[0] < '0' || e.Name()[0] > '9' {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(data, ')')
+		if i < 0 {
+			continue
+		}
+		// After the command: state, parent, process group.
+		fields := strings.Fields(string(data[i+1:]))
+		if len(fields) >= 3 && fields[2] == want && fields[0] != "Z" && fields[0] != "X" {
+			return true
+		}
+	}
+	return false
+}

@@ -1,8 +1,11 @@
 package queue
 
 import (
+	"database/sql"
+	"fmt"
 	"os"
 	"os/exec"
+	"syscall"
 	"testing"
 )
 
@@ -62,4 +65,47 @@ func TestHelperSleep(t *testing.T) {
 	}
 	buf := make([]byte, 1)
 	os.Stdin.Read(buf)
+}
+
+// TestOrphanedGroup: an attempt whose owner died while the process group it recorded
+// lives on counts as running, for retry, cancel and recovery alike, until the group ends.
+func TestOrphanedGroup(t *testing.T) {
+	q, _, _ := openTest(t, Options{})
+	mustAdmit(t, q, NewDelivery{ID: "d", Channel: "chat", Text: "x", Send: idem})
+	a := mustBegin(t, q, "d", idem)
+	child := exec.Command(os.Args[0], "-test.run=^TestHelperSleep$")
+	child.Env = append(childEnv(), "BF_QUEUE_TEST_SLEEP=1")
+	child.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, _ := child.StdinPipe()
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	a.Started(child.Process.Pid)
+	orphan(t, q, "d")
+
+	pgid := child.Process.Pid
+	want := fmt.Sprintf("%s; its program still runs as process group %d after its bf process ended: let it finish, or stop it with kill -- -%d", msgDeliverySending, pgid, pgid)
+	_, err := q.Retry("d")
+	checkErr(t, err, ErrInFlight, want)
+	_, err = q.Cancel("d")
+	checkErr(t, err, ErrInFlight, want)
+	if n, err := q.Recover(); err != nil || n != 0 {
+		t.Fatalf("Recover while the group runs = %d, %v; want 0", n, err)
+	}
+
+	stdin.Close()
+	child.Wait()
+	if n, err := q.Recover(); err != nil || n != 1 {
+		t.Fatalf("Recover once the group ended = %d, %v; want 1", n, err)
+	}
+	if it := mustGet(t, q, "d"); it.State != Failed {
+		t.Fatalf("after recovery: %s, want failed", it.State)
+	}
+	var left int
+	q.read(func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, "SELECT count(*) FROM meta WHERE key LIKE 'group:%'").Scan(&left)
+	})
+	if left != 0 {
+		t.Fatalf("%d group records left after recovery", left)
+	}
 }

@@ -6,22 +6,28 @@ import (
 	"fmt"
 )
 
-// itemColumns selects an Item from jobs and deliveries alike, oldest first.
-const itemColumns = `SELECT id, 'delivery', state, '', '', '', job, channel, conversation, attempts, next_attempt, error, created, updated, finished
+// itemColumns selects an Item from jobs and deliveries alike, oldest first. attempts is
+// every attempt made, as the history numbers them, not the current round's count that
+// the retry policy keeps (an explicit retry starts that over); the round's count is the
+// fallback once retention dropped the history.
+const itemColumns = `SELECT id, 'delivery', state, '', '', '', job, channel, conversation,
+		max(attempts, coalesce((SELECT max(n) FROM attempts a WHERE a.work = deliveries.id), 0)), attempts, next_attempt, error, created, updated, finished
 	FROM deliveries %[1]s
 	UNION ALL
-	SELECT id, 'job', state, assistant, kind, schedule, '', channel, conversation, attempts, 0, error, created, updated, finished
+	SELECT id, 'job', state, assistant, kind, schedule, '', channel, conversation,
+		max(attempts, coalesce((SELECT max(n) FROM attempts a WHERE a.work = jobs.id), 0)), attempts, 0, error, created, updated, finished
 	FROM jobs %[1]s
-	ORDER BY 13, 1`
+	ORDER BY 14, 1`
 
 type rowScanner interface{ Scan(dest ...any) error }
 
 func scanItem(r rowScanner) (Item, error) {
 	var it Item
+	var round int
 	var next, created, updated int64
 	var finished sql.NullInt64
 	err := r.Scan(&it.ID, &it.Type, &it.State, &it.Assistant, &it.Kind, &it.Schedule, &it.Job, &it.Channel, &it.Conversation,
-		&it.Attempts, &next, &it.Error, &created, &updated, &finished)
+		&it.Attempts, &round, &next, &it.Error, &created, &updated, &finished)
 	if err != nil {
 		return it, err
 	}
@@ -29,7 +35,8 @@ func scanItem(r rowScanner) (Item, error) {
 	if finished.Valid {
 		it.Finished = fromMS(finished.Int64)
 	}
-	if it.Type == "delivery" && it.State == Pending && it.Attempts > 0 {
+	// A pending delivery waits for its next attempt only after a failed one of this round.
+	if it.Type == "delivery" && it.State == Pending && round > 0 {
 		it.NextAttempt = fromMS(next)
 	}
 	return it, nil

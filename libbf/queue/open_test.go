@@ -14,7 +14,9 @@ import (
 )
 
 const rebindMsg = "assistant queue holds unresolved work admitted under this brain's previous path or name; " +
-	"restore the path /home/dana/brain and the name work, resolve the work with bf queue, then move or rename the brain again"
+	"restore the path /home/dana/brain and the name work, resolve the work with bf queue, then move or rename the brain again; " +
+	"/home/dana/brain is no longer this folder: if that brain was moved here, or deleted and this folder is a new brain, " +
+	"take its queue over with bf queue --adopt, then retry or cancel its work"
 
 // TestBinding covers opening for execution under the bound path and name, after a move or
 // a rename without unresolved work (rebound), and with unresolved work (refused).
@@ -68,6 +70,69 @@ func TestBinding(t *testing.T) {
 			defer ro.Close()
 			if got := ro.Binding(); got != tt.bound {
 				t.Errorf("bound to %+v, want %+v", got, tt.bound)
+			}
+		})
+	}
+}
+
+// TestTakeover: a queue whose bound path is gone is taken over with its unresolved work
+// (a moved brain, or a new brain on a deleted one's inode); one whose path is still the
+// brain's folder is refused, and the rebind refusal offers the takeover only when the
+// path cannot be restored.
+func TestTakeover(t *testing.T) {
+	here := t.TempDir()
+	tests := []struct {
+		name   string
+		bound  Binding
+		open   Binding
+		rebind string
+		err    string
+		final  Binding
+	}{
+		{name: "bound path gone", bound: testBinding, open: Binding{Path: here, Name: "x2"}, rebind: rebindMsg, final: Binding{Path: here, Name: "x2"}},
+		{name: "bound path is this folder, renamed", bound: Binding{Path: here, Name: "x1"}, open: Binding{Path: here, Name: "x2"},
+			rebind: "assistant queue holds unresolved work admitted under this brain's previous path or name; restore the path " + here +
+				" and the name x1, resolve the work with bf queue, then move or rename the brain again",
+			err:   "assistant queue is bound to the brain x1 at " + here + ", which is still this folder; restore the name x1 in bf.yaml and resolve its work with bf queue instead",
+			final: Binding{Path: here, Name: "x1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := testDir(t)
+			q, err := Open(dir, tt.bound, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pendingWork(t, q)
+			q.Close()
+			_, err = Open(dir, tt.open, Options{})
+			checkErr(t, err, ErrRebind, tt.rebind)
+
+			q, prev, err := Takeover(dir, tt.open, Options{})
+			if tt.err != "" {
+				checkErr(t, err, ErrRebind, tt.err)
+			} else if err != nil {
+				t.Fatal(err)
+			} else {
+				if prev != tt.bound {
+					t.Errorf("previous binding %+v, want %+v", prev, tt.bound)
+				}
+				items, err := q.List()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(items) != 1 || items[0].ID != "d" || items[0].State != Pending {
+					t.Errorf("taken over items %+v, want the pending delivery d", items)
+				}
+				q.Close()
+			}
+			ro, err := OpenReadOnly(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ro.Close()
+			if got := ro.Binding(); got != tt.final {
+				t.Errorf("bound to %+v, want %+v", got, tt.final)
 			}
 		})
 	}

@@ -87,27 +87,8 @@ func (q *Queue) Cancel(id string) (Item, error) {
 			return err
 		}
 		return keepIf(recorded, func() error {
-			switch {
-			case state == Cancelled:
-			case state.Resolved():
-				return stateError(kind, id, state, "cancel")
-			case kind == "delivery":
-				var job string
-				if err := tx.QueryRowContext(ctx, "SELECT job FROM deliveries WHERE id = ?", id).Scan(&job); err != nil {
-					return err
-				}
-				if err := cancelDelivery(tx, id, now); err != nil {
-					return err
-				}
-				if job != "" {
-					if err := settleJob(tx, job, now); err != nil {
-						return err
-					}
-				}
-			default:
-				if err := q.cancelJob(tx, id, now); err != nil {
-					return err
-				}
+			if err := q.cancelIn(tx, kind, id, state, now); err != nil {
+				return err
 			}
 			if err := q.compact(tx, now); err != nil {
 				return err
@@ -117,6 +98,69 @@ func (q *Queue) Cancel(id string) (Item, error) {
 		}())
 	})
 	return item, err
+}
+
+// CancelReport is what CancelAll did: the work it cancelled, and the work it left because
+// its attempt still runs (ErrInFlight) or it was resolved meanwhile.
+type CancelReport struct {
+	Cancelled []string `json:"cancelled"`
+	Skipped   []string `json:"skipped"`
+}
+
+// CancelAll cancels every job and delivery in ids, as Cancel does each, in one
+// transaction: clearing thousands of stuck jobs takes one commit. Work whose attempt still
+// runs, or that is resolved already, is skipped rather than failing the rest; an
+// interrupted attempt is recorded first. An unknown ID fails and changes nothing.
+func (q *Queue) CancelAll(ids []string) (CancelReport, error) {
+	var out CancelReport
+	err := q.write("cancel work in", func(tx *sql.Tx) error {
+		out = CancelReport{Cancelled: []string{}, Skipped: []string{}}
+		now := q.now()
+		for _, id := range ids {
+			kind, state, _, err := q.touch(tx, id, now)
+			if errors.Is(err, ErrInFlight) {
+				out.Skipped = append(out.Skipped, id)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			if state.Resolved() {
+				out.Skipped = append(out.Skipped, id)
+				continue
+			}
+			if err := q.cancelIn(tx, kind, id, state, now); err != nil {
+				return err
+			}
+			out.Cancelled = append(out.Cancelled, id)
+		}
+		return q.compact(tx, now)
+	})
+	return out, err
+}
+
+// cancelIn cancels work id of kind in state within tx: a delivery, settling its job, or a
+// job with its unresolved deliveries. Cancelled work is left as it is.
+func (q *Queue) cancelIn(tx *sql.Tx, kind, id string, state State, now time.Time) error {
+	switch {
+	case state == Cancelled:
+		return nil
+	case state.Resolved():
+		return stateError(kind, id, state, "cancel")
+	case kind == "delivery":
+		var job string
+		if err := tx.QueryRowContext(ctx, "SELECT job FROM deliveries WHERE id = ?", id).Scan(&job); err != nil {
+			return err
+		}
+		if err := cancelDelivery(tx, id, now); err != nil {
+			return err
+		}
+		if job != "" {
+			return settleJob(tx, job, now)
+		}
+		return nil
+	}
+	return q.cancelJob(tx, id, now)
 }
 
 func cancelDelivery(tx *sql.Tx, id string, now time.Time) error {

@@ -410,13 +410,11 @@ func (q *Queue) bind(b Binding) error {
 				return err
 			}
 			if n > 0 {
-				return rebindError(old)
+				return rebindError(old, b)
 			}
 		}
-		for k, v := range map[string]string{"path": b.Path, "name": b.Name} {
-			if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", k, v); err != nil {
-				return err
-			}
+		if err := writeBinding(tx, b); err != nil {
+			return err
 		}
 		q.bound = b
 		return nil
@@ -435,13 +433,82 @@ func (q *Queue) CheckBinding(b Binding) error {
 		if err != nil || n == 0 {
 			return err
 		}
-		return rebindError(old)
+		return rebindError(old, b)
 	})
 }
 
-func rebindError(old Binding) error {
-	return newError(ErrRebind, "assistant queue holds unresolved work admitted under this brain's previous path or name; "+
+func rebindError(old, now Binding) error {
+	msg := fmt.Sprintf("assistant queue holds unresolved work admitted under this brain's previous path or name; "+
 		"restore the path %s and the name %s, resolve the work with bf queue, then move or rename the brain again", old.Path, old.Name)
+	if gone(old, now) {
+		// A brain deleted and another created on the same inode meets the same refusal
+		// as a moved one, and cannot restore a path that is gone: offer the takeover.
+		msg += fmt.Sprintf("; %s is no longer this folder: if that brain was moved here, or deleted and this folder is a new brain, "+
+			"take its queue over with bf queue --adopt, then retry or cancel its work", old.Path)
+	}
+	return newError(ErrRebind, "%s", msg)
+}
+
+// gone reports whether the brain folder a queue was bound to (old) is surely no longer
+// there: its path names nothing, or another folder than the brain opening it now. A path
+// that cannot be checked counts as still there, so the takeover is only offered when
+// restoring the path cannot help.
+func gone(old, now Binding) bool {
+	was, err := os.Stat(old.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	is, err := os.Stat(now.Path)
+	return err == nil && !os.SameFile(was, is)
+}
+
+// Takeover opens the queue in dir like Open, rebinding it to bind even while it holds
+// unresolved work, provided the path it is bound to is gone (see gone): the brain there
+// was moved to bind's path, or deleted and this folder is a new brain on its inode, so
+// restoring the path cannot help. The previous binding is returned. While that path is
+// still this folder (only the name changed), Takeover refuses (ErrRebind).
+func Takeover(dir string, bind Binding, opts Options) (*Queue, Binding, error) {
+	if bind.Path == "" || bind.Name == "" {
+		return nil, Binding{}, newError(ErrInvalid, "assistant queue binding needs the brain's path and name")
+	}
+	q, created, err := openFile(dir, false, opts)
+	if err != nil {
+		return nil, Binding{}, err
+	}
+	if err := q.prepare(created); err != nil {
+		q.Close()
+		return nil, Binding{}, err
+	}
+	var old Binding
+	err = q.write("take over", func(tx *sql.Tx) error {
+		var err error
+		if old, err = readBinding(tx); err != nil {
+			return err
+		}
+		if old != (Binding{}) && old != bind && !gone(old, bind) {
+			return newError(ErrRebind, "assistant queue is bound to the brain %s at %s, which is still this folder; "+
+				"restore the name %s in bf.yaml and resolve its work with bf queue instead", old.Name, old.Path, old.Name)
+		}
+		return writeBinding(tx, bind)
+	})
+	if err != nil {
+		q.Close()
+		return nil, Binding{}, err
+	}
+	q.bound = bind
+	return q, old, nil
+}
+
+func writeBinding(tx *sql.Tx, b Binding) error {
+	for k, v := range map[string]string{"path": b.Path, "name": b.Name} {
+		if _, err := tx.ExecContext(ctx, "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", k, v); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func readBinding(tx *sql.Tx) (Binding, error) {

@@ -87,7 +87,8 @@ type Item struct {
 	Job          string `json:"job,omitempty"`
 	Channel      string `json:"channel,omitempty"`
 	Conversation string `json:"conversation,omitempty"`
-	// Attempts counts the attempts of the current round; an explicit retry restarts it.
+	// Attempts counts every attempt made, as History numbers them. The retry policy
+	// counts only the current round, which an explicit retry starts over.
 	Attempts int `json:"attempts"`
 	// NextAttempt is when a pending delivery may be attempted next.
 	NextAttempt time.Time `json:"next_attempt,omitzero"`

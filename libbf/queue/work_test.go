@@ -84,8 +84,8 @@ func TestFailRetrying(t *testing.T) {
 	if it.State != Failed || it.Error != "harness failed; stopped retrying after 3 attempts; retry or cancel it with bf queue" {
 		t.Fatalf("last attempt: %s %q", it.State, it.Error)
 	}
-	// --retry starts the budget over.
-	if it, err = q.Retry("s1"); err != nil || it.State != Pending || it.Attempts != 0 {
+	// --retry starts the budget over; the count shown keeps every attempt made.
+	if it, err = q.Retry("s1"); err != nil || it.State != Pending || it.Attempts != 3 {
 		t.Fatalf("retry: %+v %v", it, err)
 	}
 	mustReady(t, q, "s1")

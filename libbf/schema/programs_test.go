@@ -435,7 +435,7 @@ func TestProgramRepliesValidate(t *testing.T) {
 	statuses.check("several brains", m.status([]string{ops, idle, cold, calm}, func(o *status.Options) {
 		o.Problems = []brain.Problem{{Brain: "lost", Error: "brain folder does not exist"}}
 		o.Messaging = messaging
-	}), `"messaging":{"channels":`, `{"channel":"chat","unresolved":2}`, `"problems":[{"error":"the queue cannot be read"}]`, `"collect":false`,
+	}), `"messaging":{"channels":`, `{"channel":"chat","unresolved":2}`, `{"channel":"inbox","failed":true}`, `"problems":[{"error":"the queue cannot be read"}]`, `"collect":false`,
 		`"problems":[{"error":`, `"file":"memories/cal/`, `"state":"unavailable"`, `"error":`,
 		`"problems":[{"brain":"lost","error":"brain folder does not exist"}]`)
 	statuses.check("healthy", m.status([]string{calm}, func(o *status.Options) { o.Messaging = messaging }),
@@ -651,4 +651,8 @@ type channelBlock map[string]any
 
 func (channelBlock) UnresolvedByChannel() map[string]int {
 	return map[string]int{"chat": 2, "quiet": 0}
+}
+
+func (channelBlock) FailingChannels() map[string]bool {
+	return map[string]bool{"inbox": true}
 }

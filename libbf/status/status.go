@@ -136,10 +136,12 @@ type Attention struct {
 }
 
 // ChannelNeeds is implemented by a messaging block that can name the channels holding
-// unresolved deliveries, with how many each holds, so attention lists them beside the
-// programs.
+// unresolved deliveries, with how many each holds, and those failing to read or stream,
+// so attention lists them beside the programs: {"channel","failed"?,"unresolved"?}.
 type ChannelNeeds interface {
 	UnresolvedByChannel() map[string]int
+	// FailingChannels names the channels with a current read or stream error.
+	FailingChannels() map[string]bool
 }
 
 // AssistantNeeds is implemented by a messaging block that can name the assistants holding
@@ -283,16 +285,19 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 			}
 		}
 		if needs, ok := block.(ChannelNeeds); ok {
-			byChannel := needs.UnresolvedByChannel()
+			byChannel, failing := needs.UnresolvedByChannel(), needs.FailingChannels()
 			names := make([]string, 0, len(byChannel))
 			for name, n := range byChannel {
-				if n > 0 {
+				if n > 0 && !failing[name] {
 					names = append(names, name)
 				}
 			}
+			for name := range failing {
+				names = append(names, name)
+			}
 			sort.Strings(names)
 			for _, name := range names {
-				out.Attention = append(out.Attention, Attention{Channel: name, Unresolved: byChannel[name]})
+				out.Attention = append(out.Attention, Attention{Channel: name, Failed: failing[name], Unresolved: byChannel[name]})
 			}
 		}
 	}

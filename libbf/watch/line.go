@@ -1,12 +1,15 @@
 package watch
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"time"
 
 	"github.com/bfgo/bf/libbf/assist"
+	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/history"
+	"github.com/bfgo/bf/libbf/messaging"
 	"github.com/bfgo/bf/libbf/queue"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
@@ -21,6 +24,7 @@ const (
 	StatusDisabled = "disabled"
 	StatusExcluded = "excluded"
 	StatusWaiting  = "waiting" // an assistant with nothing to do until its next slot
+	StatusOK       = "ok"      // a channel without a current error or unresolved delivery
 )
 
 // Line is what bf watch --json prints every poll interval.
@@ -35,7 +39,7 @@ type Line struct {
 	Running  bool           `json:"running"`
 }
 
-// Program is one sensor, routine or assistant in a line.
+// Program is one sensor, routine, assistant or channel in a line.
 type Program struct {
 	Action   string `json:"action,omitempty"`
 	Error    string `json:"error"`
@@ -47,7 +51,10 @@ type Program struct {
 	Refresh  int    `json:"refresh,omitempty"`
 	Status   string `json:"status"`
 	Success  string `json:"success"`
-	// Unresolved counts an assistant's failed and uncertain jobs.
+	// Unresolved counts an assistant's failed and uncertain jobs, or a channel's failed
+	// and uncertain deliveries. Error is then the newest one's error, unless a channel
+	// has a current read or stream error (a refused admission, such as a full queue,
+	// included), which comes first.
 	Unresolved int `json:"unresolved,omitempty"`
 	// Records counts a sensor's stored records, and Added, Updated and Removed what its
 	// last successful run changed; null when unknown (routines, assistants, never run).
@@ -65,18 +72,35 @@ func instant(t time.Time) string {
 }
 
 func (w *watcher) emit() {
-	if w.opt.Lines == nil {
+	if w.opt.Lines == nil && w.lock == nil {
 		return
 	}
-	w.opt.Lines(w.line())
+	l := w.line()
+	if w.lock != nil {
+		w.publish(l)
+	}
+	if w.opt.Lines != nil {
+		w.opt.Lines(l)
+	}
 }
 
 func (w *watcher) line() Line {
 	w.mu.Lock()
 	b, running, message, last := w.brain, w.running, w.message, w.last
 	errs := w.errors
+	cycles, observe, seen, gone := w.cycles, w.opt.Observe, w.seen, w.gone
 	w.mu.Unlock()
-	out := Line{Brain: b.Name, Cycles: w.cycles, Message: message, Observe: w.opt.Observe, Programs: []Program{}, Running: running}
+	if observe {
+		// An observer shows the collecting watcher, not its own rereads.
+		cycles, running, last = 0, false, nil
+		if seen != nil {
+			cycles, running, last = seen.Cycles, seen.Running, seen.Last
+		}
+		if gone && message == "" {
+			message = msgNoCollector
+		}
+	}
+	out := Line{Brain: b.Name, Cycles: cycles, Message: message, Observe: observe, Programs: []Program{}, Running: running}
 	if last != nil && (last.Did() || len(last.Skipped)+len(last.Errors) > 0) {
 		out.Last = last
 	}
@@ -104,12 +128,14 @@ func (w *watcher) line() Line {
 		out.Programs = append(out.Programs, p)
 	}
 	unresolved := map[string]int{}
+	failure := map[string]string{}
 	var marks map[string]queue.Progress
 	if q, err := queue.OpenReadOnly(w.state, queue.Options{}); err == nil {
 		if s, err := q.Summary(); err == nil {
 			for _, it := range s.Attention {
 				if it.Type == "job" {
 					unresolved[it.Assistant]++
+					failure[it.Assistant] = it.Error // oldest first: the newest stays
 				}
 			}
 		}
@@ -119,7 +145,7 @@ func (w *watcher) line() Line {
 	for _, name := range slices.Sorted(maps.Keys(b.Config.Assistants)) {
 		a := b.Config.Assistants[name]
 		p := Program{Kind: "assistant", Name: name, Included: len(w.opt.Assistants) == 0 || contains(w.opt.Assistants, name),
-			Unresolved: unresolved[name]}
+			Unresolved: unresolved[name], Error: failure[name]}
 		var next time.Time
 		for sched, s := range a.Schedules {
 			last := marks[assist.ScheduleMark(name, sched)].Position
@@ -158,7 +184,36 @@ func (w *watcher) line() Line {
 		}
 		out.Programs = append(out.Programs, p)
 	}
+	out.Programs = append(out.Programs, w.channels(b, &out)...)
 	return out
+}
+
+// channels are the rows of b's channels: each one's current read or stream error and its
+// unresolved deliveries, as the messaging block of bf status has them. A problem of the
+// queue itself (an interrupted write, a refused binding) becomes the line's message when
+// it has none.
+func (w *watcher) channels(b *brain.Brain, out *Line) []Program {
+	blk, _, err := messaging.Options{Env: w.opt.Env}.Block(context.Background(), b)
+	sb, ok := blk.(*messaging.StatusBlock)
+	if err != nil || !ok || sb == nil {
+		return nil
+	}
+	if out.Message == "" && len(sb.Problems) > 0 {
+		out.Message = sb.Problems[0].Error
+	}
+	var rows []Program
+	for _, name := range slices.Sorted(maps.Keys(sb.Channels)) {
+		ch := sb.Channels[name]
+		p := Program{Kind: "channel", Name: name, Included: true, Status: StatusOK, Unresolved: len(ch.Unresolved)}
+		if n := len(ch.Unresolved); n > 0 {
+			p.Status, p.Error = StatusFailed, ch.Unresolved[n-1].Error
+		}
+		if ch.Error != nil {
+			p.Status, p.Error = StatusFailed, ch.Error.Error
+		}
+		rows = append(rows, p)
+	}
+	return rows
 }
 
 func program(kind, name string, p history.Program, e history.Entry, refresh int, now time.Time, included bool) Program {

@@ -44,8 +44,12 @@ type Options struct {
 	Interval, PollInterval time.Duration
 	// Sensors, Routines and Assistants restrict what runs; none: everything.
 	Sensors, Routines, Assistants []string
-	// Observe reads and reports without running anything (a second, interactive watcher).
+	// Observe reads and reports without running anything (a second, interactive watcher):
+	// the collecting watcher's cycles, and that none collects once it stopped.
 	Observe bool
+	// TakeOver makes an observer collect once the watcher it observes has stopped (a
+	// second bf watch; bf status --watch never collects).
+	TakeOver bool
 	// Cycles, when positive, stops the watcher after that many cycles (tests and one-shot
 	// runs); 0 runs until ctx ends.
 	Cycles int
@@ -73,18 +77,24 @@ func Run(ctx context.Context, b *brain.Brain, opt Options) error {
 	if err != nil {
 		return err
 	}
+	w := &watcher{opt: opt, env: env, root: b.Root, brain: b, state: state, wake: make(chan struct{}, 1),
+		streams: map[string]*stream{}}
 	if !opt.Observe {
-		l, err := lock.Acquire(ctx, state, "watch.lock", true, 0)
+		l, err := lock.Acquire(ctx, state, lockName, true, 0)
 		if errors.Is(err, lock.ErrBusy) {
 			return ErrOwned
 		}
 		if err != nil {
 			return fmt.Errorf("cannot take the watch lock in the state folder: %w", err)
 		}
-		defer l.Release()
+		w.lock = l
 	}
-	w := &watcher{opt: opt, env: env, root: b.Root, brain: b, state: state, wake: make(chan struct{}, 1),
-		streams: map[string]*stream{}}
+	defer func() {
+		if w.lock != nil {
+			w.unpublish()
+			w.lock.Release()
+		}
+	}()
 	defer w.stopStreams()
 	defer keepFresh(ctx, b, opt.Warn)()
 	return w.loop(ctx)
@@ -113,6 +123,10 @@ type watcher struct {
 	wake    chan struct{}
 	streams map[string]*stream
 	q       *queue.Queue
+
+	lock *lock.Lock // the watch lock, held while collecting
+	seen *collector // observing: the collecting watcher's last published state
+	gone bool       // observing: no watcher collects
 }
 
 func (w *watcher) loop(ctx context.Context) error {
@@ -120,6 +134,9 @@ func (w *watcher) loop(ctx context.Context) error {
 	ticker := time.NewTicker(poll)
 	defer ticker.Stop()
 	for {
+		if w.opt.Observe {
+			w.observe(ctx)
+		}
 		switch {
 		case w.opt.Observe:
 			w.reload()

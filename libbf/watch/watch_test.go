@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -123,5 +124,59 @@ func TestStreamAnswered(t *testing.T) {
 	defer mu.Unlock()
 	if len(lines) == 0 || lines[len(lines)-1].Brain != "ops" {
 		t.Fatalf("lines: %+v", lines)
+	}
+}
+
+// An observer shows the collecting watcher's cycles, not its own rereads; once that
+// watcher stopped it says that none collects, and one that may take over collects.
+func TestObserverFollowsCollector(t *testing.T) {
+	env, b := fixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(ctx, b, Options{Env: &env, Interval: 5 * time.Millisecond, PollInterval: time.Hour})
+	}()
+	state, err := env.BrainStatePath(b.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	published := func() int {
+		var c collector
+		data, _ := os.ReadFile(filepath.Join(state, collectorFile))
+		if json.Unmarshal(data, &c) != nil {
+			return 0
+		}
+		return c.Cycles
+	}
+	for deadline := time.Now().Add(20 * time.Second); published() < 3; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the collector never published 3 cycles")
+		}
+	}
+	observed := func(o Options) Line {
+		t.Helper()
+		var last Line
+		o.Env, o.Cycles, o.Lines = &env, 1, func(l Line) { last = l }
+		if err := Run(context.Background(), b, o); err != nil {
+			t.Fatal(err)
+		}
+		return last
+	}
+	if l := observed(Options{Observe: true}); l.Cycles < 3 || !l.Observe || l.Message != "" {
+		t.Fatalf("observing a live collector: cycles %d, observe %v, message %q; want its cycles (3 or more)", l.Cycles, l.Observe, l.Message)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(state, collectorFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the stopped collector left its state: %v", err)
+	}
+	if l := observed(Options{Observe: true}); l.Cycles != 0 || l.Message != msgNoCollector {
+		t.Fatalf("observing after the collector stopped: cycles %d, message %q", l.Cycles, l.Message)
+	}
+	if l := observed(Options{Observe: true, TakeOver: true}); l.Observe || l.Cycles != 1 || l.Message != "" {
+		t.Fatalf("taking over: observe %v, cycles %d, message %q; want one cycle of its own", l.Observe, l.Cycles, l.Message)
 	}
 }
