@@ -72,6 +72,10 @@ func main() {
 		mode = strings.TrimSpace(string(data))
 	}
 	for n, text := range texts {
+		// Logged as soon as it is taken on, so a hanging run still shows what it was asked.
+		if logf != nil {
+			fmt.Fprintln(logf, strings.Join(strings.Fields(text), " "))
+		}
 		v := embed(text)
 		switch {
 		case mode == "hang":
@@ -81,9 +85,6 @@ func main() {
 		}
 		b, _ := json.Marshal(map[string][]float32{"embedding": v})
 		out.Write(append(b, '\n'))
-		if logf != nil {
-			fmt.Fprintln(logf, strings.Join(strings.Fields(text), " "))
-		}
 	}
 }
 

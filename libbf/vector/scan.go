@@ -120,7 +120,18 @@ func loadScan(ctx context.Context, db *sql.Tx, root string, key cache.VectorKey)
 	if err != nil {
 		return nil, err
 	}
+	// The old file's vectors are taken only for texts the store still holds: a store
+	// discarded or pruned since must not live on in the scan.
+	have, err := st.Hashes(ctx, key)
+	if err != nil {
+		return nil, err
+	}
 	kept := old.byDigest()
+	for _, c := range chunks {
+		if !have[c.hash] {
+			delete(kept, c.digest)
+		}
+	}
 	var need []string
 	for _, c := range chunks {
 		if _, ok := kept[c.digest]; !ok {
