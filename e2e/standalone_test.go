@@ -38,58 +38,48 @@ func TestStandalone(t *testing.T) {
 	proxy := filepath.Join(tmp, "proxy")
 	served := map[string]bool{}
 	env := standaloneEnv(t, proxy, filepath.Join(tmp, "modcache"))
+	// standalone checks one module outside the workspace with check, after serving the
+	// libbf version it requires (or tidies it, with -tidy), then checks that its go.sum
+	// already held every module the check needed except libbf, whose sum exists only once
+	// it is tagged.
+	standalone := func(t *testing.T, dir string, check func(work string)) {
+		version := requiredLibbf(t, dir)
+		if !served[version] {
+			serveModule(t, proxy, filepath.Join(root, "libbf"), libbfPath, version)
+			served[version] = true
+		}
+		if *tidy {
+			tidyModule(t, dir, env)
+			return
+		}
+		work := brainfix.Copy(t, dir, false)
+		check(work)
+		before := lines(t, filepath.Join(dir, "go.sum"))
+		for l := range lines(t, filepath.Join(work, "go.sum")) {
+			if !before[l] && !strings.HasPrefix(l, libbfPath+" ") {
+				t.Errorf("go.sum lacks %s (run go test ./e2e -run TestStandalone -tidy)", l)
+			}
+		}
+	}
 	for _, m := range mods {
 		dir := filepath.Dir(m)
 		name := filepath.Base(dir)
 		t.Run(name, func(t *testing.T) {
-			version := requiredLibbf(t, dir)
-			if !served[version] {
-				serveModule(t, proxy, filepath.Join(root, "libbf"), libbfPath, version)
-				served[version] = true
-			}
-			if *tidy {
-				tidyModule(t, dir, env)
-				return
-			}
-			work := brainfix.Copy(t, dir, false)
 			bin := filepath.Join(tmp, "bin", name)
-			goCmd(t, work, env, "build", "-trimpath", "-o", bin, ".")
-			// go.sum already held every module the build needed except libbf, whose sum
-			// exists only once it is tagged.
-			before := lines(t, filepath.Join(dir, "go.sum"))
-			for l := range lines(t, filepath.Join(work, "go.sum")) {
-				if !before[l] && !strings.HasPrefix(l, libbfPath+" ") {
-					t.Errorf("go.sum lacks %s (run go test ./e2e -run TestStandalone -tidy)", l)
+			standalone(t, dir, func(work string) {
+				goCmd(t, work, env, "build", "-trimpath", "-o", bin, ".")
+				out, err := exec.Command(bin, "--version").CombinedOutput()
+				if err != nil || !strings.HasSuffix(string(out), " dev\n") {
+					t.Errorf("%s --version: %v\n%s", name, err, out)
 				}
-			}
-			out, err := exec.Command(bin, "--version").CombinedOutput()
-			if err != nil || !strings.HasSuffix(string(out), " dev\n") {
-				t.Errorf("%s --version: %v\n%s", name, err, out)
-			}
+			})
 		})
 	}
 	// The other modules that import libbf stand alone too: every package and test of
 	// theirs type-checks outside the workspace.
 	for _, name := range []string{"bench", "examples", "e2e"} {
-		dir := filepath.Join(root, name)
 		t.Run(name, func(t *testing.T) {
-			version := requiredLibbf(t, dir)
-			if !served[version] {
-				serveModule(t, proxy, filepath.Join(root, "libbf"), libbfPath, version)
-				served[version] = true
-			}
-			if *tidy {
-				tidyModule(t, dir, env)
-				return
-			}
-			work := brainfix.Copy(t, dir, false)
-			goCmd(t, work, env, "vet", "./...")
-			before := lines(t, filepath.Join(dir, "go.sum"))
-			for l := range lines(t, filepath.Join(work, "go.sum")) {
-				if !before[l] && !strings.HasPrefix(l, libbfPath+" ") {
-					t.Errorf("go.sum lacks %s (run go test ./e2e -run TestStandalone -tidy)", l)
-				}
-			}
+			standalone(t, filepath.Join(root, name), func(work string) { goCmd(t, work, env, "vet", "./...") })
 		})
 	}
 }
