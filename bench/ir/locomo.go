@@ -8,12 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/bfgo/bf/bench/internal/locomo"
 	"github.com/bfgo/bf/bench/internal/measure"
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/fold"
@@ -52,93 +51,12 @@ type ClassScore struct {
 	Fused   float64 `json:"fused"`
 }
 
-// conversation is one LoCoMo file as read here.
-type conversation struct {
-	name  string
-	turns []turn
-	qa    []question
-}
-
-type turn struct {
-	id, speaker, text string
-	when              time.Time
-}
-
-type question struct {
-	text     string
-	evidence []string
-}
-
-// locomoDate reads a session's time, such as "1:56 pm on 8 May, 2023".
-func locomoDate(s string) (time.Time, error) {
-	return time.Parse("3:04 pm on 2 January, 2006", strings.TrimSpace(s))
-}
-
-var sessionKey = regexp.MustCompile(`^session_(\d+)$`)
-
-// readConversation reads one conversation file: its turns in session order, each dated by
-// its session, and its questions of categories 1–4 (5 has no answer in the conversation).
-func readConversation(file string) (conversation, error) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return conversation{}, err
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(b, &raw); err != nil {
-		return conversation{}, fmt.Errorf("%s: %w", file, err)
-	}
-	c := conversation{name: strings.TrimSuffix(filepath.Base(file), ".json")}
-	var sessions []int
-	for k := range raw {
-		if m := sessionKey.FindStringSubmatch(k); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			sessions = append(sessions, n)
-		}
-	}
-	slices.Sort(sessions)
-	for _, n := range sessions {
-		var date string
-		if err := json.Unmarshal(raw[fmt.Sprintf("session_%d_date_time", n)], &date); err != nil {
-			return c, fmt.Errorf("%s: session_%d_date_time: %w", file, n, err)
-		}
-		when, err := locomoDate(date)
-		if err != nil {
-			return c, fmt.Errorf("%s: session_%d_date_time: %w", file, n, err)
-		}
-		var turns []struct {
-			Speaker string `json:"speaker"`
-			DiaID   string `json:"dia_id"`
-			Text    string `json:"text"`
-		}
-		if err := json.Unmarshal(raw[fmt.Sprintf("session_%d", n)], &turns); err != nil {
-			return c, fmt.Errorf("%s: session_%d: %w", file, n, err)
-		}
-		for _, t := range turns {
-			c.turns = append(c.turns, turn{id: t.DiaID, speaker: t.Speaker, text: t.Text, when: when})
-		}
-	}
-	var qa []struct {
-		Question string   `json:"question"`
-		Evidence []string `json:"evidence"`
-		Category int      `json:"category"`
-	}
-	if err := json.Unmarshal(raw["qa"], &qa); err != nil {
-		return c, fmt.Errorf("%s: qa: %w", file, err)
-	}
-	for _, q := range qa {
-		if q.Category >= 1 && q.Category <= 4 && len(q.Evidence) > 0 {
-			c.qa = append(c.qa, question{text: q.Question, evidence: q.Evidence})
-		}
-	}
-	return c, nil
-}
-
 // turnNote is the memory note of a turn: a fact titled by its speaker and its first
 // words, dated by its session.
-func turnNote(t turn) string {
-	title := t.speaker + ": " + strings.Join(firstWords(t.text, 10), " ")
+func turnNote(t locomo.Turn) string {
+	title := t.Speaker + ": " + strings.Join(firstWords(t.Text, 10), " ")
 	js := func(s string) string { b, _ := json.Marshal(s); return string(b) }
-	return fmt.Sprintf("---\ntype: \"fact\"\ntitle: %s\nupdated: %q\n---\n%s\n", js(title), t.when.Format(time.DateOnly), t.text)
+	return fmt.Sprintf("---\ntype: \"fact\"\ntitle: %s\nupdated: %q\n---\n%s\n", js(title), t.At.Format(time.DateOnly), t.Text)
 }
 
 func firstWords(s string, n int) []string {
@@ -152,7 +70,7 @@ func turnFile(id string) string {
 }
 
 // writeConversation writes a conversation's brain unless a complete one is there.
-func writeConversation(dir string, c conversation) error {
+func writeConversation(dir string, c *locomo.Conversation) error {
 	stamp := filepath.Join(dir, "complete")
 	if _, err := os.Stat(stamp); err == nil {
 		return nil
@@ -164,12 +82,12 @@ func writeConversation(dir string, c conversation) error {
 	if err := os.MkdirAll(filepath.Join(brainDir, "concepts", "memory"), 0o755); err != nil {
 		return err
 	}
-	config := "version: 8\nname: " + strings.ReplaceAll(c.name, "-", "") + "\n"
+	config := "version: 8\nname: " + strings.ReplaceAll(c.Name, "-", "") + "\n"
 	if err := os.WriteFile(filepath.Join(brainDir, "bf.yaml"), []byte(config), 0o644); err != nil {
 		return err
 	}
-	for _, t := range c.turns {
-		if err := os.WriteFile(filepath.Join(brainDir, turnFile(t.id)), []byte(turnNote(t)), 0o644); err != nil {
+	for _, t := range c.Turns {
+		if err := os.WriteFile(filepath.Join(brainDir, turnFile(t.ID)), []byte(turnNote(t)), 0o644); err != nil {
 			return err
 		}
 	}
@@ -178,7 +96,7 @@ func writeConversation(dir string, c conversation) error {
 
 // locomoRun measures word and fused search on every conversation file in dir.
 func locomoRun(bf, dir, cacheDir string) (*Locomo, error) {
-	files, err := filepath.Glob(filepath.Join(dir, "conv-*.json"))
+	files, err := locomo.Files(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -192,13 +110,13 @@ func locomoRun(bf, dir, cacheDir string) (*Locomo, error) {
 	fusedRun := LocomoRun{Name: "fused, no model"}
 	classes := map[string]*ClassScore{}
 	for _, file := range files {
-		c, err := readConversation(file)
+		c, err := locomo.Load(file)
 		if err != nil {
 			return nil, err
 		}
 		b, _ := os.ReadFile(file)
 		sum := sha256.Sum256(b)
-		cdir, err := filepath.Abs(filepath.Join(cacheDir, "locomo-"+c.name+"-"+hex.EncodeToString(sum[:6])))
+		cdir, err := filepath.Abs(filepath.Join(cacheDir, "locomo-"+c.Name+"-"+hex.EncodeToString(sum[:6])))
 		if err != nil {
 			return nil, err
 		}
@@ -211,36 +129,36 @@ func locomoRun(bf, dir, cacheDir string) (*Locomo, error) {
 			return nil, err
 		}
 		if s.Exit != 0 {
-			return nil, fmt.Errorf("bf build of %s exited %d: %s", c.name, s.Exit, strings.TrimSpace(string(s.Stderr)))
+			return nil, fmt.Errorf("bf build of %s exited %d: %s", c.Name, s.Exit, strings.TrimSpace(string(s.Stderr)))
 		}
 		br, err := brain.Open(brainDir)
 		if err != nil {
 			return nil, err
 		}
 		res.Conversations++
-		res.Turns += len(c.turns)
-		logf("locomo %s: %d turns, %d questions", c.name, len(c.turns), len(c.qa))
-		for _, q := range c.qa {
+		res.Turns += len(c.Turns)
+		logf("locomo %s: %d turns, %d questions", c.Name, len(c.Turns), len(c.Questions))
+		for _, q := range c.Questions {
 			relevant := map[string]int{}
-			for _, e := range q.evidence {
+			for _, e := range q.Evidence {
 				relevant[turnFile(e)] = 1
 			}
-			req := bfsearch.Request{Query: q.text, Limit: 10, Brains: []*brain.Brain{br}}
+			req := bfsearch.Request{Query: q.Text, Limit: 10, Brains: []*brain.Brain{br}}
 			w, err := bfsearch.Run(context.Background(), req)
 			if err != nil {
-				return nil, fmt.Errorf("%s: word search %q: %w", c.name, q.text, err)
+				return nil, fmt.Errorf("%s: word search %q: %w", c.Name, q.Text, err)
 			}
 			f, err := fuse.Run(context.Background(), fuse.Request{Search: req})
 			if err != nil {
-				return nil, fmt.Errorf("%s: fused search %q: %w", c.name, q.text, err)
+				return nil, fmt.Errorf("%s: fused search %q: %w", c.Name, q.Text, err)
 			}
 			wm, fm := mrrAt(10, itemRefs(w.Items), relevant), mrrAt(10, itemRefs(f.Items), relevant)
 			words.MRR10 += wm
 			fusedRun.MRR10 += fm
 			words.Recall10 += recallAt(10, itemRefs(w.Items), relevant)
 			fusedRun.Recall10 += recallAt(10, itemRefs(f.Items), relevant)
-			parsed, _ := fold.Parse(q.text)
-			class := fuse.Classify(q.text, parsed)
+			parsed, _ := fold.Parse(q.Text)
+			class := fuse.Classify(q.Text, parsed)
 			if classes[class] == nil {
 				classes[class] = &ClassScore{Class: class}
 			}

@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/bfgo/bf/bench/internal/locomo"
 	"github.com/bfgo/bf/bench/internal/measure"
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/fold"
@@ -26,104 +26,12 @@ const k = 10
 // Methods, in the order of the tables.
 var methods = []string{"recall", "search", "search --fused", "fts5 bm25, turn text", "fts5 bm25, memory text"}
 
-// conversation is one LoCoMo file: its turns in order, with the time of their session,
-// and its questions.
-type conversation struct {
-	Name      string
-	Turns     []turn
-	Questions []question
-}
-
-type turn struct {
-	ID      string // dia_id, such as D1:3
-	Speaker string
-	Text    string
-	At      time.Time
-}
-
 // title is a turn memory's title: who said it, and the turn's id that keeps titles apart
 // (two or three words, under the duplicate guard's five).
-func (t turn) title() string { return t.Speaker + " (" + t.ID + ")" }
+func title(t locomo.Turn) string { return t.Speaker + " (" + t.ID + ")" }
 
-// memoryText is what a turn's memory says, title and body, as the second baseline indexes it.
-func (t turn) memoryText() string { return t.title() + "\n" + t.Text }
-
-type question struct {
-	Text     string
-	Category int
-	Evidence []string
-}
-
-var sessionKey = regexp.MustCompile(`^session_([0-9]+)$`)
-
-// loadConversation reads one conv-NN.json: sessions in number order, each turn stamped
-// with its session's date and one second per turn, so turns keep their order in time.
-func loadConversation(file string) (*conversation, error) {
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil, err
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	c := &conversation{Name: strings.TrimSuffix(filepath.Base(file), ".json")}
-	var sessions []int
-	for key := range raw {
-		if m := sessionKey.FindStringSubmatch(key); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			sessions = append(sessions, n)
-		}
-	}
-	slices.Sort(sessions)
-	for _, n := range sessions {
-		var when string
-		if err := json.Unmarshal(raw[fmt.Sprintf("session_%d_date_time", n)], &when); err != nil {
-			return nil, fmt.Errorf("%s: session_%d_date_time: %w", file, n, err)
-		}
-		at, err := time.Parse("3:04 pm on 2 January, 2006", when)
-		if err != nil {
-			return nil, fmt.Errorf("%s: session_%d_date_time: %w", file, n, err)
-		}
-		var turns []struct {
-			ID      string `json:"dia_id"`
-			Speaker string `json:"speaker"`
-			Text    string `json:"text"`
-		}
-		if err := json.Unmarshal(raw[fmt.Sprintf("session_%d", n)], &turns); err != nil {
-			return nil, fmt.Errorf("%s: session_%d: %w", file, n, err)
-		}
-		for i, t := range turns {
-			c.Turns = append(c.Turns, turn{ID: t.ID, Speaker: t.Speaker, Text: t.Text, At: at.Add(time.Duration(i) * time.Second)})
-		}
-	}
-	var qa []struct {
-		Question string   `json:"question"`
-		Category int      `json:"category"`
-		Evidence []string `json:"evidence"`
-	}
-	if err := json.Unmarshal(raw["qa"], &qa); err != nil {
-		return nil, fmt.Errorf("%s: qa: %w", file, err)
-	}
-	for _, q := range qa {
-		if q.Category < 1 || q.Category > 4 {
-			continue // category 5 is adversarial: its answer is not in the conversation
-		}
-		var ev []string
-		for _, e := range q.Evidence {
-			// One evidence entry holds two ids ("D8:6; D9:17").
-			for _, id := range strings.FieldsFunc(e, func(r rune) bool { return r == ';' || r == ' ' || r == ',' }) {
-				if !slices.Contains(ev, id) {
-					ev = append(ev, id)
-				}
-			}
-		}
-		if len(ev) > 0 {
-			c.Questions = append(c.Questions, question{Text: q.Question, Category: q.Category, Evidence: ev})
-		}
-	}
-	return c, nil
-}
+// turnText is what a turn's memory says, title and body, as the second baseline indexes it.
+func turnText(t locomo.Turn) string { return title(t) + "\n" + t.Text }
 
 // LocomoResult is retrieval quality per method and category.
 type LocomoResult struct {
@@ -173,7 +81,7 @@ func (s *Score) mean() {
 }
 
 func runLocomo(o options, dir string) (*LocomoResult, error) {
-	files, _ := filepath.Glob(filepath.Join(o.data, "conv-*.json"))
+	files, _ := locomo.Files(o.data)
 	if len(files) == 0 {
 		fmt.Printf("LoCoMo data not found in %s; skipped (see bench/README.md).\n", o.data)
 		return nil, nil
@@ -191,7 +99,7 @@ func runLocomo(o options, dir string) (*LocomoResult, error) {
 	var libTime time.Duration
 	libSaves := 0
 	for ci, file := range files {
-		c, err := loadConversation(file)
+		c, err := locomo.Load(file)
 		if err != nil {
 			return nil, err
 		}
@@ -208,11 +116,11 @@ func runLocomo(o options, dir string) (*LocomoResult, error) {
 		if s, err := measure.Run(root, bf, "build"); err != nil || s.Exit != 0 {
 			return nil, fmt.Errorf("%s: bf build: %v %s", c.Name, err, s.Stderr)
 		}
-		textBaseline, err := newBaseline(c, func(t turn) string { return t.Text })
+		textBaseline, err := newBaseline(c, func(t locomo.Turn) string { return t.Text })
 		if err != nil {
 			return nil, err
 		}
-		memoryBaseline, err := newBaseline(c, turn.memoryText)
+		memoryBaseline, err := newBaseline(c, turnText)
 		if err != nil {
 			return nil, err
 		}
@@ -266,7 +174,7 @@ func runLocomo(o options, dir string) (*LocomoResult, error) {
 // at the turn's time. The first cliN turns are saved by one bf remember process each and
 // timed; the rest by memory.Store.Remember in this process, the call bf remember makes.
 // It returns each memory's ref mapped to its turn's id.
-func saveTurns(bf, root, typ string, c *conversation, cliN int) (refs map[string]string, cli []time.Duration, lib time.Duration, nlib int, err error) {
+func saveTurns(bf, root, typ string, c *locomo.Conversation, cliN int) (refs map[string]string, cli []time.Duration, lib time.Duration, nlib int, err error) {
 	if err := os.RemoveAll(root); err != nil {
 		return nil, nil, 0, 0, err
 	}
@@ -287,7 +195,7 @@ func saveTurns(bf, root, typ string, c *conversation, cliN int) (refs map[string
 		}
 		os.Setenv("BF_NOW", t.At.UTC().Format(time.RFC3339))
 		var ref string
-		title, body := t.title(), t.Text
+		title, body := title(t), t.Text
 		if i < cliN {
 			s, err := measure.Run(root, bf, "remember", "--type", typ, "--reviewed", "--title", title, "--body", body)
 			if err != nil || s.Exit != 0 {
@@ -364,7 +272,7 @@ func askBF(bf, root, method, q string, refs map[string]string) ([]string, error)
 // (who said it, the id, the text), which is what bf indexes.
 type baseline struct{ db *sql.DB }
 
-func newBaseline(c *conversation, text func(turn) string) (*baseline, error) {
+func newBaseline(c *locomo.Conversation, text func(locomo.Turn) string) (*baseline, error) {
 	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		return nil, err
