@@ -14,11 +14,11 @@ import (
 
 	"github.com/bfgo/bf/libbf/assist"
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/collect"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/keeper"
 	"github.com/bfgo/bf/libbf/timestamp"
 	"github.com/bfgo/bf/libbf/watch"
 )
@@ -326,7 +326,7 @@ func keepCache(ctx context.Context, env *cli.Env, b *brain.Brain) error {
 			Path  string `json:"path"`
 		}{b.Config.Name, "kept", b.Root})
 	}
-	if err := cache.Keep(ctx, b, cache.KeepOptions{Ready: ready}); err != nil {
+	if err := keeper.Keep(ctx, b, keeper.Options{Ready: ready}); err != nil {
 		return cli.Classify(err)
 	}
 	return ctx.Err()

@@ -36,8 +36,13 @@
 //
 // # Reading
 //
-//   - The disposable SQLite index in .bf/ and its freshness: cache; with bf watch running,
-//     its keeper (keeper.go) answers the freshness check by sync cookie. One brain's cache
+//   - The disposable SQLite index in .bf/ (schema, open, refresh, build) and its
+//     freshness: cache. The fast reading of a brain's folders that its listing walks (raw
+//     getdents, fingerprints, several folders at once): internal/fastlist. With bf watch
+//     running, the keeper (inotify, one per brain) answers the freshness check by sync
+//     cookie: keeper, above cache, which it drives through cache.Comparer; the protocol
+//     between them (the socket, the cookies, the messages, an Open's client):
+//     internal/keepsync, below both. One brain's cache
 //     in one read-only snapshot, note days and the SQL that places notes in time:
 //     cache.Snapshot, cache.NoteDays (cache.Days when few are needed), cache.DaysCTE.
 //     Opening every selected brain for a page, a search or an export (problems, stale

@@ -160,7 +160,7 @@ func previousFiles(ctx context.Context, live, sig string) (map[string]fingerprin
 	for rows.Next() {
 		var p string
 		var f fingerprint
-		if rows.Scan(&p, &f.size, &f.mtime, &f.ctime, &f.inode) != nil {
+		if rows.Scan(&p, &f.Size, &f.Mtime, &f.Ctime, &f.Inode) != nil {
 			return nil, good
 		}
 		out[p] = f

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/internal/keepsync"
 	"github.com/bfgo/bf/libbf/scan"
 	"github.com/bfgo/bf/libbf/store"
 )
@@ -251,12 +252,12 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 	defer reader.release()
 
 	// A running keeper (bf watch) that acknowledges a sync has compared every change made
-	// before it: the brain need not be listed here (see keeper.go). Its answer is awaited
+	// before it: the brain need not be listed here (package keepsync). Its answer is awaited
 	// while the generation is checked.
-	pending := startSync(ctx, dir, sig)
+	pending := keepsync.Start(ctx, dir, sig)
 	good, err := usable(ctx, ro, sig, ino)
 	if err != nil || !good {
-		pending.stop()
+		pending.Stop()
 		if err != nil {
 			return nil, damaged(err)
 		}
@@ -266,9 +267,9 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		// A keeper that started meanwhile (bf watch starting beside this command) answers
 		// as well: asking it is cheaper than listing the brain, and its own first comparison
 		// would keep this Open from refreshing.
-		pending = startSync(ctx, dir, sig)
+		pending = keepsync.Start(ctx, dir, sig)
 	}
-	if listed, fresh := pending.wait(); fresh {
+	if listed, fresh := pending.Wait(); fresh {
 		if err := c.finish(ctx, ro, b.Name, listed); err != nil {
 			return nil, damaged(err)
 		}
@@ -289,7 +290,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		case err != nil:
 			return nil, err
 		default:
-			markRefresh(dir)
+			keepsync.MarkRefresh(filepath.Join(dir, WriterLockFile))
 			// A refresh that committed meanwhile is harmless to repeat: every changed path is
 			// dropped before it is indexed again, and the next open compares anew.
 			err = refreshWith(d)
@@ -308,7 +309,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		// open need not read that root's rows. It only saves work, so a busy writer or a
 		// failure changes nothing in this answer.
 		if writer, err := acquire(ctx, dir, WriterLockFile, true, 0); err == nil {
-			markRefresh(dir)
+			keepsync.MarkRefresh(filepath.Join(dir, WriterLockFile))
 			err = refreshWith(d)
 			closeWriting()
 			releaseWriter(dir, writer)

@@ -656,12 +656,12 @@ func TestReadOnlyBrain(t *testing.T) {
 func TestPrepareVanishedAndUnreadable(t *testing.T) {
 	f := newFixture(t, map[string]string{"concepts/a.md": "# A\n"})
 	ix := newIndexer(f.brain())
-	gone := prepare(ix, f.Root, input{path: "concepts/gone.md", fp: fingerprint{1, 2, 3, 4}})
+	gone := prepare(ix, f.Root, input{path: "concepts/gone.md", fp: fingerprint{Size: 1, Mtime: 2, Ctime: 3, Inode: 4}})
 	if !gone.vanished || gone.err != "" {
 		t.Errorf("vanished file: %+v", gone)
 	}
 	os.Mkdir(f.path("concepts/dir.md"), 0o755)
-	odd := prepare(ix, f.Root, input{path: "concepts/dir.md", fp: fingerprint{1, 2, 3, 4}})
+	odd := prepare(ix, f.Root, input{path: "concepts/dir.md", fp: fingerprint{Size: 1, Mtime: 2, Ctime: 3, Inode: 4}})
 	if odd.err != "cannot read file: not a regular file" || odd.in.fp != unknown {
 		t.Errorf("special file: %+v", odd)
 	}
@@ -747,7 +747,7 @@ func TestInexactScopeKeepsNoDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.close()
-	gone := input{path: "concepts/gone.md", fp: fingerprint{1, 2, 3, 4}}
+	gone := input{path: "concepts/gone.md", fp: fingerprint{Size: 1, Mtime: 2, Ctime: 3, Inode: 4}}
 	if err := w.apply(ctx, newIndexer(f.brain()), f.Root, []input{gone}, true, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/internal/fastlist"
 	"github.com/bfgo/bf/libbf/record"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/scan"
@@ -29,21 +29,12 @@ import (
 // open: a write within the same clock tick can leave a folder's mtime unchanged.
 const settleTime = 5 * time.Second
 
-// fingerprint identifies a file's content without reading it. Times are ns since the epoch.
-type fingerprint struct{ size, mtime, ctime, inode int64 }
+// fingerprint identifies a file's content without reading it (package fastlist).
+type fingerprint = fastlist.Fingerprint
 
 // unknown marks a file whose fingerprint could not be taken: it never matches, so the file
 // is compared again next time.
-var unknown = fingerprint{-1, -1, -1, -1}
-
-func fingerprintOf(fi fs.FileInfo) fingerprint {
-	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return fingerprint{fi.Size(), fi.ModTime().UnixNano(), 0, 0}
-	}
-	mtime, ctime := statTimes(st)
-	return fingerprint{st.Size, mtime, ctime, int64(st.Ino)}
-}
+var unknown = fastlist.Unknown
 
 // folderPrint is a source folder's own fingerprint.
 type folderPrint struct {
@@ -93,10 +84,10 @@ var authoredScopes = []string{"projects/", "actions/", "concepts/"}
 // source folder; nil lists every source.
 func listBrain(root string, prev func(folder string) (folderPrint, bool), now time.Time) (*listing, error) {
 	l := &listing{folders: map[string]folderPrint{}, kept: map[string]bool{}, spans: map[string][2]int{}}
-	// The authored folders are read ahead in parallel (see prefetch); the walk below then
-	// applies the listing rules in order over what was read.
-	pf := readAhead(root, scan.Authored)
-	l.inputs = make([]input, 0, pf.files)
+	// The authored folders are read ahead in parallel (package fastlist); the walk below
+	// then applies the listing rules in order over what was read.
+	pf := fastlist.ReadAhead(root, scan.Authored, noteCandidate)
+	l.inputs = make([]input, 0, pf.Files)
 	for _, top := range scan.Authored {
 		if err := l.authored(root, top, pf); err != nil {
 			return nil, err
@@ -112,7 +103,7 @@ func (l *listing) problem(p, msg string) {
 
 const msgSymlinkFile = "symbolic links are not followed; move the file into the brain"
 
-func (l *listing) authored(root, top string, pf *prefetch) error {
+func (l *listing) authored(root, top string, pf *fastlist.Prefetch) error {
 	st, err := os.Lstat(filepath.Join(root, top))
 	if errors.Is(err, fs.ErrNotExist) {
 		l.scopes = append(l.scopes, top+"/")
@@ -134,9 +125,9 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 	start := len(l.inputs)
 	entries := 0
 	// walk applies the rules to folder rel, read as d.
-	var walk func(rel string, depth int, d *folderRead) error
-	walk = func(rel string, depth int, d *folderRead) error {
-		list := d.entries
+	var walk func(rel string, depth int, d *fastlist.Folder) error
+	walk = func(rel string, depth int, d *fastlist.Folder) error {
+		list := d.Entries
 		entries += len(list)
 		if entries > scan.MaxEntries {
 			return fmt.Errorf("%s: more than %d entries; split the folder", top, scan.MaxEntries)
@@ -154,18 +145,18 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 				if typ.IsDir() {
 					l.inputs = append(l.inputs, l.skipped(root, p, scan.MsgInvalidName))
 				} else if strings.HasSuffix(name, ".md") {
-					l.inputs = append(l.inputs, d.skipped(i, p, scan.MsgInvalidName))
+					l.inputs = append(l.inputs, skippedAt(d, i, p, scan.MsgInvalidName))
 				}
 			case typ.IsDir() && depth >= scan.MaxDepth:
 				// Only the folder past the limit is left out, reported as a skipped file.
 				l.inputs = append(l.inputs, l.skipped(root, p, scan.MsgTooDeep))
 			case typ.IsDir():
 				sub := readAuthored(pf, p)
-				if sub.err != nil {
+				if sub.Err != nil {
 					// Only the folder that cannot be read is left out: the rest of its
 					// root still answers.
-					if !errors.Is(sub.err, fs.ErrNotExist) {
-						l.inputs = append(l.inputs, l.skipped(root, p, "cannot read folder: "+osReason(sub.err)))
+					if !errors.Is(sub.Err, fs.ErrNotExist) {
+						l.inputs = append(l.inputs, l.skipped(root, p, "cannot read folder: "+osReason(sub.Err)))
 					}
 					continue
 				}
@@ -174,12 +165,12 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 				}
 			case typ&fs.ModeSymlink != 0:
 				if strings.HasSuffix(name, ".md") {
-					l.inputs = append(l.inputs, d.skipped(i, p, msgSymlinkFile))
+					l.inputs = append(l.inputs, skippedAt(d, i, p, msgSymlinkFile))
 				} else if isDir(root, p) {
 					l.inputs = append(l.inputs, l.skipped(root, p, msgSymlinkFile))
 				}
 			case strings.HasSuffix(name, ".md"):
-				in := d.input(i, p)
+				in := inputAt(d, i, p)
 				if in.path == "" {
 					continue // vanished since the listing
 				}
@@ -191,8 +182,8 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 		}
 		return nil
 	}
-	if d := readAuthored(pf, top); d.err != nil {
-		err = fmt.Errorf("%s: cannot read folder: %s", top, osReason(d.err))
+	if d := readAuthored(pf, top); d.Err != nil {
+		err = fmt.Errorf("%s: cannot read folder: %s", top, osReason(d.Err))
 	} else {
 		err = walk(top, 1, d)
 	}
@@ -208,14 +199,51 @@ func (l *listing) authored(root, top string, pf *prefetch) error {
 	return nil
 }
 
-// readAuthored returns authored folder rel as read ahead (see prefetch).
-func readAuthored(pf *prefetch, rel string) *folderRead {
+// readAuthored returns authored folder rel as read ahead.
+func readAuthored(pf *fastlist.Prefetch, rel string) *fastlist.Folder {
 	if onReadAuthored != nil {
 		if err := onReadAuthored(rel); err != nil {
-			return &folderRead{err: err}
+			return &fastlist.Folder{Err: err}
 		}
 	}
-	return pf.get(rel)
+	return pf.Get(rel)
+}
+
+// inputAt fingerprints entry i of d at brain path p like listing.stat: an empty path means
+// the file vanished.
+func inputAt(d *fastlist.Folder, i int, p string) input {
+	st := d.Stats[i]
+	if !st.Taken {
+		return input{} // never fingerprinted: only entries the rule asked for reach here
+	}
+	switch {
+	case st.Err == nil:
+		return input{path: p, fp: st.FP}
+	case errors.Is(st.Err, fs.ErrNotExist):
+		return input{}
+	}
+	return input{path: p, fp: unknown, err: "inaccessible file or folder; check permissions"}
+}
+
+// skippedAt is like listing.skipped for entry i of d: an input reported without being read.
+func skippedAt(d *fastlist.Folder, i int, p, msg string) input {
+	in := inputAt(d, i, p)
+	if in.path == "" {
+		in = input{path: p, fp: unknown}
+	}
+	in.err = msg
+	return in
+}
+
+// noteCandidate reports the authored entries the walk fingerprints: notes, including
+// symbolic links and other non-folders named *.md.
+func noteCandidate(e fastlist.Entry) bool {
+	return !e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".md")
+}
+
+// recordCandidate reports the source entries the listing fingerprints.
+func recordCandidate(e fastlist.Entry) bool {
+	return !e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".json")
 }
 
 // stat fingerprints one path without following a symlink; an empty path means it vanished.
@@ -227,7 +255,7 @@ func (l *listing) stat(root, p string) input {
 	if err != nil {
 		return input{path: p, fp: unknown, err: "inaccessible file or folder; check permissions"}
 	}
-	return input{path: p, fp: fingerprintOf(fi)}
+	return input{path: p, fp: fastlist.Of(fi)}
 }
 
 // skipped is an input reported without being read.
@@ -297,8 +325,8 @@ func (l *listing) source(root, name string, prev func(string) (folderPrint, bool
 		}
 		return
 	}
-	fp := fingerprintOf(fi)
-	cur := folderPrint{mtime: fp.mtime, ctime: fp.ctime, inode: fp.inode}
+	fp := fastlist.Of(fi)
+	cur := folderPrint{mtime: fp.Mtime, ctime: fp.Ctime, inode: fp.Inode}
 	if prev != nil {
 		old, ok := prev(folder)
 		settled := now.Sub(time.Unix(0, cur.mtime)) >= settleTime
@@ -311,13 +339,13 @@ func (l *listing) source(root, name string, prev func(string) (folderPrint, bool
 		onListSource(folder)
 	}
 	// One folder read, its record files fingerprinted in parallel relative to it.
-	d := readFolder(dir, recordCandidate, spawnAll)
-	if d.err != nil {
-		l.problem(folder, "cannot read folder: "+osReason(d.err))
+	d := fastlist.ReadFolder(dir, recordCandidate, fastlist.Parallel)
+	if d.Err != nil {
+		l.problem(folder, "cannot read folder: "+osReason(d.Err))
 		l.kept[folder] = true
 		return
 	}
-	list := d.entries
+	list := d.Entries
 	if len(list) > scan.MaxEntries {
 		l.problem(folder, fmt.Sprintf("more than %d entries; split the source", scan.MaxEntries))
 		l.kept[folder] = true
@@ -338,11 +366,11 @@ func (l *listing) source(root, name string, prev func(string) (folderPrint, bool
 		case !strings.HasSuffix(fname, ".json"):
 			// not a record; bf validate reports stray files
 		case typ&fs.ModeSymlink != 0:
-			l.inputs = append(l.inputs, d.skipped(i, p, msgSymlinkFile))
+			l.inputs = append(l.inputs, skippedAt(d, i, p, msgSymlinkFile))
 		case !record.ValidFileName(fname): // scan.IsRecordName without its regexp (a third of a 40k listing)
-			l.inputs = append(l.inputs, d.skipped(i, p, "record files are named by the SHA-256 of the record id; run bf validate and reconcile it"))
+			l.inputs = append(l.inputs, skippedAt(d, i, p, "record files are named by the SHA-256 of the record id; run bf validate and reconcile it"))
 		default:
-			in := d.input(i, p)
+			in := inputAt(d, i, p)
 			if in.path == "" {
 				continue
 			}

@@ -166,7 +166,7 @@ func digestOf(inputs []input) string {
 		}
 		buf = append(buf, in.path...)
 		buf = append(buf, 0)
-		for _, v := range []int64{in.fp.size, in.fp.mtime, in.fp.ctime, in.fp.inode} {
+		for _, v := range []int64{in.fp.Size, in.fp.Mtime, in.fp.Ctime, in.fp.Inode} {
 			buf = binary.LittleEndian.AppendUint64(buf, uint64(v))
 		}
 		if len(buf) > 60<<10 {
@@ -195,7 +195,7 @@ func storedFiles(ctx context.Context, db *sql.DB, prefix string, into []storedFi
 	defer rows.Close()
 	for rows.Next() {
 		var f storedFile
-		if err := rows.Scan(&f.path, &f.fp.size, &f.fp.mtime, &f.fp.ctime, &f.fp.inode); err != nil {
+		if err := rows.Scan(&f.path, &f.fp.Size, &f.fp.Mtime, &f.fp.Ctime, &f.fp.Inode); err != nil {
 			return into, err
 		}
 		into = append(into, f)

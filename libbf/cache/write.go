@@ -355,7 +355,7 @@ func (w *writer) setFile(ctx context.Context, path string, fp fingerprint, msg s
 	if w.onFile != nil {
 		w.onFile(path, fp, msg)
 	}
-	return w.put(ctx, "file", path, fp.size, fp.mtime, fp.ctime, fp.inode, clipError(msg))
+	return w.put(ctx, "file", path, fp.Size, fp.Mtime, fp.Ctime, fp.Inode, clipError(msg))
 }
 
 // setScope stores the digest of an authored root's listing, or removes it: when digest is
@@ -399,7 +399,7 @@ func prepare(ix *indexer, root string, in input) prepared {
 	if isRecord {
 		limit = record.MaxFileSize
 	}
-	if in.fp.size > limit {
+	if in.fp.Size > limit {
 		if isRecord {
 			p.err = "record file exceeds 16 MiB"
 		} else {

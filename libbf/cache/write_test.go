@@ -23,9 +23,9 @@ func TestDuplicateRef(t *testing.T) {
 		}
 	}
 	files := []prepared{
-		{in: input{path: "a.md", fp: fingerprint{1, 1, 1, 1}}, e: entry("x", "a.md")},
-		{in: input{path: "b.md", fp: fingerprint{2, 2, 2, 2}}, e: entry("x", "b.md")},
-		{in: input{path: "c.md", fp: fingerprint{3, 3, 3, 3}}, e: entry("y", "c.md")},
+		{in: input{path: "a.md", fp: fingerprint{Size: 1, Mtime: 1, Ctime: 1, Inode: 1}}, e: entry("x", "a.md")},
+		{in: input{path: "b.md", fp: fingerprint{Size: 2, Mtime: 2, Ctime: 2, Inode: 2}}, e: entry("x", "b.md")},
+		{in: input{path: "c.md", fp: fingerprint{Size: 3, Mtime: 3, Ctime: 3, Inode: 3}}, e: entry("y", "c.md")},
 	}
 	for _, batch := range []bool{false, true} {
 		name := "savepoints"

@@ -27,7 +27,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
-	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/keeper"
 	"github.com/bfgo/bf/libbf/ref"
 	"github.com/bfgo/bf/libbf/release"
 )
@@ -378,8 +378,8 @@ func (s *Server) use(b *brain.Brain) {
 	s.wg.Add(1)
 	go func() {
 		defer s.wg.Done()
-		err := cache.Keep(s.ctx, b, cache.KeepOptions{})
-		if err != nil && !errors.Is(err, cache.ErrKept) && !errors.Is(err, cache.ErrNoKeeper) && s.ctx.Err() == nil {
+		err := keeper.Keep(s.ctx, b, keeper.Options{})
+		if err != nil && !errors.Is(err, keeper.ErrKept) && !errors.Is(err, keeper.ErrNoKeeper) && s.ctx.Err() == nil {
 			fmt.Fprintf(s.opts.Log, "bf: lsp: the cache is listed on every request: %v\n", err)
 		}
 	}()

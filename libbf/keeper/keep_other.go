@@ -1,6 +1,6 @@
 //go:build !linux
 
-package cache
+package keeper
 
 import (
 	"context"
@@ -9,4 +9,4 @@ import (
 )
 
 // Keep is not available here: without inotify every Open lists the brain itself.
-func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error { return ErrNoKeeper }
+func Keep(ctx context.Context, b *brain.Brain, opt Options) error { return ErrNoKeeper }

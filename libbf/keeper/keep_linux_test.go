@@ -1,19 +1,153 @@
-package cache
+package keeper
 
 import (
 	"context"
+	"database/sql"
 	"errors"
-	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
+	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/internal/keepsync"
+	"github.com/bfgo/bf/libbf/record"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/sys/unix"
 )
+
+// fixture is a brain written by a test, with its cache.
+type fixture struct{ *brainfix.Brain }
+
+// smallBrain holds five notes and one record.
+func smallBrain(t *testing.T) *fixture {
+	f := &fixture{brainfix.New(t, brainfix.Spec{Notes: map[string]string{
+		"projects/atlas.md":                        "# Atlas\n\nLaunch the [site](../concepts/site.md).\n",
+		"concepts/site.md":                         "# Site\n\nSee [mail](mail:m-1).\n",
+		"concepts/index.md":                        "# Concepts\n",
+		"actions/2026-09-21_review/ACTION.md":      "---\nstatus: draft\n---\n# Review\n\n- [ ] Read it\n",
+		"actions/2026-09-21_review/inputs/note.md": "# Input\n",
+	}})}
+	f.Record("mail", "m-1", `"title":"Storage review"`)
+	return f
+}
+
+func (f *fixture) path(p string) string { return filepath.Join(f.Root, filepath.FromSlash(p)) }
+
+func (f *fixture) remove(p string) {
+	f.T.Helper()
+	if err := os.RemoveAll(f.path(p)); err != nil {
+		f.T.Fatal(err)
+	}
+}
+
+func (f *fixture) brain() *brain.Brain { f.T.Helper(); return f.Open() }
+
+func (f *fixture) open() *cache.Cache {
+	f.T.Helper()
+	c, err := cache.Open(context.Background(), f.brain())
+	if err != nil {
+		f.T.Fatalf("Open: %v", err)
+	}
+	f.T.Cleanup(func() { c.Close() })
+	return c
+}
+
+func (f *fixture) build() {
+	f.T.Helper()
+	if _, err := cache.Build(context.Background(), f.brain(), nil); err != nil {
+		f.T.Fatalf("Build: %v", err)
+	}
+}
+
+// column lists one column of a query's rows.
+func column(t *testing.T, db *sql.DB, q string, args ...any) []string {
+	t.Helper()
+	rs, err := db.Query(q, args...)
+	if err != nil {
+		t.Fatalf("%s: %v", q, err)
+	}
+	defer rs.Close()
+	var out []string
+	for rs.Next() {
+		var v string
+		if err := rs.Scan(&v); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, v)
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// refs lists the item refs of a cache.
+func refs(t *testing.T, c *cache.Cache) []string {
+	t.Helper()
+	return column(t, c.DB(), `SELECT ref FROM items ORDER BY ref`)
+}
+
+func titleOf(t *testing.T, c *cache.Cache, ref string) string {
+	t.Helper()
+	if r := column(t, c.DB(), `SELECT title FROM items WHERE ref = ?`, ref); len(r) > 0 {
+		return r[0]
+	}
+	return ""
+}
+
+// served is what a cache serves: each item's ref, title and file.
+func served(t *testing.T, c *cache.Cache) []string {
+	t.Helper()
+	return column(t, c.DB(), `SELECT ref || ' | ' || title || ' | ' || path FROM items ORDER BY ref`)
+}
+
+// listed is what a cache built from a copy of the brain serves, where no keeper runs.
+func listed(t *testing.T, f *fixture) []string {
+	t.Helper()
+	b, err := brain.Open(brainfix.Copy(t, f.Root, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cache.Build(context.Background(), b, nil); err != nil {
+		t.Fatalf("Build of the copy: %v", err)
+	}
+	c, err := cache.Open(context.Background(), b)
+	if err != nil {
+		t.Fatalf("Open of the copy: %v", err)
+	}
+	defer c.Close()
+	return served(t, c)
+}
+
+// changes are made to smallBrain while a keeper runs.
+var changes = []struct {
+	name   string
+	change func(f *fixture)
+}{
+	{"edited note", func(f *fixture) { f.Write("concepts/site.md", "# Site renamed\n\nLonger text now.\n") }},
+	{"new record", func(f *fixture) { f.Record("mail", "m-2", `"title":"Second mail"`) }},
+	{"new source", func(f *fixture) { f.Record("chat", "c-1", `"title":"Chat line"`) }},
+	{"removed files", func(f *fixture) {
+		f.remove("concepts/site.md")
+		f.remove("memories/mail/" + record.FileName("m-1"))
+	}},
+	{"removed source", func(f *fixture) { f.remove("memories/mail") }},
+	{"removed folder", func(f *fixture) { f.remove("actions") }},
+}
+
+// checkListed compares what c serves with what a listing of the brain serves.
+func checkListed(t *testing.T, c *cache.Cache, f *fixture) {
+	t.Helper()
+	if diff := cmp.Diff(listed(t, f), served(t, c)); diff != "" {
+		t.Errorf("served (-listed +kept):\n%s", diff)
+	}
+}
 
 // syncCounts counts the syncs answered fresh and not fresh, and the keeper's comparisons.
 type syncCounts struct{ fresh, notFresh, compares atomic.Int64 }
@@ -26,7 +160,7 @@ func (n *syncCounts) reset() { n.fresh.Store(0); n.notFresh.Store(0); n.compares
 func countSyncs(t *testing.T) *syncCounts {
 	t.Helper()
 	n := &syncCounts{}
-	onSync = func(fresh bool) {
+	keepsync.OnSync = func(fresh bool) {
 		if fresh {
 			n.fresh.Add(1)
 		} else {
@@ -34,7 +168,7 @@ func countSyncs(t *testing.T) *syncCounts {
 		}
 	}
 	onKeeperCompare = func() { n.compares.Add(1) }
-	t.Cleanup(func() { onSync, onKeeperCompare = nil, nil })
+	t.Cleanup(func() { keepsync.OnSync, onKeeperCompare = nil, nil })
 	return n
 }
 
@@ -44,16 +178,16 @@ func startKeeper(t *testing.T, f *fixture) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Keep(ctx, f.brain(), KeepOptions{Settle: time.Hour}) }()
+	go func() { done <- Keep(ctx, f.brain(), Options{Settle: time.Hour}) }()
 	t.Cleanup(func() {
 		cancel()
 		if err := <-done; err != nil {
 			t.Errorf("Keep: %v", err)
 		}
 	})
-	dir := f.path(Dir)
+	dir := f.path(cache.Dir)
 	for range 500 {
-		if _, fresh := startSync(context.Background(), dir, signature(f.brain())).wait(); fresh {
+		if _, fresh := keepsync.Start(context.Background(), dir, cache.NewComparer(f.brain()).Signature()).Wait(); fresh {
 			return
 		}
 		select {
@@ -68,7 +202,7 @@ func startKeeper(t *testing.T, f *fixture) {
 // TestKeeperSeesChanges makes each change right before an Open while a keeper runs: the
 // Open does not list the brain, yet serves exactly what a listing would.
 func TestKeeperSeesChanges(t *testing.T) {
-	for _, tt := range refreshCases {
+	for _, tt := range changes {
 		t.Run(tt.name, func(t *testing.T) {
 			f := smallBrain(t)
 			f.build()
@@ -77,7 +211,7 @@ func TestKeeperSeesChanges(t *testing.T) {
 			n.reset()
 			tt.change(f)
 			c := f.open()
-			checkRefreshed(t, c, tt)
+			checkListed(t, c, f)
 			if n.fresh.Load() != 1 || n.notFresh.Load() != 0 {
 				t.Errorf("syncs fresh %d, not fresh %d; want 1 fresh", n.fresh.Load(), n.notFresh.Load())
 			}
@@ -102,29 +236,20 @@ func TestKeeperNewFolders(t *testing.T) {
 	n := countSyncs(t)
 	startKeeper(t, f)
 	n.reset()
-	f.write("projects/new/deeper/one.md", "# One\n")
+	f.Write("projects/new/deeper/one.md", "# One\n")
 	f.open().Close()
-	f.write("projects/new/deeper/two.md", "# Two\n")
-	f.write("memories/mail/sub/ignored.json", "{}")
+	f.Write("projects/new/deeper/two.md", "# Two\n")
+	f.Write("memories/mail/sub/ignored.json", "{}")
 	c := f.open()
 	got := refs(t, c)
 	for _, want := range []string{"projects/new/deeper/one.md", "projects/new/deeper/two.md"} {
-		if !contains(got, want) {
+		if !slices.Contains(got, want) {
 			t.Errorf("refs lack %s: %v", want, got)
 		}
 	}
 	if n.fresh.Load() != 2 || n.compares.Load() != 2 {
 		t.Errorf("syncs fresh %d, compares %d; want 2 and 2", n.fresh.Load(), n.compares.Load())
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestKeeperOverflow: when notifications overflow, the waiting Open lists the brain
@@ -137,7 +262,7 @@ func TestKeeperOverflow(t *testing.T) {
 	onNotices = func(b []notice) []notice {
 		cookie := false
 		for _, e := range b {
-			cookie = cookie || strings.HasPrefix(e.name, cookiePrefix) && e.mask&unix.IN_CREATE != 0
+			cookie = cookie || strings.HasPrefix(e.name, keepsync.CookiePrefix) && e.mask&unix.IN_CREATE != 0
 		}
 		if cookie && armed.CompareAndSwap(true, false) {
 			return append([]notice{{wd: -1, mask: unix.IN_Q_OVERFLOW}}, b...)
@@ -148,15 +273,14 @@ func TestKeeperOverflow(t *testing.T) {
 	startKeeper(t, f)
 	n.reset()
 	armed.Store(true)
-	tt := refreshCases[0]
-	tt.change(f)
+	changes[0].change(f)
 	c := f.open()
-	checkRefreshed(t, c, tt)
+	checkListed(t, c, f)
 	c.Close()
 	if n.fresh.Load() != 0 || n.notFresh.Load() != 1 {
 		t.Errorf("syncs fresh %d, not fresh %d; want the overflowed one not fresh", n.fresh.Load(), n.notFresh.Load())
 	}
-	f.write("concepts/site.md", "# Site again\n")
+	f.Write("concepts/site.md", "# Site again\n")
 	c = f.open()
 	if got := titleOf(t, c, "concepts/site.md"); got != "Site again" {
 		t.Errorf("title after the overflow = %q", got)
@@ -174,7 +298,7 @@ func TestKeeperOtherWriter(t *testing.T) {
 	n := countSyncs(t)
 	startKeeper(t, f)
 	n.reset()
-	markRefresh(f.path(Dir))
+	keepsync.MarkRefresh(f.path(filepath.Join(cache.Dir, cache.WriterLockFile)))
 	f.open().Close()
 	if n.fresh.Load() != 1 || n.compares.Load() != 1 {
 		t.Errorf("syncs fresh %d, compares %d; want 1 and 1", n.fresh.Load(), n.compares.Load())
@@ -187,57 +311,6 @@ func TestKeeperOtherWriter(t *testing.T) {
 	}
 }
 
-// TestKeeperGone: a keeper that stopped, was killed (its socket left behind) or hangs
-// leaves every Open to list the brain, with the same answer.
-func TestKeeperGone(t *testing.T) {
-	old := syncWait
-	syncWait = 100 * time.Millisecond
-	t.Cleanup(func() { syncWait = old })
-	for _, tt := range []struct {
-		name  string
-		start func(t *testing.T, sock string)
-	}{
-		{"stopped", func(t *testing.T, sock string) {}},
-		{"killed", func(t *testing.T, sock string) {
-			ln, err := net.Listen("unix", sock)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ln.(*net.UnixListener).SetUnlinkOnClose(false)
-			ln.Close()
-		}},
-		{"hung", func(t *testing.T, sock string) {
-			ln, err := net.Listen("unix", sock)
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { ln.Close() })
-			go func() {
-				for {
-					c, err := ln.Accept()
-					if err != nil {
-						return
-					}
-					t.Cleanup(func() { c.Close() }) // reads nothing, answers nothing
-				}
-			}()
-		}},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			f := smallBrain(t)
-			f.build()
-			tt.start(t, f.path(filepath.Join(Dir, KeeperSocket)))
-			n := countSyncs(t)
-			c := refreshCases[0]
-			c.change(f)
-			checkRefreshed(t, f.open(), c)
-			if n.fresh.Load() != 0 {
-				t.Errorf("%d syncs answered fresh without a keeper", n.fresh.Load())
-			}
-		})
-	}
-}
-
 // TestKeeperOne: a second keeper of the same brain stops with ErrKept; after bf.yaml
 // changed, the Open rebuilds and the keeper, having read bf.yaml again, answers fresh.
 func TestKeeperOne(t *testing.T) {
@@ -245,14 +318,14 @@ func TestKeeperOne(t *testing.T) {
 	f.build()
 	n := countSyncs(t)
 	startKeeper(t, f)
-	if err := Keep(context.Background(), f.brain(), KeepOptions{}); !errors.Is(err, ErrKept) {
+	if err := Keep(context.Background(), f.brain(), Options{}); !errors.Is(err, ErrKept) {
 		t.Fatalf("second Keep = %v, want ErrKept", err)
 	}
-	if _, err := os.Stat(f.path(filepath.Join(Dir, KeeperSocket))); err != nil {
+	if _, err := os.Stat(f.path(filepath.Join(cache.Dir, keepsync.Socket))); err != nil {
 		t.Fatalf("the first keeper's socket is gone: %v", err)
 	}
 	n.reset()
-	f.write("bf.yaml", testConfig+"  team:\n    description: A team.\n    type: string\n")
+	f.Write("bf.yaml", "version: 8\nname: work\nfields:\n  team:\n    description: A team.\n    type: string\n")
 	c := f.open() // another signature: this Open rebuilds, then syncs
 	if diff := cmp.Diff(6, len(refs(t, c))); diff != "" {
 		t.Errorf("refs count (-want +got):\n%s", diff)
@@ -261,46 +334,5 @@ func TestKeeperOne(t *testing.T) {
 	f.open().Close()
 	if n.fresh.Load() != 2 || n.notFresh.Load() != 0 {
 		t.Errorf("syncs fresh %d, not fresh %d; want 2 and 0 (the keeper signs with the new bf.yaml)", n.fresh.Load(), n.notFresh.Load())
-	}
-}
-
-// TestSyncStop: an Open that finds its generation unusable abandons the sync it started;
-// stop returns at once even when the keeper never answers (syncWait is an hour here: a
-// stop that waited for it would hang the test).
-func TestSyncStop(t *testing.T) {
-	dir := t.TempDir()
-	sock := filepath.Join(dir, KeeperSocket)
-	if len(sock) > maxSocketPath {
-		t.Skip("temporary folder too deep for a socket")
-	}
-	ln, err := net.Listen("unix", sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	accepted := make(chan net.Conn, 1)
-	go func() {
-		if conn, err := ln.Accept(); err == nil {
-			accepted <- conn // read nothing, answer nothing
-		}
-	}()
-	was := syncWait
-	syncWait = time.Hour
-	t.Cleanup(func() { syncWait = was })
-	p := startSync(context.Background(), dir, "sig")
-	if p == nil {
-		t.Fatal("no sync started with a socket present")
-	}
-	conn := <-accepted
-	defer conn.Close()
-	p.stop()
-	if p.fresh {
-		t.Error("an abandoned sync answered fresh")
-	}
-	if p := startSync(context.Background(), t.TempDir(), "sig"); p != nil {
-		t.Error("a sync started without a socket")
-	}
-	if listed, fresh := (*pendingSyncReply)(nil).wait(); fresh || listed != nil {
-		t.Error("no sync is fresh")
 	}
 }

@@ -1,7 +1,9 @@
-package cache
+// Package fastlist reads a brain's folders the way the cache's listing needs them, fast:
+// each folder's entries with raw system calls, and the fingerprints of the files a rule
+// asks for, several folders at once.
+package fastlist
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"path"
@@ -25,8 +27,8 @@ import (
 //     at once, since the time is spent in system calls that run in parallel on several
 //     cores.
 //
-// The walk in list.go then applies the listing rules in order over what was read, so
-// errors, limits and skipped files are exactly those of a sequential walk.
+// The cache's listing (cache/list.go) then applies the listing rules in order over what
+// was read, so errors, limits and skipped files are exactly those of a sequential walk.
 
 // statChunk is how many files of one folder one goroutine fingerprints.
 const statChunk = 512
@@ -34,64 +36,27 @@ const statChunk = 512
 // workers bounds the goroutines reading folders and fingerprinting files at once.
 var workers = max(1, min(runtime.GOMAXPROCS(0), 8))
 
-// statResult is one file's fingerprint, or why it could not be taken.
-type statResult struct {
-	taken bool // false for an entry no rule asked for
-	fp    fingerprint
-	err   error
+// Stat is one file's fingerprint, or why it could not be taken.
+type Stat struct {
+	Taken bool // false for an entry no rule asked for
+	FP    Fingerprint
+	Err   error
 }
 
-// folderRead is one folder: its entries in name order, as os.ReadDir returns them, and
+// Folder is one folder: its entries in name order, as os.ReadDir returns them, and
 // the fingerprints of the entries a rule asked for (by index; not taken for the others).
-type folderRead struct {
-	entries []dirEntry
-	stats   []statResult
-	// fingerprinted counts the entries with a fingerprint (taken or failed).
-	fingerprinted int
-	err           error
+type Folder struct {
+	Entries []Entry
+	Stats   []Stat
+	// Fingerprinted counts the entries with a fingerprint (taken or failed).
+	Fingerprinted int
+	Err           error
 }
 
-// input fingerprints entry i at brain path p like listing.stat: an empty path means the
-// file vanished.
-func (d *folderRead) input(i int, p string) input {
-	st := d.stats[i]
-	if !st.taken {
-		return input{} // never fingerprinted: only entries the rule asked for reach here
-	}
-	switch {
-	case st.err == nil:
-		return input{path: p, fp: st.fp}
-	case errors.Is(st.err, fs.ErrNotExist):
-		return input{}
-	}
-	return input{path: p, fp: unknown, err: "inaccessible file or folder; check permissions"}
-}
-
-// skipped is like listing.skipped: an input reported without being read.
-func (d *folderRead) skipped(i int, p, msg string) input {
-	in := d.input(i, p)
-	if in.path == "" {
-		in = input{path: p, fp: unknown}
-	}
-	in.err = msg
-	return in
-}
-
-// noteCandidate reports the authored entries the walk fingerprints: notes, including
-// symbolic links and other non-folders named *.md.
-func noteCandidate(e dirEntry) bool {
-	return !e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".md")
-}
-
-// recordCandidate reports the source entries the listing fingerprints.
-func recordCandidate(e dirEntry) bool {
-	return !e.IsDir() && !strings.HasPrefix(e.Name(), ".") && strings.HasSuffix(e.Name(), ".json")
-}
-
-// spawnAll runs fs on at most workers goroutines and returns when all are done.
-func spawnAll(fns []func()) {
+// Parallel runs fns on at most a few goroutines and returns when all are done.
+func Parallel(fns []func()) {
 	if len(fns) == 1 || workers == 1 {
-		runInline(fns)
+		Inline(fns)
 		return
 	}
 	var next atomic.Int64
@@ -106,28 +71,28 @@ func spawnAll(fns []func()) {
 	wg.Wait()
 }
 
-// readFolder reads dir like os.ReadDir (without following a symbolic link) and fingerprints
+// ReadFolder reads dir like os.ReadDir (without following a symbolic link) and fingerprints
 // the entries want selects, relative to the open folder; run runs the chunks of
 // fingerprints (in parallel or not). A folder past the entry limit is only listed: it is
 // reported, not indexed.
-func readFolder(dir string, want func(dirEntry) bool, run func([]func())) *folderRead {
+func ReadFolder(dir string, want func(Entry) bool, run func([]func())) *Folder {
 	fd, err := openFolder(dir)
 	if err != nil {
-		return &folderRead{err: &fs.PathError{Op: "open", Path: dir, Err: err}}
+		return &Folder{Err: &fs.PathError{Op: "open", Path: dir, Err: err}}
 	}
 	defer unix.Close(fd)
 	entries, err := readEntries(fd)
 	if err != nil {
-		return &folderRead{err: &fs.PathError{Op: "readdirent", Path: dir, Err: err}}
+		return &Folder{Err: &fs.PathError{Op: "readdirent", Path: dir, Err: err}}
 	}
-	d := &folderRead{entries: entries, stats: make([]statResult, len(entries))}
+	d := &Folder{Entries: entries, Stats: make([]Stat, len(entries))}
 	if len(entries) > scan.MaxEntries {
 		return d
 	}
 	var chunks []func()
 	for start := 0; start < len(entries); start += statChunk {
 		part := entries[start:min(start+statChunk, len(entries))]
-		out := d.stats[start : start+len(part)]
+		out := d.Stats[start : start+len(part)]
 		n := 0
 		for _, e := range part {
 			if want(e) {
@@ -137,7 +102,7 @@ func readFolder(dir string, want func(dirEntry) bool, run func([]func())) *folde
 		if n == 0 {
 			continue
 		}
-		d.fingerprinted += n
+		d.Fingerprinted += n
 		chunks = append(chunks, func() {
 			var st unix.Stat_t
 			for k, e := range part {
@@ -145,10 +110,10 @@ func readFolder(dir string, want func(dirEntry) bool, run func([]func())) *folde
 					continue
 				}
 				if err := fstatat(fd, e.name, &st); err != nil {
-					out[k] = statResult{taken: true, err: err}
+					out[k] = Stat{Taken: true, Err: err}
 					continue
 				}
-				out[k] = statResult{taken: true, fp: fingerprint{st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(st.Ino)}}
+				out[k] = Stat{Taken: true, FP: Fingerprint{st.Size, st.Mtim.Nano(), st.Ctim.Nano(), int64(st.Ino)}}
 			}
 		})
 	}
@@ -178,17 +143,17 @@ func fstatat(fd int, name string, st *unix.Stat_t) error {
 	}
 }
 
-// dirEntry is one folder entry, typed from its directory record like os.ReadDir's. The
+// An Entry is one folder entry, typed from its directory record like os.ReadDir's. The
 // listing needs only its name and type (a value, not an fs.DirEntry: one allocation less
 // per file).
-type dirEntry struct {
+type Entry struct {
 	name string
 	typ  fs.FileMode
 }
 
-func (e dirEntry) Name() string      { return e.name }
-func (e dirEntry) IsDir() bool       { return e.typ.IsDir() }
-func (e dirEntry) Type() fs.FileMode { return e.typ }
+func (e Entry) Name() string      { return e.name }
+func (e Entry) IsDir() bool       { return e.typ.IsDir() }
+func (e Entry) Type() fs.FileMode { return e.typ }
 
 // modeOf is the type bits of a stat mode.
 func modeOf(m uint32) fs.FileMode {
@@ -209,44 +174,47 @@ func modeOf(m uint32) fs.FileMode {
 	return 0
 }
 
-// prefetch reads the authored folders ahead of the walk, level by level, each level's
+// A Prefetch reads folders ahead of the walk, level by level, each level's
 // folders shared by a few goroutines (a goroutine per folder costs more in scheduling than
 // the folder's system calls).
-type prefetch struct {
+type Prefetch struct {
 	root    string
-	folders map[string]*folderRead
-	files   int // fingerprinted, to size the listing
+	want    func(Entry) bool
+	folders map[string]*Folder
+	// Files counts the files fingerprinted, to size a listing.
+	Files int
 }
 
-// readAhead reads the folders tops (brain-relative, at depth 1) and every folder below them.
+// ReadAhead reads the folders tops (relative to root, at depth 1) and every folder below
+// them, fingerprinting the entries want selects.
 // A folder that cannot be read, or is not a real folder, is left to the walk, which also
 // reads on demand what a tree past the entry limit or the depth limit still needs.
-func readAhead(root string, tops []string) *prefetch {
-	pf := &prefetch{root: root, folders: map[string]*folderRead{}}
+func ReadAhead(root string, tops []string, want func(Entry) bool) *Prefetch {
+	pf := &Prefetch{root: root, want: want, folders: map[string]*Folder{}}
 	level := tops
 	total := map[string]int{} // entries read under each top, which has the entry limit
 	for depth := 1; len(level) > 0 && depth <= scan.MaxDepth; depth++ {
-		read := make([]*folderRead, len(level))
+		read := make([]*Folder, len(level))
 		jobs := make([]func(), len(level))
 		for i, rel := range level {
 			jobs[i] = func() {
 				// A large folder's chunks run inline: the other folders keep the workers busy.
-				read[i] = readFolder(filepath.Join(root, filepath.FromSlash(rel)), noteCandidate, runInline)
+				read[i] = ReadFolder(filepath.Join(root, filepath.FromSlash(rel)), want, Inline)
 			}
 		}
-		spawnAll(jobs)
+		Parallel(jobs)
 		var next []string
 		for i, d := range read {
-			if d.err != nil {
+			if d.Err != nil {
 				continue
 			}
 			pf.folders[level[i]] = d
-			pf.files += d.fingerprinted
+			pf.Files += d.Fingerprinted
 			top, _, _ := strings.Cut(level[i], "/")
-			if total[top] += len(d.entries); total[top] > scan.MaxEntries {
+			if total[top] += len(d.Entries); total[top] > scan.MaxEntries {
 				continue
 			}
-			for _, e := range d.entries {
+			for _, e := range d.Entries {
 				if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
 					next = append(next, path.Join(level[i], e.Name()))
 				}
@@ -257,32 +225,32 @@ func readAhead(root string, tops []string) *prefetch {
 	return pf
 }
 
-// runInline runs fns one after the other.
-func runInline(fns []func()) {
+// Inline runs fns one after the other.
+func Inline(fns []func()) {
 	for _, f := range fns {
 		f()
 	}
 }
 
-// get returns folder rel as read ahead, or reads it now like os.ReadDir.
-func (pf *prefetch) get(rel string) *folderRead {
+// Get returns folder rel as read ahead, or reads it now like os.ReadDir.
+func (pf *Prefetch) Get(rel string) *Folder {
 	if d := pf.folders[rel]; d != nil {
 		return d
 	}
 	full := filepath.Join(pf.root, filepath.FromSlash(rel))
 	entries, err := os.ReadDir(full)
 	if err != nil {
-		return &folderRead{err: err}
+		return &Folder{Err: err}
 	}
-	d := &folderRead{entries: make([]dirEntry, len(entries)), stats: make([]statResult, len(entries))}
+	d := &Folder{Entries: make([]Entry, len(entries)), Stats: make([]Stat, len(entries))}
 	for i, e := range entries {
-		d.entries[i] = dirEntry{e.Name(), e.Type()}
-		if noteCandidate(d.entries[i]) {
+		d.Entries[i] = Entry{e.Name(), e.Type()}
+		if pf.want(d.Entries[i]) {
 			fi, err := os.Lstat(filepath.Join(full, e.Name()))
 			if err != nil {
-				d.stats[i] = statResult{taken: true, err: err}
+				d.Stats[i] = Stat{Taken: true, Err: err}
 			} else {
-				d.stats[i] = statResult{taken: true, fp: fingerprintOf(fi)}
+				d.Stats[i] = Stat{Taken: true, FP: Of(fi)}
 			}
 		}
 	}

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package cache
+package fastlist
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 
 // readEntries lists the open folder fd in name order, without "." and "..". Where getdents
 // is not there to read the records directly, a duplicate of fd is read as an os.File.
-func readEntries(fd int) ([]dirEntry, error) {
+func readEntries(fd int) ([]Entry, error) {
 	dup, err := unix.Dup(fd)
 	if err != nil {
 		return nil, err
@@ -23,10 +23,10 @@ func readEntries(fd int) ([]dirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]dirEntry, 0, len(entries))
+	out := make([]Entry, 0, len(entries))
 	for _, e := range entries {
-		out = append(out, dirEntry{name: e.Name(), typ: e.Type()})
+		out = append(out, Entry{name: e.Name(), typ: e.Type()})
 	}
-	slices.SortFunc(out, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.name, b.name) })
 	return out, nil
 }

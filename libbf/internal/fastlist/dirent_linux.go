@@ -1,4 +1,4 @@
-package cache
+package fastlist
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 
 // readEntries lists the open folder fd in name order, without "." and "..". An entry whose
 // record gives no type is typed by lstat, as os.ReadDir does.
-func readEntries(fd int) ([]dirEntry, error) {
-	var out []dirEntry
+func readEntries(fd int) ([]Entry, error) {
+	var out []Entry
 	// One buffer per goroutine at a time, not a fresh 32 KiB per folder.
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
@@ -52,7 +52,7 @@ func readEntries(fd int) ([]dirEntry, error) {
 			if string(name) == "." || string(name) == ".." {
 				continue
 			}
-			e := dirEntry{name: string(name)}
+			e := Entry{name: string(name)}
 			switch rec[18] {
 			case unix.DT_REG:
 			case unix.DT_DIR:
@@ -80,7 +80,7 @@ func readEntries(fd int) ([]dirEntry, error) {
 			out = append(out, e)
 		}
 	}
-	slices.SortFunc(out, func(a, b dirEntry) int { return strings.Compare(a.name, b.name) })
+	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.name, b.name) })
 	return out, nil
 }
 

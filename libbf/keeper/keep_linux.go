@@ -1,4 +1,4 @@
-package cache
+package keeper
 
 import (
 	"context"
@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/internal/keepsync"
 	"github.com/bfgo/bf/libbf/scan"
 	"golang.org/x/sys/unix"
 )
@@ -105,7 +107,7 @@ func (n *notifier) watchAll() error {
 	if err := n.watch("", rootMask); err != nil {
 		return err
 	}
-	if err := n.watch(Dir, bfMask); err != nil {
+	if err := n.watch(cache.Dir, bfMask); err != nil {
 		return err
 	}
 	for _, t := range append(append([]string{}, scan.Authored...), "memories") {
@@ -160,14 +162,14 @@ func (n *notifier) read(ctx context.Context, out chan<- []notice) {
 var onNotices func([]notice) []notice
 
 // Keep keeps the brain's cache fresh from file-system notifications until ctx ends,
-// answering the syncs of every Open (see startSync). It returns ErrKept when another
+// answering the syncs of every Open (package keepsync). It returns ErrKept when another
 // keeper runs, ErrNoKeeper (wrapped) when the brain cannot be watched, and nil when ctx
 // ends. It never builds the cache: until a build made one, Opens list the brain.
-func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error {
+func Keep(ctx context.Context, b *brain.Brain, opt Options) error {
 	if opt.Settle <= 0 {
 		opt.Settle = 100 * time.Millisecond
 	}
-	dir, err := prepareDir(b.Root)
+	dir, err := cache.PrepareDir(b.Root)
 	if err != nil {
 		return err
 	}
@@ -194,26 +196,26 @@ func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error {
 	if err != nil {
 		return err
 	}
-	defer held.release()
+	defer held.Release()
 	defer ln.Close()
-	syncs := make(chan pendingSync)
-	go serveSyncs(ctx, ln, syncs)
+	syncs := make(chan keepsync.Asked)
+	go keepsync.Serve(ctx, ln, syncs)
 
-	k := &keeperState{b: b, ix: newIndexer(b), sig: signature(b), dirty: true}
+	k := &keeperState{cmp: cache.NewComparer(b), dirty: true}
 	k.compareNow(ctx, dir) // an error leaves it dirty: the next sync compares again
 	if opt.Ready != nil {
 		opt.Ready()
 	}
 	var (
-		pending []pendingSync
+		pending []keepsync.Asked
 		seq     uint64
 	)
 	settle := time.NewTimer(time.Hour)
 	settle.Stop()
 	notFresh := func() {
 		for _, p := range pending {
-			os.Remove(filepath.Join(dir, p.cookie))
-			p.reply(syncReply{})
+			os.Remove(filepath.Join(dir, p.Cookie))
+			p.Answer(keepsync.Reply{})
 		}
 		pending = nil
 	}
@@ -224,10 +226,10 @@ func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error {
 			return nil
 		case p := <-syncs:
 			seq++
-			p.cookie = cookieName(seq)
-			f, err := os.OpenFile(filepath.Join(dir, p.cookie), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+			p.Cookie = keepsync.CookieName(seq)
+			f, err := os.OpenFile(filepath.Join(dir, p.Cookie), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 			if err != nil {
-				p.reply(syncReply{})
+				p.Answer(keepsync.Reply{})
 				continue
 			}
 			f.Close()
@@ -276,25 +278,25 @@ func Keep(ctx context.Context, b *brain.Brain, opt KeepOptions) error {
 }
 
 // notice applies one notification; it returns an error when the keeper must stop.
-func (k *keeperState) notice(ctx context.Context, n *notifier, dir string, e notice, pending *[]pendingSync) error {
+func (k *keeperState) notice(ctx context.Context, n *notifier, dir string, e notice, pending *[]keepsync.Asked) error {
 	switch {
 	case e.mask&unix.IN_Q_OVERFLOW != 0:
 		k.broken, k.dirty = true, true
-	case e.folder == Dir:
+	case e.folder == cache.Dir:
 		switch {
 		case e.mask&(unix.IN_DELETE_SELF|unix.IN_MOVE_SELF) != 0:
 			return errors.New("the .bf folder was removed; restart bf watch to keep the cache fresh")
-		case strings.HasPrefix(e.name, cookiePrefix) && e.mask&unix.IN_CREATE != 0:
+		case strings.HasPrefix(e.name, keepsync.CookiePrefix) && e.mask&unix.IN_CREATE != 0:
 			os.Remove(filepath.Join(dir, e.name))
 			for i, p := range *pending {
-				if p.cookie != e.name {
+				if p.Cookie != e.name {
 					continue
 				}
 				*pending = append((*pending)[:i], (*pending)[i+1:]...)
-				p.reply(k.answer(ctx, dir, p.req))
+				p.Answer(k.answer(ctx, dir, p.Request))
 				break
 			}
-		case e.name == IndexFile, e.name == WriterLockFile && e.mask&unix.IN_ATTRIB != 0:
+		case e.name == cache.IndexFile, e.name == cache.WriterLockFile && e.mask&unix.IN_ATTRIB != 0:
 			k.dirty = true
 		}
 	case e.folder == "":
