@@ -74,7 +74,7 @@ Stream errors go to stderr and the stream restarts with backoff.`,
 				return cli.Output(env, res, err)
 			}
 			report := func(err error) { fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(err.Error())) }
-			return cli.Classify(messaging.Options{}.Stream(ctx, b, name, env.Stdout, report))
+			return cli.Classify(messaging.Messenger{}.Stream(ctx, b, name, env.Stdout, report))
 		},
 	}
 	cli.Main(channelCmd)

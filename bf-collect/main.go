@@ -5,18 +5,15 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 
-	"github.com/bfgo/bf/libbf/assist"
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/collect"
 	"github.com/bfgo/bf/libbf/messaging"
-	"github.com/bfgo/bf/libbf/queue"
 	"github.com/bfgo/bf/libbf/status"
-	"github.com/bfgo/bf/libbf/vector"
+	"github.com/bfgo/bf/libbf/update"
 	"github.com/bfgo/bf/libbf/watch"
 )
 
@@ -94,56 +91,17 @@ Prints {"brains":[…],"dry_run":…,"ok":…} and exits 1 when anything failed.
 			if err != nil {
 				return err
 			}
-			res, err := collect.Update(ctx, b, collect.Options{DryRun: dryRun, Sensors: sensors, Routines: routines})
+			res, err := update.Run(ctx, b, collect.Options{DryRun: dryRun, Sensors: sensors, Routines: routines})
 			if err != nil {
 				return cli.Classify(err)
 			}
-			// Then one pass over the assistants, as a watch cycle makes: due schedules,
-			// wakes and reads, queued jobs and deliveries. Selecting programs skips it.
-			if bu := &res.Brains[0]; !dryRun && len(sensors)+len(routines) == 0 && bu.Skipped == "" && len(b.Config.Assistants) > 0 {
-				rep, err := assist.Options{}.Cycle(ctx, b, nil)
-				if ctx.Err() != nil {
-					return ctx.Err()
-				}
-				if err != nil {
-					rep = &assist.Report{Errors: []string{err.Error()}}
-				}
-				bu.Assistants = rep
-				if len(rep.Errors) > 0 {
-					res.OK = false
-				}
-				for _, r := range rep.Ran {
-					if r.State == queue.Failed || r.State == queue.Uncertain {
-						res.OK = false
-					}
-				}
+			if res.EmbedErr != nil {
+				fmt.Fprintln(env.Stderr, "bf: embeddings: "+cli.Escape(res.EmbedErr.Error()))
 			}
-			// Then the chunks waiting for vectors, when bf.yaml declares a provider.
-			embedFailed := false
-			if !dryRun {
-				rep, err := vector.Embed(ctx, b)
-				pass := &collect.Embeddings{Chunks: rep.Chunks, Embedded: rep.Embedded, Reused: rep.Reused}
-				switch {
-				case err == nil:
-				case ctx.Err() != nil:
-					return ctx.Err()
-				case errors.Is(err, vector.ErrUntrusted):
-					// The reply already says the brain was skipped as not trusted: its vectors
-					// wait, as its collectors do.
-					pass = nil
-				default:
-					fmt.Fprintln(env.Stderr, "bf: embeddings: "+cli.Escape(err.Error()))
-					pass.Error = err.Error()
-					embedFailed = true
-				}
-				if b.Config != nil && b.Config.Embeddings != nil {
-					res.Brains[0].Embeddings = pass
-				}
-			}
-			if err := cli.WriteJSON(env.Stdout, res); err != nil {
+			if err := cli.WriteJSON(env.Stdout, res.Reply); err != nil {
 				return err
 			}
-			if !res.OK || embedFailed {
+			if res.Failed() {
 				return cli.ErrCheckFailed
 			}
 			return nil

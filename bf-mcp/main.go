@@ -36,7 +36,11 @@ func main() {
 			if len(args) > 0 {
 				return cli.Usagef("bf mcp takes no arguments (see bf mcp --help)")
 			}
-			srv, err := mcpserver.New(mcpserver.Options{Brain: brainFlag.Value, BrainGiven: brainFlag.Given})
+			now, err := env.Clock()
+			if err != nil {
+				return err
+			}
+			srv, err := mcpserver.New(mcpserver.Options{Brain: brainFlag.Value, BrainGiven: brainFlag.Given, Now: now})
 			if err != nil {
 				return err
 			}

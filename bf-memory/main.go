@@ -22,13 +22,17 @@ func commands() []*cli.Command {
 	return []*cli.Command{recallCmd(), rememberCmd(), briefCmd(), verifyCmd(), reviewCmd(), forgetCmd(), scopeCmd()}
 }
 
-// open selects the one brain a memory verb works on.
-func open(flag *cli.Optional) (*memory.Store, error) {
+// open selects the one brain a memory verb works on, with the clock BF_NOW may pin.
+func open(env *cli.Env, flag *cli.Optional) (*memory.Store, error) {
+	now, err := env.Clock()
+	if err != nil {
+		return nil, err
+	}
 	sel, err := cli.Select(brain.Checks, flag)
 	if err != nil {
 		return nil, err
 	}
-	return &memory.Store{Brain: sel.Brains[0]}, nil
+	return &memory.Store{Brain: sel.Brains[0], Now: now}, nil
 }
 
 // classify maps libbf errors to exit codes; a guard's refusal prints its JSON first.
@@ -168,7 +172,7 @@ stderr line.`,
 // state: what went wrong is one line on stderr and the host adds nothing.
 func runHook(ctx context.Context, env *cli.Env, call memory.HookCall, brainFlag *cli.Optional, timeout int) error {
 	call.Stdin, call.Dir, call.Seconds = env.Stdin, cwd(), timeout
-	call.Open = func() (*memory.Store, error) { return open(brainFlag) }
+	call.Open = func() (*memory.Store, error) { return open(env, brainFlag) }
 	out, notice := memory.Answer(ctx, call)
 	if notice != "" {
 		fmt.Fprintln(env.Stderr, "bf: "+cli.Escape(notice))
@@ -364,7 +368,7 @@ func known(verb string) bool {
 
 // answer opens the brain, runs one memory call and prints its reply.
 func answer[T any](env *cli.Env, brainFlag *cli.Optional, call func(*memory.Store) (T, error)) error {
-	s, err := open(brainFlag)
+	s, err := open(env, brainFlag)
 	if err != nil {
 		return err
 	}

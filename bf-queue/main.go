@@ -86,14 +86,8 @@ cancelled here: {"items":[…],"previous":{"path","name"}}.`,
 			}
 			switch id := args[0]; {
 			case retry:
-				// A *SendReply for a delivery, an *Item for a job, or nil.
 				res, err := messaging.Retry(ctx, b, id)
-				if res != nil {
-					if werr := cli.WriteJSON(env.Stdout, res); werr != nil {
-						return werr
-					}
-				}
-				return cli.Classify(err)
+				return cli.Output(env, res, err)
 			case cancel:
 				res, err := messaging.Cancel(ctx, b, id)
 				return cli.Output(env, res, err)

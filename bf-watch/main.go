@@ -9,7 +9,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/bfgo/bf/libbf/assist"
@@ -19,7 +18,6 @@ import (
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/keeper"
-	"github.com/bfgo/bf/libbf/timestamp"
 	"github.com/bfgo/bf/libbf/watch"
 )
 
@@ -29,30 +27,10 @@ const (
 	StdinWait = 10 * time.Second
 )
 
-// clock is the time commands run at: BF_TEST_NOW, an ISO 8601 instant, fixes it for the
-// test scenarios; otherwise the real time.
-func clock() (func() time.Time, error) {
-	v := os.Getenv("BF_TEST_NOW")
-	if v == "" {
-		return nil, nil
-	}
-	t, err := timestamp.Parse(v)
-	if err != nil {
-		return nil, cli.Usagef("BF_TEST_NOW: %v", err)
-	}
-	return func() time.Time { return t }, nil
-}
-
 func main() {
-	// Arguments after the first -- go to the program (bf run NAME -- ARGS…).
-	argv, extra := os.Args, []string(nil)
-	for i, a := range os.Args {
-		if a == "--" {
-			argv, extra = os.Args[:i], append([]string{}, os.Args[i+1:]...)
-			break
-		}
-	}
 	var (
+		// extra are the arguments after the first --, for the program (bf run NAME -- ARGS…).
+		extra                            []string
 		brainFlag                        *cli.Optional
 		stdin, dryRun, asJSON, cacheOnly bool
 		hook, notify                     string
@@ -89,11 +67,11 @@ pre-push hook, and prints {"hook","ok","routines"}. Exits 1 when a run failed.`,
 			case hook == "" && len(args) != 1:
 				return cli.Usagef("bf run takes one routine or assistant NAME, or --hook EVENT (see bf run --help)")
 			}
-			now, err := clock()
+			now, err := env.Clock()
 			if err != nil {
 				return err
 			}
-			b, err := one(brainFlag)
+			b, err := cli.One(brain.Execution, brainFlag)
 			if err != nil {
 				return err
 			}
@@ -119,10 +97,10 @@ pre-push hook, and prints {"hook","ok","routines"}. Exits 1 when a run failed.`,
 			}
 			name := args[0]
 			if _, ok := b.Config.Assistants[name]; ok {
-				ao := assist.Options{Now: now}
+				ao := assist.Runner{Now: now}
 				if dryRun {
 					res, err := ao.DryRun(b, name, input, extra)
-					return output(env, res, err)
+					return cli.Output(env, res, err)
 				}
 				res, err := ao.RunNow(ctx, b, name, input, extra)
 				if res != nil {
@@ -197,11 +175,11 @@ by it, and runs until stopped.`,
 			case cycles < 0:
 				return cli.Usagef("invalid input: --cycles: expected a positive number of cycles")
 			}
-			now, err := clock()
+			now, err := env.Clock()
 			if err != nil {
 				return err
 			}
-			b, err := one(brainFlag)
+			b, err := cli.One(brain.Execution, brainFlag)
 			if err != nil {
 				return err
 			}
@@ -268,7 +246,8 @@ by it, and runs until stopped.`,
 			return nil
 		},
 	}
-	os.Exit(cli.Run(context.Background(), cli.OSEnv(), argv, runCmd, watchCmd))
+	runCmd.ProgramArgs, watchCmd.ProgramArgs = &extra, &extra
+	cli.Main(runCmd, watchCmd)
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
@@ -297,23 +276,6 @@ func readStdin(r io.Reader) ([]byte, error) {
 		return nil, cli.Usagef("invalid input: stdin: did not end within 10 seconds; pipe a finished input or drop --stdin")
 	}
 	return nil, fmt.Errorf("cannot read stdin: %w", err)
-}
-
-func one(flag *cli.Optional) (*brain.Brain, error) {
-	sel, err := cli.Select(brain.Execution, flag)
-	if err != nil {
-		return nil, err
-	}
-	return sel.Brains[0], nil
-}
-
-func output[T any](env *cli.Env, res *T, err error) error {
-	if res != nil {
-		if werr := cli.WriteJSON(env.Stdout, res); werr != nil {
-			return werr
-		}
-	}
-	return cli.Classify(err)
 }
 
 // keepCache is bf watch --cache: the brain's cache kept fresh until the watcher is

@@ -84,7 +84,7 @@ func newAssistRig(t *testing.T) *killRig {
 func (r *killRig) at(t time.Time, want int, args ...string) []byte {
 	r.t.Helper()
 	saved := r.env
-	r.env = append(append([]string{}, saved...), "BF_TEST_NOW="+t.Format(time.RFC3339))
+	r.env = append(append([]string{}, saved...), "BF_NOW="+t.Format(time.RFC3339))
 	defer func() { r.env = saved }()
 	return r.bf(want, "", args...)
 }
@@ -98,7 +98,7 @@ type started struct {
 func (r *killRig) startAt(t time.Time, args ...string) *started {
 	r.t.Helper()
 	saved := r.env
-	r.env = append(append([]string{}, saved...), "BF_TEST_NOW="+t.Format(time.RFC3339))
+	r.env = append(append([]string{}, saved...), "BF_NOW="+t.Format(time.RFC3339))
 	cmd, _, _ := r.command("", args...)
 	r.env = saved
 	if err := cmd.Start(); err != nil {

@@ -77,7 +77,7 @@ func newLiveBrain(t *testing.T, settings string) *liveBrain {
 	}
 	for _, kv := range os.Environ() {
 		switch k, _, _ := strings.Cut(kv, "="); k {
-		case "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "BF_BRAIN", "TZ", "PATH", "BF_TEST_NOW":
+		case "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "BF_BRAIN", "TZ", "PATH", "BF_NOW":
 			continue
 		}
 		l.env = append(l.env, kv)

@@ -118,7 +118,7 @@ func (r *killRig) trust() {
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "BF_BRAIN", "TZ", "PATH", "BF_TEST_NOW":
+		case "HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME", "BF_BRAIN", "TZ", "PATH", "BF_NOW":
 			continue
 		}
 		r.env = append(r.env, kv)

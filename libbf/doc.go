@@ -66,11 +66,15 @@
 // # Running programs
 //
 //   - Running any program a brain declares (limits, logs, kill on timeout): proc.
-//   - Sensors and routines, bf collect and bf update: collect; their run history, due
-//     times, retries and coverage: history. bf status: status.
+//   - Sensors and routines, bf collect and the programs' part of bf update: collect;
+//     their run history, due times, retries and coverage: history. bf status: status.
+//   - bf update as one call (the programs, then one assistants' pass, then the
+//     embeddings): update.
 //   - Channel adapters (send, read, stream): channel. The durable queue of jobs and
-//     deliveries: queue. What bf channel and bf queue do with them: messaging.
-//   - Assistants and their harnesses: assist. bf watch: watch.
+//     deliveries: queue. What bf channel and bf queue do with them: messaging (a
+//     messaging.Messenger on one machine, clock and zone).
+//   - Assistants and their harnesses: assist (an assist.Runner runs their cycles, jobs
+//     and streams). bf watch: watch.
 //   - Agent memories (bf remember, recall, brief, review): memory.
 //   - The MCP server and its tools, which check every argument with one checker
 //     (input.go) and state what they write, run and send from one description per tool
@@ -81,7 +85,8 @@
 //
 // # Shared plumbing
 //
-//   - Flags, exit codes, diagnostics and the one JSON document a command prints: cli.
+//   - Flags, exit codes, diagnostics and the one JSON document a command prints: cli;
+//     the one pinned clock (BF_NOW), parsed there and passed down: cli.Env.Clock.
 //   - The progress line: progress. The version every binary reports: release.
 //   - The shared example brain tests compare against: compat.
 //   - Test brains (bf.yaml, notes, records, trust, registry, on a machine of their own):

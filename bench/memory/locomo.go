@@ -193,7 +193,9 @@ func saveTurns(bf, root, typ string, c *locomo.Conversation, cliN int) (refs map
 		if i%200 == 0 {
 			logf("%s: saving turn %d of %d", c.Name, i+1, len(c.Turns))
 		}
+		// The bf remember processes read the clock from BF_NOW; the library call is given it.
 		os.Setenv("BF_NOW", t.At.UTC().Format(time.RFC3339))
+		at := t.At.UTC().Truncate(time.Second)
 		var ref string
 		title, body := title(t), t.Text
 		if i < cliN {
@@ -215,6 +217,7 @@ func saveTurns(bf, root, typ string, c *locomo.Conversation, cliN int) (refs map
 				}
 				store = &memory.Store{Brain: b}
 			}
+			store.Now = func() time.Time { return at }
 			start := time.Now()
 			r, err := store.Remember(context.Background(), memory.RememberRequest{Type: typ, Reviewed: true, Title: title, Body: body})
 			if err != nil {

@@ -49,9 +49,9 @@ func (r *Report) Did() bool {
 // by themselves, admits due schedules and wakes, reads due read inputs, runs every ready
 // job and attempts every due delivery. A failing step never stops the others; it is
 // reported in Report.Errors and, for a read input, saved for bf status.
-func (o Options) Cycle(ctx context.Context, b *brain.Brain, only []string) (*Report, error) {
+func (o Runner) Cycle(ctx context.Context, b *brain.Brain, only []string) (*Report, error) {
 	rep := &Report{Admitted: []string{}, Skipped: []string{}, Ran: []Result{}, Delivered: []string{}, Undelivered: []string{}, Errors: []string{}}
-	mo := messaging.Options{Env: o.Env, Queue: queue.Options{Now: o.Now}}
+	mo := messaging.Messenger{Env: o.Env, Queue: queue.Options{Now: o.Now}}
 	q, state, err := mo.OpenQueue(b)
 	if err != nil {
 		return nil, err
@@ -113,7 +113,7 @@ func contains(list []string, s string) bool {
 }
 
 // requeue makes interrupted jobs of run kinds that retry by themselves pending again.
-func (o Options) requeue(b *brain.Brain, q *queue.Queue) error {
+func (o Runner) requeue(b *brain.Brain, q *queue.Queue) error {
 	items, err := q.List()
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func postRoutes(b *brain.Brain, a *config.Assistant) []queue.Route {
 	return []queue.Route{{Channel: a.Post, Send: s}}
 }
 
-func (o Options) schedules(ctx context.Context, b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, now time.Time, rep *Report) error {
+func (o Runner) schedules(ctx context.Context, b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, now time.Time, rep *Report) error {
 	if len(a.Schedules) == 0 {
 		return nil
 	}
@@ -196,7 +196,7 @@ func (o Options) schedules(ctx context.Context, b *brain.Brain, q *queue.Queue, 
 	return nil
 }
 
-func (o Options) wakes(b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, now time.Time, rep *Report) error {
+func (o Runner) wakes(b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, now time.Time, rep *Report) error {
 	marks, err := q.Checkpoints("wake:" + name + ":")
 	if err != nil {
 		return err
@@ -221,7 +221,7 @@ func (o Options) wakes(b *brain.Brain, q *queue.Queue, name string, a *config.As
 	return nil
 }
 
-func (o Options) admit(b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, id string, in Input, ch, conv, sched string, routes []queue.Route, rep *Report, marks ...queue.Mark) error {
+func (o Runner) admit(b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, id string, in Input, ch, conv, sched string, routes []queue.Route, rep *Report, marks ...queue.Mark) error {
 	cfg, err := configOf(b.Root, name, a)
 	if err != nil {
 		return err
@@ -241,7 +241,7 @@ func (o Options) admit(b *brain.Brain, q *queue.Queue, name string, a *config.As
 // gated reports whether a schedule run of [start, end) should start the harness: one of
 // the declared when conditions must hold (each judged offline, from the brain's history and
 // cache), then the gate program must allow it.
-func (o Options) gated(ctx context.Context, b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, start, end time.Time) (bool, error) {
+func (o Runner) gated(ctx context.Context, b *brain.Brain, q *queue.Queue, name string, a *config.Assistant, start, end time.Time) (bool, error) {
 	if w := a.When; w != nil {
 		h, _ := history.Load(o.env(), b)
 		hold := false
@@ -285,7 +285,7 @@ func (o Options) gated(ctx context.Context, b *brain.Brain, q *queue.Queue, name
 }
 
 // reads polls every due read input of the selected assistants, one read per channel.
-func (o Options) reads(ctx context.Context, b *brain.Brain, q *queue.Queue, state string, names []string, now time.Time, rep *Report) {
+func (o Runner) reads(ctx context.Context, b *brain.Brain, q *queue.Queue, state string, names []string, now time.Time, rep *Report) {
 	every := map[string]int{}
 	readers := map[string][]string{}
 	for _, name := range names {
@@ -313,7 +313,7 @@ func (o Options) reads(ctx context.Context, b *brain.Brain, q *queue.Queue, stat
 	}
 }
 
-func (o Options) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch string, readers []string, every int, now time.Time, rep *Report) error {
+func (o Runner) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch string, readers []string, every int, now time.Time, rep *Report) error {
 	mark := InputMark(ch)
 	p, err := q.InputProgress(mark)
 	if err != nil {
@@ -357,7 +357,7 @@ func (o Options) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch st
 
 // work runs every ready job once, oldest first, including those that become ready as the
 // earlier jobs of their conversation or schedule are answered.
-func (o Options) work(ctx context.Context, b *brain.Brain, q *queue.Queue, state string, rep *Report) error {
+func (o Runner) work(ctx context.Context, b *brain.Brain, q *queue.Queue, state string, rep *Report) error {
 	tried := map[string]bool{}
 	for {
 		ids, err := q.Ready()
@@ -390,7 +390,7 @@ func (o Options) work(ctx context.Context, b *brain.Brain, q *queue.Queue, state
 }
 
 // deliver attempts every due delivery once; a delivery a job just created is due at once.
-func (o Options) deliver(ctx context.Context, b *brain.Brain, q *queue.Queue, mo messaging.Options, rep *Report) error {
+func (o Runner) deliver(ctx context.Context, b *brain.Brain, q *queue.Queue, mo messaging.Messenger, rep *Report) error {
 	for range 4 {
 		ids, err := q.Due()
 		if err != nil {
@@ -422,7 +422,7 @@ func (o Options) deliver(ctx context.Context, b *brain.Brain, q *queue.Queue, mo
 // prompt first and fails when one cannot be read: a message is then left unadmitted (a
 // read keeps its checkpoint, a stream leaves it unacknowledged) and the failure becomes
 // the channel's input error, rather than a message admitted that no job answers.
-func (o Options) messageJobs(b *brain.Brain, ch string, readers []string) (func(queue.Message) []queue.NewJob, error) {
+func (o Runner) messageJobs(b *brain.Brain, ch string, readers []string) (func(queue.Message) []queue.NewJob, error) {
 	send, _ := sendOf(b.Config.Channels[ch])
 	configs := make([][]byte, len(readers))
 	for i, name := range readers {

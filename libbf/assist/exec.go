@@ -19,17 +19,19 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// Options tune the functions of this package.
-type Options struct {
+// A Runner runs a brain's assistants on one machine, at one clock: their cycles (due
+// schedules, wakes, reads, jobs and deliveries), a job's attempt, a run now and a stream.
+// The zero value runs them on this machine at the real time.
+type Runner struct {
 	// Env is the machine (trust, state folder, home); nil: brain.System().
 	Env *brain.Env
 	// Now is the clock of schedules, wakes and inputs; nil: time.Now.
 	Now func() time.Time
 }
 
-func (o Options) env() brain.Env { return brain.EnvOrSystem(o.Env) }
+func (o Runner) env() brain.Env { return brain.EnvOrSystem(o.Env) }
 
-func (o Options) now() time.Time { return timestamp.Clock(o.Now) }
+func (o Runner) now() time.Time { return timestamp.Clock(o.Now) }
 
 // Result is what one job's attempt came to.
 type Result struct {
@@ -74,7 +76,7 @@ func current(b *brain.Brain, name string) queue.JobConfig {
 // is a Result in state failed, or pending when its run kind retries by itself. When ctx
 // ends while the harness runs, the attempt is recorded as interrupted (uncertain) and
 // ctx's error returned.
-func (o Options) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state, id string) (*Result, error) {
+func (o Runner) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state, id string) (*Result, error) {
 	d, err := q.Get(id)
 	if err != nil {
 		return nil, err
@@ -187,7 +189,7 @@ func (o Options) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state
 
 // fail records a failed attempt: back to pending after a backoff when kind retries by
 // itself and attempts remain, otherwise failed until the user retries or cancels it.
-func (o Options) fail(run *queue.Run, res *Result, snap *snapshot, kind, reason string) (*Result, error) {
+func (o Runner) fail(run *queue.Run, res *Result, snap *snapshot, kind, reason string) (*Result, error) {
 	var it queue.Item
 	var err error
 	if snap != nil && slices.Contains(snap.Idempotent, kind) {

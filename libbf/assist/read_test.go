@@ -40,7 +40,7 @@ func TestReadFullQueueNamesChannel(t *testing.T) {
 	if err := q.Mark(queue.Mark{Name: InputMark("inbox"), Progress: queue.Progress{Position: start}}); err != nil {
 		t.Fatal(err)
 	}
-	o := Options{Env: &fix.Env}
+	o := Runner{Env: &fix.Env}
 	rep := &Report{}
 	err = o.read(context.Background(), b, q, "inbox", []string{"bot"}, 10, start.Add(time.Minute), rep)
 	want := "channel inbox: assistant queue is full: admitted 1 of 2 messages; finish, retry or cancel unfinished work, and the next poll reads the rest"

@@ -28,7 +28,7 @@ type Plan struct {
 }
 
 // manualInput is the input of a bf run of an assistant: its window is the last day.
-func (o Options) manualInput(stdin []byte, args []string) Input {
+func (o Runner) manualInput(stdin []byte, args []string) Input {
 	now := o.now()
 	return Input{Kind: KindRun, Start: timestamp.Canonical(now.Add(-24 * time.Hour)), End: timestamp.Canonical(now),
 		Stdin: string(stdin), Args: args}
@@ -47,7 +47,7 @@ func assistant(b *brain.Brain, name string) (*config.Assistant, error) {
 
 // DryRun returns what bf run NAME would start: the expanded argv ({{context}} shown as
 // its placeholder) and prompt. Nothing runs and nothing is written.
-func (o Options) DryRun(b *brain.Brain, name string, stdin []byte, args []string) (*Plan, error) {
+func (o Runner) DryRun(b *brain.Brain, name string, stdin []byte, args []string) (*Plan, error) {
 	a, err := assistant(b, name)
 	if err != nil {
 		return nil, err
@@ -73,7 +73,7 @@ func (o Options) DryRun(b *brain.Brain, name string, stdin []byte, args []string
 // its input, no delivery) and runs it at once. The run is stored in memories/NAME/ unless
 // the harness stays silent. A failure leaves the job failed in bf queue, to retry or
 // cancel; a harness that cannot reserve its answer space fails and the job is cancelled.
-func (o Options) RunNow(ctx context.Context, b *brain.Brain, name string, stdin []byte, args []string) (*Result, error) {
+func (o Runner) RunNow(ctx context.Context, b *brain.Brain, name string, stdin []byte, args []string) (*Result, error) {
 	a, err := assistant(b, name)
 	if err != nil {
 		return nil, err
@@ -82,7 +82,7 @@ func (o Options) RunNow(ctx context.Context, b *brain.Brain, name string, stdin 
 	if err != nil {
 		return nil, err
 	}
-	mo := messaging.Options{Env: o.Env, Queue: queue.Options{Now: o.Now}}
+	mo := messaging.Messenger{Env: o.Env, Queue: queue.Options{Now: o.Now}}
 	q, state, err := mo.OpenQueue(b)
 	if err != nil {
 		return nil, err

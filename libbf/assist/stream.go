@@ -39,7 +39,7 @@ func Streams(b *brain.Brain, only []string) map[string][]string {
 // ctx ends. Each message is admitted with one job per reader and the input's cursor in one
 // queue transaction, and acknowledged only then. admitted is called after each admission
 // that added jobs. The stream's current error is saved for bf status.
-func (o Options) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, state, ch string, readers []string, admitted func()) error {
+func (o Runner) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, state, ch string, readers []string, admitted func()) error {
 	e, err := channel.Open(b, o.env().Home, ch)
 	if err != nil {
 		return err

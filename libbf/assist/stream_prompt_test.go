@@ -47,7 +47,7 @@ while read -r frame; do printf '%s\n' "$frame" >> acks.log; done`)
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		done <- Options{Env: &fix.Env}.Stream(ctx, b, q, state, "chat", []string{"bot"}, nil)
+		done <- Runner{Env: &fix.Env}.Stream(ctx, b, q, state, "chat", []string{"bot"}, nil)
 	}()
 	acks := filepath.Join(b.Root, "acks.log")
 	wantErr := "channel chat: messages not admitted: assistant bot: cannot read its prompt prompts/bot.md; create it or name another file with prompt: in bf.yaml"

@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,6 +62,9 @@ type Command struct {
 	// diagnostic and exit 2: a hook for an agent host must exit 0 even then. It gets the
 	// arguments as given and the refusal, and returns nil or the error to report.
 	Refused func(ctx context.Context, env *Env, args []string, err error) error
+	// ProgramArgs, when set, receives what follows the first -- of the command line: the
+	// arguments of a program the command runs (bf run NAME -- ARGS…), never parsed as flags.
+	ProgramArgs *[]string
 }
 
 // Env is what a command sees of the world; tests replace its fields.
@@ -106,6 +110,11 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 	cmd, rest, code, ok := pick(env, argv, cmds)
 	if !ok {
 		return code
+	}
+	if cmd.ProgramArgs != nil {
+		if i := slices.Index(rest, "--"); i >= 0 {
+			rest, *cmd.ProgramArgs = rest[:i], append([]string{}, rest[i+1:]...)
+		}
 	}
 	if len(rest) == 1 && (rest[0] == "--version" || rest[0] == "-version") {
 		fmt.Fprintf(env.Stdout, "%s %s\n", program(argv[0]), release.Version())

@@ -17,6 +17,7 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -45,6 +46,8 @@ type Options struct {
 	// Env locates the registry file and the home directory hidden in error text; the zero
 	// value means brain.System().
 	Env *brain.Env
+	// Now is the clock of the memory tools; nil: time.Now.
+	Now func() time.Time
 }
 
 // Server is a configured bf MCP server.

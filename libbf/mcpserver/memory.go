@@ -63,7 +63,7 @@ func (s *Server) store() (*memory.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &memory.Store{Brain: sel.Brains[0]}, nil
+	return &memory.Store{Brain: sel.Brains[0], Now: s.opts.Now}, nil
 }
 
 func workdir() string {

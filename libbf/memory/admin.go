@@ -43,7 +43,7 @@ func (s *Store) Verify(ctx context.Context, refArg, source string) (*VerifyReply
 		return nil, err
 	}
 	defer lk.Release()
-	now := Now()
+	now := s.now()
 	c := Check{By: source, At: timestamp.Day(now.UTC())}
 	m.Verified = append(m.Verified, c)
 	m.Confidence, m.Source = Confirmed, source
@@ -77,7 +77,7 @@ func (s *Store) Forget(ctx context.Context, refArg string) (*ForgetReply, error)
 			Message: fmt.Sprintf("%s replaced %s; forgetting it would break those links and bring back facts withdrawn on purpose.\nTo withdraw it, save the current fact as a correction: bf remember --supersedes %s ...",
 				m.Ref, strings.Join(m.Supersedes, ", "), m.Ref)}
 	}
-	now := Now()
+	now := s.now()
 	out := &ForgetReply{Ref: m.Ref, Title: m.Title}
 	for _, r := range m.SupersededBy {
 		succ := l.ByRef[r]
@@ -193,7 +193,7 @@ func (s *Store) Review(ctx context.Context, staleDays int, offset int64) (*Revie
 	if err != nil {
 		return nil, err
 	}
-	now := Now()
+	now := s.now()
 	today := timestamp.Day(now.UTC())
 	out := &ReviewReply{Notice: Notice, Today: today, StaleDays: staleDays, Warnings: l.Warnings}
 	var live []*Memory

@@ -172,7 +172,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	}
 
 	var rules, prefs, pins, due, recent []*Memory
-	today := timestamp.Day(Now())
+	today := timestamp.Day(s.now())
 	for _, m := range live {
 		switch {
 		case IsRule(m.Type):
@@ -183,7 +183,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		if m.Review != "" && m.Review <= today {
 			due = append(due, m)
 		}
-		if Now().Sub(m.Saved).Hours() <= 24*recentDays {
+		if s.now().Sub(m.Saved).Hours() <= 24*recentDays {
 			recent = append(recent, m)
 		}
 	}

@@ -73,8 +73,7 @@ func newStoreTB(tb testing.TB) *Store {
 	b := brainfix.New(tb, brainfix.Spec{Name: "test"})
 	tb.Setenv("HOME", b.Env.Home)
 	tb.Setenv("XDG_STATE_HOME", filepath.Join(b.Env.Home, "state"))
-	tb.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
-	return &Store{Brain: b.Open()}
+	return &Store{Brain: b.Open(), Now: pinned(tb, "2026-01-01T00:00:00Z")}
 }
 
 func BenchmarkRecall(b *testing.B) {

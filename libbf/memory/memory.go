@@ -11,14 +11,12 @@ package memory
 
 import (
 	"math"
-	"os"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
 
 	"github.com/bfgo/bf/libbf/fold"
-	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // Folder is where memory notes live inside a brain.
@@ -208,16 +206,6 @@ const (
 	GuardMinWords = 5
 	GuardOverlap  = 0.5
 )
-
-// Now is the clock: BF_NOW (an ISO 8601 timestamp) pins it for reproducible rankings.
-func Now() time.Time {
-	if s := os.Getenv("BF_NOW"); s != "" {
-		if t, err := timestamp.Parse(s); err == nil {
-			return t
-		}
-	}
-	return time.Now()
-}
 
 func round(x float64, places int) float64 {
 	p := math.Pow(10, float64(places))

@@ -219,7 +219,7 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 	if err != nil {
 		return nil, err
 	}
-	r := ranking{browse: out.Browse, nTerms: nTerms, asked: req.Scope, uses: uses, now: Now()}
+	r := ranking{browse: out.Browse, nTerms: nTerms, asked: req.Scope, uses: uses, now: s.now()}
 	items := r.rank(cands, out.Loose)
 	// The fill: after every memory that holds enough of the query come the weaker matches,
 	// ranked among themselves by the same formula and marked weak, so a recall never

@@ -109,9 +109,9 @@ func TestPromptHookMarksWeakMatches(t *testing.T) {
 // it last: its recency is 0.5^(730/180)).
 func TestRecallFillOrder(t *testing.T) {
 	s := newStore(t)
-	t.Setenv("BF_NOW", "2024-01-01T00:00:00Z")
+	s.Now = pinned(t, "2024-01-01T00:00:00Z")
 	saveAll(t, s, [][2]string{{"Lighthouse visit", "We watched the ferry from the lighthouse."}})
-	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
+	s.Now = pinned(t, "2026-01-01T00:00:00Z")
 	saveAll(t, s, [][2]string{
 		{"Pier tickets", "Tickets are sold at the pier."},
 		{"Evening crossing", "At dusk the ferry leaves the harbour."},

@@ -198,7 +198,7 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	if err != nil {
 		return nil, err
 	}
-	now := Now()
+	now := s.now()
 
 	var old *Memory
 	if req.Supersedes != "" {

@@ -17,7 +17,7 @@ import (
 func plant(t *testing.T, s *Store, scope, title string) string {
 	t.Helper()
 	m := &Memory{Ref: Folder + "/" + slugOf(title) + ".md", Type: "fact", Title: title, Body: "x", Importance: DefaultImportance,
-		Confidence: DefaultConfidence, Trust: DefaultTrust, Scope: scope, Saved: Now()}
+		Confidence: DefaultConfidence, Trust: DefaultTrust, Scope: scope, Saved: s.now()}
 	if err := s.Write(m); err != nil {
 		t.Fatal(err)
 	}

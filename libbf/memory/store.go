@@ -20,6 +20,7 @@ import (
 	"github.com/bfgo/bf/libbf/lock"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 // lockName is the lock every memory writer of a brain holds while it re-reads and writes.
@@ -31,7 +32,13 @@ const lockWait = 30 * time.Second
 // Store is the memories of one brain.
 type Store struct {
 	Brain *brain.Brain
+	// Now is the clock of rankings, briefs and saved times; nil: time.Now. A command pins
+	// it (cli.Env.Clock) for reproducible rankings.
+	Now func() time.Time
 }
+
+// now is the store's clock.
+func (s *Store) now() time.Time { return timestamp.Clock(s.Now) }
 
 // Loaded is every memory note of a brain, read from the files.
 type Loaded struct {

@@ -8,9 +8,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/brainfix"
+	"github.com/bfgo/bf/libbf/timestamp"
 )
 
 func newStore(t *testing.T) *Store {
@@ -19,8 +21,17 @@ func newStore(t *testing.T) *Store {
 	// The store reads the machine from the process environment.
 	t.Setenv("HOME", b.Env.Home)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(b.Env.Home, "state"))
-	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
-	return &Store{Brain: b.Open()}
+	return &Store{Brain: b.Open(), Now: pinned(t, "2026-01-01T00:00:00Z")}
+}
+
+// pinned is a clock that always reads the instant at.
+func pinned(tb testing.TB, at string) func() time.Time {
+	tb.Helper()
+	t, err := timestamp.Parse(at)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return func() time.Time { return t }
 }
 
 func memoryFiles(t *testing.T, s *Store) []string {
@@ -56,7 +67,7 @@ func TestConcurrentRemember(t *testing.T) {
 				errs[i] = err
 				return
 			}
-			r, err := (&Store{Brain: b}).Remember(context.Background(), RememberRequest{Type: "fact", Title: "The queue drains at night", Body: "Nightly drain."})
+			r, err := (&Store{Brain: b, Now: s.Now}).Remember(context.Background(), RememberRequest{Type: "fact", Title: "The queue drains at night", Body: "Nightly drain."})
 			if err == nil {
 				actions[i] = r.Action
 			}

@@ -19,7 +19,7 @@ var zone = time.FixedZone("CEST", 2*3600)
 type fixture struct {
 	*brainfix.Brain
 	t    *testing.T
-	opts Options
+	opts Messenger
 }
 
 // adapter is a send, read and stream adapter in one shell script. send appends each
@@ -76,7 +76,7 @@ channels:
 func newFixture(t *testing.T, trusted bool) *fixture {
 	t.Helper()
 	f := &fixture{Brain: brainfix.New(t, brainfix.Spec{Config: brainConfig}), t: t}
-	f.opts = Options{Env: &f.Env, Location: zone, Now: func() time.Time { return time.Date(2026, 10, 16, 12, 0, 0, 0, zone) }}
+	f.opts = Messenger{Env: &f.Env, Location: zone, Now: func() time.Time { return time.Date(2026, 10, 16, 12, 0, 0, 0, zone) }}
 	f.WriteMode("channels/adapter", "#!/bin/sh\n"+adapter, 0o755)
 	if trusted {
 		f.Trust()

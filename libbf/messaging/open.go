@@ -20,9 +20,10 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// Options tune the functions of this package; the package-level functions use the zero
-// value.
-type Options struct {
+// A Messenger sends, reads, queues and retries a brain's messages on one machine, at one
+// clock and in one zone; the package-level functions use the zero value (this machine,
+// the real time, the local zone).
+type Messenger struct {
 	// Env is the machine (trust, state folder, home); nil: brain.System().
 	Env *brain.Env
 	// Queue holds the queue's clock and limits; zero fields take their defaults.
@@ -34,11 +35,11 @@ type Options struct {
 	Location *time.Location
 }
 
-func (o Options) env() brain.Env { return brain.EnvOrSystem(o.Env) }
+func (o Messenger) env() brain.Env { return brain.EnvOrSystem(o.Env) }
 
-func (o Options) now() time.Time { return timestamp.Clock(o.Now) }
+func (o Messenger) now() time.Time { return timestamp.Clock(o.Now) }
 
-func (o Options) loc() *time.Location { return timestamp.Zone(o.Location) }
+func (o Messenger) loc() *time.Location { return timestamp.Zone(o.Location) }
 
 // access says how a command uses the queue.
 type access int
@@ -86,7 +87,7 @@ func resolved(b *brain.Brain) (string, error) {
 // programs (trusted), creates the state folder when needed, opens the queue (rolling back
 // an interrupted write, rebinding a moved brain) and, when record is set, records the
 // attempts of dead processes and removes the context files they left behind.
-func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*opened, error) {
+func (o Messenger) openQueue(b *brain.Brain, how access, trusted, record bool) (*opened, error) {
 	env := o.env()
 	bind, dir, err := o.adopt(b)
 	if err != nil {
@@ -124,7 +125,7 @@ func (o Options) openQueue(b *brain.Brain, how access, trusted, record bool) (*o
 
 // adopt adopts b's state folder left under an earlier device number, and returns the
 // queue's binding and the path of b's state folder, which it does not create.
-func (o Options) adopt(b *brain.Brain) (queue.Binding, string, error) {
+func (o Messenger) adopt(b *brain.Brain) (queue.Binding, string, error) {
 	path, err := resolved(b)
 	if err != nil {
 		return queue.Binding{}, "", err
@@ -149,7 +150,7 @@ func (o Options) adopt(b *brain.Brain) (queue.Binding, string, error) {
 // in dir is bound to under its path, so listing, opening and cancelling work, which run
 // no program. Without a queue the name is left empty (there is nothing to list); a queue
 // bound elsewhere, or one that cannot be read, needs bf.yaml fixed first.
-func (o Options) boundName(dir, path string, why error) (string, error) {
+func (o Messenger) boundName(dir, path string, why error) (string, error) {
 	q, err := queue.OpenReadOnly(dir, o.Queue)
 	if errors.Is(err, fs.ErrNotExist) {
 		return "", nil
@@ -166,7 +167,7 @@ func (o Options) boundName(dir, path string, why error) (string, error) {
 }
 
 // stateDir creates and returns b's state folder, after adopting an earlier one.
-func (o Options) stateDir(b *brain.Brain) (string, error) {
+func (o Messenger) stateDir(b *brain.Brain) (string, error) {
 	if _, _, err := o.adopt(b); err != nil {
 		return "", err
 	}
@@ -175,7 +176,7 @@ func (o Options) stateDir(b *brain.Brain) (string, error) {
 
 // endpoint opens channel name of b for operation op. An unknown channel or a missing
 // capability is invalid input naming the channel.
-func (o Options) endpoint(b *brain.Brain, name, op string) (*channel.Endpoint, *config.Capability, error) {
+func (o Messenger) endpoint(b *brain.Brain, name, op string) (*channel.Endpoint, *config.Capability, error) {
 	e, err := channel.Open(b, o.env().Home, name)
 	if err != nil {
 		var declared map[string]*config.Channel

@@ -18,29 +18,28 @@ import (
 )
 
 // List is bf queue.
-func List(ctx context.Context, b *brain.Brain) (*ListReply, error) { return Options{}.List(ctx, b) }
+func List(ctx context.Context, b *brain.Brain) (*ListReply, error) { return Messenger{}.List(ctx, b) }
 
 // Get is bf queue ID.
 func Get(ctx context.Context, b *brain.Brain, id string) (*Detail, error) {
-	return Options{}.Get(ctx, b, id)
+	return Messenger{}.Get(ctx, b, id)
 }
 
-// Retry is bf queue ID --retry: a *SendReply for a delivery, an *Item for a job, or nil
-// beside an error.
-func Retry(ctx context.Context, b *brain.Brain, id string) (any, error) {
-	return Options{}.Retry(ctx, b, id)
+// Retry is bf queue ID --retry.
+func Retry(ctx context.Context, b *brain.Brain, id string) (*Retried, error) {
+	return Messenger{}.Retry(ctx, b, id)
 }
 
 // Cancel is bf queue ID --cancel.
 func Cancel(ctx context.Context, b *brain.Brain, id string) (*Item, error) {
-	return Options{}.Cancel(ctx, b, id)
+	return Messenger{}.Cancel(ctx, b, id)
 }
 
 // List returns every job and delivery of b's queue, oldest first, without bodies. It
 // rolls back an interrupted write and rebinds a moved brain, but records no interrupted
 // attempt: one whose process was killed shows as sending or running. A brain without a
 // queue has an empty list, and nothing is created.
-func (o Options) List(ctx context.Context, b *brain.Brain) (*ListReply, error) {
+func (o Messenger) List(ctx context.Context, b *brain.Brain) (*ListReply, error) {
 	op, err := o.openQueue(b, existing, false, false)
 	if err != nil {
 		return nil, err
@@ -61,7 +60,7 @@ func (o Options) List(ctx context.Context, b *brain.Brain) (*ListReply, error) {
 }
 
 // Get opens job or delivery id explicitly, with its private bodies and attempts.
-func (o Options) Get(ctx context.Context, b *brain.Brain, id string) (*Detail, error) {
+func (o Messenger) Get(ctx context.Context, b *brain.Brain, id string) (*Detail, error) {
 	op, err := o.openWork(b, id, false)
 	if err != nil {
 		return nil, err
@@ -75,12 +74,27 @@ func (o Options) Get(ctx context.Context, b *brain.Brain, id string) (*Detail, e
 	return &out, nil
 }
 
+// Retried is what a retry did: the delivery's new attempt or the job made pending again,
+// exactly one of them. It prints as the one it holds.
+type Retried struct {
+	Delivery *SendReply
+	Job      *Item
+}
+
+// MarshalJSON prints the delivery's reply or the job's item.
+func (r Retried) MarshalJSON() ([]byte, error) {
+	if r.Delivery != nil {
+		return reply.Marshal(r.Delivery)
+	}
+	return reply.Marshal(r.Job)
+}
+
 // Retry retries job or delivery id. A delivery (pending, failed or uncertain) starts its
-// attempts over and is attempted at once, which needs collection trust; it returns a
-// *SendReply, with a *NotDeliveredError when it did not arrive. A job becomes pending
-// again, or resumes its saved answer, for a worker to run; it returns an *Item. An
-// attempt still running in a live process is refused.
-func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, error) {
+// attempts over and is attempted at once, which needs collection trust; its reply comes
+// with a *NotDeliveredError when it did not arrive. A job becomes pending again, or
+// resumes its saved answer, for a worker to run. An attempt still running in a live
+// process is refused. The reply is nil beside an error that left nothing to report.
+func (o Messenger) Retry(ctx context.Context, b *brain.Brain, id string) (*Retried, error) {
 	op, err := o.openWork(b, id, true)
 	if err != nil {
 		return nil, err
@@ -99,7 +113,7 @@ func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, err
 			return nil, err
 		}
 		out := o.item(it)
-		return &out, nil
+		return &Retried{Job: &out}, nil
 	}
 	if err := o.env().RequireTrust(b.Root, collect.ErrUntrusted); err != nil {
 		return nil, err
@@ -118,12 +132,12 @@ func (o Options) Retry(ctx context.Context, b *brain.Brain, id string) (any, err
 	if r == nil {
 		return nil, err
 	}
-	return r, err
+	return &Retried{Delivery: r}, err
 }
 
 // Cancel cancels job or delivery id: it keeps its identity and no longer holds later
 // work. An attempt still running in a live process is refused.
-func (o Options) Cancel(ctx context.Context, b *brain.Brain, id string) (*Item, error) {
+func (o Messenger) Cancel(ctx context.Context, b *brain.Brain, id string) (*Item, error) {
 	op, err := o.openWork(b, id, true)
 	if err != nil {
 		return nil, err
@@ -141,7 +155,7 @@ func (o Options) Cancel(ctx context.Context, b *brain.Brain, id string) (*Item, 
 // refused as input, and a brain with no queue yet holds no such id. record is openQueue's:
 // whether the attempts of dead processes are recorded first (commands that change the
 // work record them; reading it does not).
-func (o Options) openWork(b *brain.Brain, id string, record bool) (*opened, error) {
+func (o Messenger) openWork(b *brain.Brain, id string, record bool) (*opened, error) {
 	if err := checkID(id); err != nil {
 		return nil, err
 	}
@@ -182,7 +196,7 @@ type TakeoverReply struct {
 
 // Takeover is bf queue --adopt.
 func Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, error) {
-	return Options{}.Takeover(ctx, b)
+	return Messenger{}.Takeover(ctx, b)
 }
 
 // Takeover rebinds b's queue to b although it holds unresolved work admitted under
@@ -190,7 +204,7 @@ func Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, error) {
 // is a new brain on its inode. The work is listed so it can be retried or cancelled; it
 // runs only while its configuration snapshot still matches b's. A brain without a queue
 // has nothing to take over, and nothing is created.
-func (o Options) Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, error) {
+func (o Messenger) Takeover(ctx context.Context, b *brain.Brain) (*TakeoverReply, error) {
 	bind, dir, err := o.adopt(b)
 	if err != nil {
 		return nil, err
@@ -239,13 +253,13 @@ type CancelAllReply struct {
 
 // CancelAll is bf queue --cancel with filters.
 func CancelAll(ctx context.Context, b *brain.Brain, f Filter, confirm int) (*CancelAllReply, error) {
-	return Options{}.CancelAll(ctx, b, f, confirm)
+	return Messenger{}.CancelAll(ctx, b, f, confirm)
 }
 
 // CancelAll cancels every unresolved job and delivery f matches, in one commit. With
 // confirm < 0 it only counts them; otherwise confirm must equal that count, so work
 // admitted or resolved since the count is never cancelled unseen.
-func (o Options) CancelAll(ctx context.Context, b *brain.Brain, f Filter, confirm int) (*CancelAllReply, error) {
+func (o Messenger) CancelAll(ctx context.Context, b *brain.Brain, f Filter, confirm int) (*CancelAllReply, error) {
 	if f.empty() {
 		return nil, &reply.InputError{Argument: "--cancel", Err: errors.New("without an ID needs --assistant, --channel or --state to select the work")}
 	}

@@ -80,8 +80,8 @@ func TestListGetRetryCancel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, ok := res.(*SendReply)
-	if !ok || r.State != queue.Delivered || r.Attempts != 2 || r.Receipt == nil || r.Receipt.ID != "r-a" {
+	r := res.Delivery
+	if r == nil || res.Job != nil || r.State != queue.Delivered || r.Attempts != 2 || r.Receipt == nil || r.Receipt.ID != "r-a" {
 		t.Errorf("retry reply = %#v", res)
 	}
 	// Retrying delivered work is refused.
@@ -117,7 +117,7 @@ func TestRetryChannelChanged(t *testing.T) {
 		nd.Reason != "channel configuration changed; restore it, then retry or cancel this delivery with bf queue" {
 		t.Fatalf("err = %v", err)
 	}
-	if r, ok := res.(*SendReply); !ok || r.State != queue.Uncertain {
+	if r := res.Delivery; r == nil || r.State != queue.Uncertain {
 		t.Errorf("reply = %#v", res)
 	}
 	if len(f.sent()) != before {
@@ -371,7 +371,7 @@ func TestRetryWhileSendingAndInterrupted(t *testing.T) {
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("retry: %v", err)
 	}
-	if r, ok := res.(*SendReply); !ok || r.State != queue.Uncertain || r.Error != "interrupted send; inspect before retrying" {
+	if r := res.Delivery; r == nil || r.State != queue.Uncertain || r.Error != "interrupted send; inspect before retrying" {
 		t.Errorf("retry reply = %#v", res)
 	}
 	if got := f.states()["h"]; got != queue.Uncertain {

@@ -14,14 +14,14 @@ import (
 
 // Read is bf channel read NAME --since T --until T.
 func Read(ctx context.Context, b *brain.Brain, name, since, until string) (*ReadReply, error) {
-	return Options{}.Read(ctx, b, name, since, until)
+	return Messenger{}.Read(ctx, b, name, since, until)
 }
 
 // Read runs channel name's read over [since, until) and returns its complete batch,
 // oldest first. since is required; until defaults to now; both take collect.ParseTime's
 // forms. Messages whose ID is one of the channel's recent send receipts are dropped as
 // echoes and counted. Nothing is admitted, no assistant starts and no checkpoint moves.
-func (o Options) Read(ctx context.Context, b *brain.Brain, name, since, until string) (*ReadReply, error) {
+func (o Messenger) Read(ctx context.Context, b *brain.Brain, name, since, until string) (*ReadReply, error) {
 	e, _, err := o.endpoint(b, name, config.OpRead)
 	if err != nil {
 		return nil, err
@@ -70,7 +70,7 @@ func (o Options) Read(ctx context.Context, b *brain.Brain, name, since, until st
 
 // Stream is bf channel stream NAME.
 func Stream(ctx context.Context, b *brain.Brain, name string, out io.Writer) error {
-	return Options{}.Stream(ctx, b, name, out, nil)
+	return Messenger{}.Stream(ctx, b, name, out, nil)
 }
 
 // Stream runs channel name's stream in the foreground until ctx ends, to test an adapter
@@ -81,7 +81,7 @@ func Stream(ctx context.Context, b *brain.Brain, name string, out io.Writer) err
 // cursor is kept. report, when not nil, receives each new stream error (a failed adapter,
 // an invalid frame) as it happens. Stream runs until ctx ends and returns its error, or
 // fails when out cannot be written.
-func (o Options) Stream(ctx context.Context, b *brain.Brain, name string, out io.Writer, report func(error)) error {
+func (o Messenger) Stream(ctx context.Context, b *brain.Brain, name string, out io.Writer, report func(error)) error {
 	e, _, err := o.endpoint(b, name, config.OpStream)
 	if err != nil {
 		return err

@@ -129,14 +129,14 @@ type ReadReply struct {
 	Until    string            `json:"until"`
 }
 
-func (o Options) instant(t time.Time) string {
+func (o Messenger) instant(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
 	return timestamp.Local(t, o.loc())
 }
 
-func (o Options) item(it queue.Item) Item {
+func (o Messenger) item(it queue.Item) Item {
 	return Item{
 		Assistant: it.Assistant, Attempts: it.Attempts, Channel: it.Channel, Conversation: it.Conversation,
 		Created: o.instant(it.Created), Error: it.Error, Finished: o.instant(it.Finished), ID: it.ID, Job: it.Job,
@@ -145,7 +145,7 @@ func (o Options) item(it queue.Item) Item {
 	}
 }
 
-func (o Options) detail(d queue.Detail) Detail {
+func (o Messenger) detail(d queue.Detail) Detail {
 	it := o.item(d.Item)
 	out := Detail{
 		Assistant: it.Assistant, Attempts: it.Attempts, BodyExpired: d.BodyExpired, Channel: it.Channel,
@@ -182,7 +182,7 @@ func (o Options) detail(d queue.Detail) Detail {
 	return out
 }
 
-func (o Options) sendReply(d queue.Detail, existing bool) *SendReply {
+func (o Messenger) sendReply(d queue.Detail, existing bool) *SendReply {
 	r := &SendReply{
 		Attempts: d.Attempts, Channel: d.Channel, Conversation: d.Conversation, Error: d.Error, Existing: existing,
 		ID: d.ID, ReplyTo: d.ReplyTo, State: d.State,

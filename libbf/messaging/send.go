@@ -126,7 +126,7 @@ func NewDeliveryID() string {
 
 // Send is bf channel send NAME --stdin with data read from stdin.
 func Send(ctx context.Context, b *brain.Brain, name string, data []byte) (*SendReply, error) {
-	return Options{}.Send(ctx, b, name, data)
+	return Messenger{}.Send(ctx, b, name, data)
 }
 
 // Send parses data, gives the message a delivery ID when it has none, saves the delivery
@@ -134,7 +134,7 @@ func Send(ctx context.Context, b *brain.Brain, name string, data []byte) (*SendR
 // *NotDeliveredError. Sending a saved ID again with the same content returns the saved
 // delivery without sending it again (Existing); one never attempted, such as after a
 // send killed before its attempt, is attempted. Other content under a saved ID fails.
-func (o Options) Send(ctx context.Context, b *brain.Brain, name string, data []byte) (*SendReply, error) {
+func (o Messenger) Send(ctx context.Context, b *brain.Brain, name string, data []byte) (*SendReply, error) {
 	out, err := parseInput(data)
 	if err != nil {
 		return nil, err
@@ -167,7 +167,7 @@ func (o Options) Send(ctx context.Context, b *brain.Brain, name string, data []b
 }
 
 // saved returns the reply of delivery id as the queue holds it.
-func (o Options) saved(q *queue.Queue, id string, existing bool) (*SendReply, error) {
+func (o Messenger) saved(q *queue.Queue, id string, existing bool) (*SendReply, error) {
 	d, err := q.Get(id)
 	if err != nil {
 		return nil, err
@@ -182,7 +182,7 @@ func (o Options) saved(q *queue.Queue, id string, existing bool) (*SendReply, er
 // attempt sends pending delivery id once through e and records the outcome. c is the
 // channel's send capability now, nil when the channel or its send was removed: the
 // delivery then sends nothing and becomes uncertain.
-func (o Options) attempt(ctx context.Context, q *queue.Queue, e *channel.Endpoint, c *config.Capability, id string, existing bool) (*SendReply, error) {
+func (o Messenger) attempt(ctx context.Context, q *queue.Queue, e *channel.Endpoint, c *config.Capability, id string, existing bool) (*SendReply, error) {
 	a, err := q.BeginAttempt(id, snapshot(c))
 	if errors.Is(err, queue.ErrConfigChanged) || errors.Is(err, queue.ErrState) {
 		return o.saved(q, id, existing)

@@ -108,14 +108,14 @@ type Entry struct {
 }
 
 // Block is the status.Options.Messaging hook of bf status.
-func Block(ctx context.Context, b *brain.Brain) (any, bool, error) { return Options{}.Block(ctx, b) }
+func Block(ctx context.Context, b *brain.Brain) (any, bool, error) { return Messenger{}.Block(ctx, b) }
 
 // Block reports b's channels and queue for bf status without changing anything: the
 // queue is opened read-only and an interrupted write, a refused format or a refused
 // binding becomes a problem. A brain that declares no channel and has no queue has no
 // block (nil). healthy is false while any job or delivery is failed or uncertain, or the
 // queue has a problem. An error is a failure to look at all.
-func (o Options) Block(ctx context.Context, b *brain.Brain) (any, bool, error) {
+func (o Messenger) Block(ctx context.Context, b *brain.Brain) (any, bool, error) {
 	var declared map[string]*config.Channel
 	if b.Config != nil {
 		declared = b.Config.Channels
@@ -173,7 +173,7 @@ func (o Options) Block(ctx context.Context, b *brain.Brain) (any, bool, error) {
 }
 
 // queueStatus fills out from the queue in dir. An error is a problem of the queue.
-func (o Options) queueStatus(b *brain.Brain, dir string, out *StatusBlock) error {
+func (o Messenger) queueStatus(b *brain.Brain, dir string, out *StatusBlock) error {
 	q, err := queue.OpenReadOnly(dir, o.Queue)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -231,7 +231,7 @@ func (o Options) queueStatus(b *brain.Brain, dir string, out *StatusBlock) error
 	return nil
 }
 
-func (o Options) entry(it queue.Item) Entry {
+func (o Messenger) entry(it queue.Item) Entry {
 	return Entry{Assistant: it.Assistant, Channel: it.Channel, Created: o.instant(it.Created), Error: it.Error, ID: it.ID, State: it.State,
 		Type: it.Type, Updated: o.instant(it.Updated)}
 }

@@ -13,7 +13,7 @@ import (
 // programs (bf run, bf watch): it needs collection trust, adopts a renumbered state folder,
 // rolls back an interrupted write and records every attempt whose process died. It returns
 // the queue and the brain's state folder; the caller closes the queue.
-func (o Options) OpenQueue(b *brain.Brain) (*queue.Queue, string, error) {
+func (o Messenger) OpenQueue(b *brain.Brain) (*queue.Queue, string, error) {
 	op, err := o.openQueue(b, create, true, true)
 	if err != nil {
 		return nil, "", err
@@ -25,7 +25,7 @@ func (o Options) OpenQueue(b *brain.Brain) (*queue.Queue, string, error) {
 // declares it now, and records how the attempt ended. A delivery whose channel or send was
 // removed or changed sends nothing and becomes uncertain. The error is nil when the
 // attempt was recorded, whatever its outcome; the returned reply tells it.
-func (o Options) Deliver(ctx context.Context, b *brain.Brain, q *queue.Queue, id string) (*SendReply, error) {
+func (o Messenger) Deliver(ctx context.Context, b *brain.Brain, q *queue.Queue, id string) (*SendReply, error) {
 	d, err := q.Get(id)
 	if err != nil {
 		return nil, err

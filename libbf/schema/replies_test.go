@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bfgo/bf/libbf/ask"
 	"github.com/bfgo/bf/libbf/brainfix"
@@ -70,8 +71,7 @@ func TestRememberRepliesValidate(t *testing.T) {
 	b := brainfix.New(t, brainfix.Spec{Name: "test"})
 	t.Setenv("HOME", b.Env.Home)
 	t.Setenv("XDG_STATE_HOME", filepath.Join(b.Env.Home, "state"))
-	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
-	s := &memory.Store{Brain: b.Open()}
+	s := &memory.Store{Brain: b.Open(), Now: func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) }}
 	check := newReplyCheck(t, "remember-reply")
 	save := func(req memory.RememberRequest) *memory.RememberReply {
 		t.Helper()

@@ -193,7 +193,7 @@ func (w *watcher) line() Line {
 // queue itself (an interrupted write, a refused binding) becomes the line's message when
 // it has none.
 func (w *watcher) channels(b *brain.Brain, out *Line) []Program {
-	blk, _, err := messaging.Options{Env: w.opt.Env}.Block(context.Background(), b)
+	blk, _, err := messaging.Messenger{Env: w.opt.Env}.Block(context.Background(), b)
 	sb, ok := blk.(*messaging.StatusBlock)
 	if err != nil || !ok || sb == nil {
 		return nil

@@ -243,7 +243,7 @@ func (w *watcher) cycle(ctx context.Context) {
 	if ctx.Err() != nil {
 		return
 	}
-	ao := assist.Options{Env: w.opt.Env, Now: w.opt.Now}
+	ao := assist.Runner{Env: w.opt.Env, Now: w.opt.Now}
 	if len(b.Config.Assistants) > 0 {
 		rep, err := ao.Cycle(ctx, b, w.opt.Assistants)
 		if err != nil && ctx.Err() == nil {
@@ -333,7 +333,7 @@ func updateErrors(res *collect.UpdateReply) []string {
 
 // superviseStreams starts a stream for every channel a selected assistant reads as a
 // stream, restarts one whose readers changed, and stops those no longer used.
-func (w *watcher) superviseStreams(ctx context.Context, b *brain.Brain, ao assist.Options) {
+func (w *watcher) superviseStreams(ctx context.Context, b *brain.Brain, ao assist.Runner) {
 	want := assist.Streams(b, w.opt.Assistants)
 	for ch, s := range w.streams {
 		if r, ok := want[ch]; !ok || fmt.Sprint(r) != s.readers {
@@ -346,7 +346,7 @@ func (w *watcher) superviseStreams(ctx context.Context, b *brain.Brain, ao assis
 		return
 	}
 	if w.q == nil {
-		q, _, err := messaging.Options{Env: w.opt.Env, Queue: queue.Options{Now: w.opt.Now}}.OpenQueue(b)
+		q, _, err := messaging.Messenger{Env: w.opt.Env, Queue: queue.Options{Now: w.opt.Now}}.OpenQueue(b)
 		if err != nil {
 			w.warn(err.Error())
 			return
