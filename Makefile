@@ -10,9 +10,11 @@ MODULES := libbf $(COMMANDS) e2e bench examples
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 
 # The release version, stamped once into every binary (bf --version, bf-NAME --version and
-# MCP's serverInfo) by make install and make dist.
+# MCP's serverInfo) by make install and make dist, which also strip the symbol table and
+# DWARF (-s -w): a release tarball is half the size, and a Go profile or panic still names
+# functions (docs/decisions.md, "Startup cost"). make build keeps them for debuggers.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/bfgo/bf/libbf/release.stamp=$(VERSION)
+LDFLAGS := -s -w -X github.com/bfgo/bf/libbf/release.stamp=$(VERSION)
 
 # make install puts binaries in $(PREFIX)/bin; without PREFIX, in $GOBIN, else ~/.local/bin.
 # PIECES names the binaries to install (default: all of them).
