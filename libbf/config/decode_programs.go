@@ -19,13 +19,7 @@ func (d *decoder) sensors(top map[string]any) error {
 		}
 		s := declared(c.Sensors, name)
 		r := child(raw, name)
-		if err := d.command(programKind, s.Command, r, p, "command"); err != nil {
-			return err
-		}
-		if !set(r, "enabled") {
-			s.Enabled = true
-		}
-		if err := d.programSettings(r, p, &s.Timeout, &s.MaxBytes, DefaultSensorBytes, MaxSensorBytes, &s.Refresh, &s.Lookback); err != nil {
+		if err := d.program(&s.Program, r, p, DefaultSensorBytes, MaxSensorBytes); err != nil {
 			return err
 		}
 		if err := d.enum(r, p, "mode", &s.Mode, ModeWindow, []string{ModeWindow, ModeSnapshot}); err != nil {
@@ -65,17 +59,25 @@ func (d *decoder) sensors(top map[string]any) error {
 	return nil
 }
 
-func (d *decoder) programSettings(r map[string]any, p string, timeout *int, maxBytes *int64, defBytes, maxB int64, refresh, lookback *int) error {
-	if err := integer(d, r, p, "timeout", timeout, DefaultTimeout, 1, MaxTimeout); err != nil {
+// program checks the settings a sensor or routine at p shares and fills their defaults;
+// only the stdout cap differs between the two.
+func (d *decoder) program(g *Program, r map[string]any, p string, defBytes, maxBytes int64) error {
+	if err := d.command(programKind, g.Command, r, p, "command"); err != nil {
 		return err
 	}
-	if err := integer(d, r, p, "max_bytes", maxBytes, defBytes, 1, maxB); err != nil {
+	if !set(r, "enabled") {
+		g.Enabled = true
+	}
+	if err := integer(d, r, p, "timeout", &g.Timeout, DefaultTimeout, 1, MaxTimeout); err != nil {
 		return err
 	}
-	if err := integer(d, r, p, "refresh", refresh, 0, 0, MaxSeconds); err != nil {
+	if err := integer(d, r, p, "max_bytes", &g.MaxBytes, defBytes, 1, maxBytes); err != nil {
 		return err
 	}
-	return integer(d, r, p, "lookback", lookback, DefaultLookback, 1, MaxSeconds)
+	if err := integer(d, r, p, "refresh", &g.Refresh, 0, 0, MaxSeconds); err != nil {
+		return err
+	}
+	return integer(d, r, p, "lookback", &g.Lookback, DefaultLookback, 1, MaxSeconds)
 }
 
 func (d *decoder) mappings(s *Sensor, raw map[string]any, p string) error {
@@ -121,13 +123,7 @@ func (d *decoder) routines(top map[string]any) error {
 		}
 		rt := declared(c.Routines, name)
 		r := child(raw, name)
-		if err := d.command(programKind, rt.Command, r, p, "command"); err != nil {
-			return err
-		}
-		if !set(r, "enabled") {
-			rt.Enabled = true
-		}
-		if err := d.programSettings(r, p, &rt.Timeout, &rt.MaxBytes, DefaultRoutineBytes, MaxRoutineBytes, &rt.Refresh, &rt.Lookback); err != nil {
+		if err := d.program(&rt.Program, r, p, DefaultRoutineBytes, MaxRoutineBytes); err != nil {
 			return err
 		}
 		if len(rt.Hooks) > MaxHooks {

@@ -237,7 +237,7 @@ func (c *Config) sensorNode(name string, s *Sensor) *yaml.Node {
 	if s == nil {
 		return m
 	}
-	programNode(m, s.Command, s.Enabled, s.Timeout, s.MaxBytes, DefaultSensorBytes, s.Refresh, s.Lookback)
+	programNode(m, s.Program, DefaultSensorBytes)
 	if s.Mode != ModeWindow && s.Mode != "" {
 		add(m, "mode", strNode(s.Mode))
 	}
@@ -273,22 +273,22 @@ func (c *Config) sensorNode(name string, s *Sensor) *yaml.Node {
 	return m
 }
 
-func programNode(m *yaml.Node, cmd Command, enabled bool, timeout int, maxBytes, defBytes int64, refresh, lookback int) {
-	add(m, "command", strList(cmd))
-	if !enabled {
+func programNode(m *yaml.Node, g Program, defBytes int64) {
+	add(m, "command", strList(g.Command))
+	if !g.Enabled {
 		add(m, "enabled", boolNode(false))
 	}
-	if timeout != DefaultTimeout {
-		add(m, "timeout", intNode(int64(timeout)))
+	if g.Timeout != DefaultTimeout {
+		add(m, "timeout", intNode(int64(g.Timeout)))
 	}
-	if maxBytes != defBytes {
-		add(m, "max_bytes", intNode(maxBytes))
+	if g.MaxBytes != defBytes {
+		add(m, "max_bytes", intNode(g.MaxBytes))
 	}
-	if refresh != 0 {
-		add(m, "refresh", intNode(int64(refresh)))
+	if g.Refresh != 0 {
+		add(m, "refresh", intNode(int64(g.Refresh)))
 	}
-	if lookback != DefaultLookback {
-		add(m, "lookback", intNode(int64(lookback)))
+	if g.Lookback != DefaultLookback {
+		add(m, "lookback", intNode(int64(g.Lookback)))
 	}
 }
 
@@ -297,7 +297,7 @@ func routineNode(r *Routine) *yaml.Node {
 	if r == nil {
 		return m
 	}
-	programNode(m, r.Command, r.Enabled, r.Timeout, r.MaxBytes, DefaultRoutineBytes, r.Refresh, r.Lookback)
+	programNode(m, r.Program, DefaultRoutineBytes)
 	if len(r.Hooks) > 0 {
 		add(m, "hooks", strList(r.Hooks))
 	}
