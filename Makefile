@@ -10,9 +10,11 @@ MODULES := libbf $(COMMANDS) e2e bench examples
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 
 # The release version, stamped once into every binary (bf --version, bf-NAME --version and
-# MCP's serverInfo) by make install and make dist.
+# MCP's serverInfo) by make install and make dist, which also strip the symbol table and
+# DWARF (-s -w): a release tarball is half the size, and a Go profile or panic still names
+# functions (docs/decisions.md, "Startup cost"). make build keeps them for debuggers.
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
-LDFLAGS := -X github.com/bfgo/bf/libbf/release.stamp=$(VERSION)
+LDFLAGS := -s -w -X github.com/bfgo/bf/libbf/release.stamp=$(VERSION)
 
 # make install puts binaries in $(PREFIX)/bin; without PREFIX, in $GOBIN, else ~/.local/bin.
 # PIECES names the binaries to install (default: all of them).
@@ -41,10 +43,13 @@ build:
 # also run under the race detector. The end-to-end
 # tests build every command several ways (in the workspace, on its own from a module proxy
 # folder, with a release stamp): they get more than go test's default 10 minutes on a busy
-# machine.
+# machine. make test runs every test at its full size; TESTFLAGS is added to that go test,
+# so make test TESTFLAGS=-short runs the small sizes that go test -short runs (for
+# example TestExcerptMatchesIndexSnippet over one random brain instead of two).
+TESTFLAGS ?=
 test: lint build
 	@echo "== unit and e2e tests (one line per package as it finishes)"
-	$(GO) test -count=1 -timeout 45m $(PKGS)
+	$(GO) test -count=1 -timeout 45m $(TESTFLAGS) $(PKGS)
 	@echo "== race: queue, assist, watch, channel, lsp (builds with the race detector first)"
 	$(GO) test -race -count=1 ./libbf/queue/... ./libbf/assist/... ./libbf/watch/... ./libbf/channel/... ./libbf/lsp/...
 	@echo "== make test: all passed"

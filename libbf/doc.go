@@ -8,6 +8,9 @@
 //   - bf.yaml, its model, defaults and checks: config (decoding one file per section:
 //     decode_fields.go, decode_programs.go, decode_assistants.go, decode_channels.go,
 //     decode_validate.go); adding field declarations to the user's text: config (edit.go).
+//     Each scalar setting's type, range, default and doc are described once
+//     (config.Settings, settings.go): decoding and Marshal read them, and the schema's tests
+//     hold brain.schema.json to them.
 //   - Strict YAML: yamlx. JSON strings read and written exactly, and json_each lists:
 //     jsontext.
 //   - Names, record refs, identities, bf:// addresses, periods, page paths: ref.
@@ -75,7 +78,8 @@
 //     messaging.Messenger on one machine, clock and zone).
 //   - Assistants and their harnesses: assist (an assist.Runner runs their cycles, jobs
 //     and streams). bf watch: watch.
-//   - Agent memories (bf remember, recall, brief, review): memory.
+//   - Agent memories (bf remember, recall, brief, review): memory; each memory field's
+//     declaration and reading are described once (memory/fields.go).
 //   - The MCP server and its tools, which check every argument with one checker
 //     (input.go) and state what they write, run and send from one description per tool
 //     (effects.go): mcpserver.

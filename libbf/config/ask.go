@@ -29,5 +29,5 @@ func (d *decoder) ask(top map[string]any) error {
 	if err := d.endpoint("ask", a.URL, a.Model, a.Command, "http://127.0.0.1:8080/v1/chat/completions"); err != nil {
 		return err
 	}
-	return integer(d, r, "ask", "timeout", &a.Timeout, DefaultAskTimeout, 1, 600)
+	return integer(d, r, "ask", "timeout", &a.Timeout)
 }

@@ -98,9 +98,15 @@ type Watch struct {
 	NotificationCooldown int `json:"notification_cooldown,omitempty"`
 }
 
-// DefaultWatch is the watch section a brain gets when it declares none.
+// DefaultWatch is the watch section a brain gets when it declares none: each setting's
+// default as Settings describe it.
 func DefaultWatch() Watch {
-	return Watch{Interval: 60, PollInterval: 2, Notifications: "failure", NotificationCooldown: 300}
+	return Watch{
+		Interval:             int(described("watch.interval").Default.(int64)),
+		PollInterval:         described("watch.poll_interval").Default.(float64),
+		Notifications:        described("watch.notifications").Default.(string),
+		NotificationCooldown: int(described("watch.notification_cooldown").Default.(int64)),
+	}
 }
 
 // Validate is the policy of bf validate.

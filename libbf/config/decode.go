@@ -19,11 +19,6 @@ const (
 	MaxForbidPatterns  = 64
 	MaxPatternChars    = 4096
 	MaxIndexNoteChars  = 4096
-	minWatchInterval   = 5
-	maxWatchInterval   = 86_400
-	minPollInterval    = 0.2
-	maxPollInterval    = 60
-	maxWatchCooldown   = 86_400
 	nameRule           = "expected a name: a lowercase letter, then up to 63 lowercase letters, digits or hyphens"
 	routineNameRule    = "expected a routine name: lowercase letters and digits in words joined by single hyphens, starting with a letter, at most 64 characters"
 	pointerRule        = "expected a JSON Pointer such as /attributes/name, at most 4096 characters"
@@ -69,26 +64,53 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// integer applies a default or checks a range for one integer setting.
-func integer[T int | int64](d *decoder, raw map[string]any, path, key string, dst *T, def, lo, hi T) error {
+// integer fills the default of the integer setting at path.key when raw lacks it, or
+// checks its range, both as Settings describe it.
+func integer[T int | int64](d *decoder, raw map[string]any, path, key string, dst *T) error {
+	p := yamlx.Join(path, key)
+	s := described(p)
 	if !set(raw, key) {
-		*dst = def
+		def, _ := s.Default.(int64)
+		*dst = T(def)
 		return nil
 	}
-	if *dst < lo || *dst > hi {
-		return d.fail(yamlx.Join(path, key), "expected an integer from %d to %d", lo, hi)
+	if float64(*dst) < s.Min || float64(*dst) > s.Max {
+		return d.fail(p, "expected an integer from %d to %d", int64(s.Min), int64(s.Max))
 	}
 	return nil
 }
 
-// enum applies a default or checks one word setting.
-func (d *decoder) enum(raw map[string]any, path, key string, dst *string, def string, allowed []string) error {
+// number is integer for a setting that takes any number.
+func (d *decoder) number(raw map[string]any, path, key string, dst *float64) error {
+	p := yamlx.Join(path, key)
+	s := described(p)
 	if !set(raw, key) {
-		*dst = def
+		*dst, _ = s.Default.(float64)
 		return nil
 	}
-	if !slices.Contains(allowed, *dst) {
-		return d.fail(yamlx.Join(path, key), "expected %s", orList(allowed))
+	if !(*dst >= s.Min && *dst <= s.Max) {
+		return d.fail(p, "expected a number from %g to %g", s.Min, s.Max)
+	}
+	return nil
+}
+
+// flag fills the default of the boolean setting at path.key when raw lacks it.
+func (d *decoder) flag(raw map[string]any, path, key string, dst *bool) {
+	if !set(raw, key) {
+		*dst, _ = described(yamlx.Join(path, key)).Default.(bool)
+	}
+}
+
+// word is integer for a setting that takes one of its Words.
+func (d *decoder) word(raw map[string]any, path, key string, dst *string) error {
+	p := yamlx.Join(path, key)
+	s := described(p)
+	if !set(raw, key) {
+		*dst, _ = s.Default.(string)
+		return nil
+	}
+	if !slices.Contains(s.Words, *dst) {
+		return d.fail(p, "expected %s", orList(s.Words))
 	}
 	return nil
 }
@@ -152,19 +174,16 @@ func (d *decoder) brains(top map[string]any) error {
 
 func (d *decoder) watch(top map[string]any) error {
 	w, r := &d.c.Watch, child(top, "watch")
-	def := DefaultWatch()
-	if err := integer(d, r, "watch", "interval", &w.Interval, def.Interval, minWatchInterval, maxWatchInterval); err != nil {
+	if err := integer(d, r, "watch", "interval", &w.Interval); err != nil {
 		return err
 	}
-	if !set(r, "poll_interval") {
-		w.PollInterval = def.PollInterval
-	} else if !(w.PollInterval >= minPollInterval && w.PollInterval <= maxPollInterval) {
-		return d.fail("watch.poll_interval", "expected a number from 0.2 to 60")
-	}
-	if err := d.enum(r, "watch", "notifications", &w.Notifications, def.Notifications, Notifications); err != nil {
+	if err := d.number(r, "watch", "poll_interval", &w.PollInterval); err != nil {
 		return err
 	}
-	return integer(d, r, "watch", "notification_cooldown", &w.NotificationCooldown, def.NotificationCooldown, 0, maxWatchCooldown)
+	if err := d.word(r, "watch", "notifications", &w.Notifications); err != nil {
+		return err
+	}
+	return integer(d, r, "watch", "notification_cooldown", &w.NotificationCooldown)
 }
 
 func hasControl(s string) bool {

@@ -49,9 +49,7 @@ func (d *decoder) assistant(name string, a *Assistant, r map[string]any, p strin
 	} else {
 		a.Prompt = defaultPrompt(name)
 	}
-	if !set(r, "enabled") {
-		a.Enabled = true
-	}
+	d.flag(r, p, "enabled", &a.Enabled)
 	if err := d.schedules(a, child(r, "schedules"), p+".schedules"); err != nil {
 		return err
 	}
@@ -104,7 +102,7 @@ func (d *decoder) assistant(name string, a *Assistant, r map[string]any, p strin
 	if set(r, "retries") && !a.Idempotent.Any() {
 		return d.fail(p+".retries", "retries apply only to idempotent run kinds")
 	}
-	if err := integer(d, r, p, "retries", &a.Retries, DefaultRetries, 1, MaxRetries); err != nil {
+	if err := integer(d, r, p, "retries", &a.Retries); err != nil {
 		return err
 	}
 	for _, key := range []string{"input_args", "schedule_args"} {
@@ -130,13 +128,13 @@ func (d *decoder) assistant(name string, a *Assistant, r map[string]any, p strin
 	if len(a.ScheduleArgs) == 0 {
 		a.ScheduleArgs = nil
 	}
-	if err := integer(d, r, p, "keep", &a.Keep, 0, 1, MaxKeep); err != nil {
+	if err := integer(d, r, p, "keep", &a.Keep); err != nil {
 		return err
 	}
-	if err := integer(d, r, p, "timeout", &a.Timeout, DefaultTimeout, 1, MaxTimeout); err != nil {
+	if err := integer(d, r, p, "timeout", &a.Timeout); err != nil {
 		return err
 	}
-	return integer(d, r, p, "max_bytes", &a.MaxBytes, DefaultAssistantBytes, 1, MaxAssistantBytes)
+	return integer(d, r, p, "max_bytes", &a.MaxBytes)
 }
 
 func defaultPrompt(name string) string { return "prompts/" + name + ".md" }
@@ -156,7 +154,7 @@ func (d *decoder) schedules(a *Assistant, raw map[string]any, p string) error {
 			return d.fail(sp, "expected exactly one of every or at")
 		}
 		if set(r, "every") {
-			if err := integer(d, r, sp, "every", &s.Every, 0, 1, MaxSeconds); err != nil {
+			if err := integer(d, r, sp, "every", &s.Every); err != nil {
 				return err
 			}
 			for _, k := range []string{"days", "timezone"} {
@@ -236,7 +234,7 @@ func (d *decoder) inputs(a *Assistant, r map[string]any, p string) error {
 		case in.Mode == InputStream && set(ir, "every"):
 			return d.fail(ip+".every", "every applies to read inputs only")
 		case in.Mode == InputRead:
-			if err := integer(d, ir, ip, "every", &in.Every, 0, 1, MaxSeconds); err != nil {
+			if err := integer(d, ir, ip, "every", &in.Every); err != nil {
 				return err
 			}
 		}

@@ -48,20 +48,20 @@ func (d *decoder) channels(top map[string]any) error {
 }
 
 func (d *decoder) capability(op string, capa *Capability, r map[string]any, p string) error {
-	kind, timeout, lo, def, hi := sendKind, DefaultTimeout, int64(1), int64(DefaultChannelBytes), int64(MaxChannelBytes)
+	kind := sendKind
 	switch op {
 	case OpRead:
 		kind = readKind
 	case OpStream:
-		kind, timeout, lo, def, hi = streamKind, DefaultStreamTimeout, MinFrameBytes, DefaultFrameBytes, MaxFrameBytes
+		kind = streamKind
 	}
 	if err := d.command(kind, capa.Command, r, p, "command"); err != nil {
 		return err
 	}
-	if err := integer(d, r, p, "timeout", &capa.Timeout, timeout, 1, MaxTimeout); err != nil {
+	if err := integer(d, r, p, "timeout", &capa.Timeout); err != nil {
 		return err
 	}
-	if err := integer(d, r, p, "max_bytes", &capa.MaxBytes, def, lo, hi); err != nil {
+	if err := integer(d, r, p, "max_bytes", &capa.MaxBytes); err != nil {
 		return err
 	}
 	if _, present := r["idempotent"]; present && op != OpSend {

@@ -68,7 +68,7 @@ func (d *decoder) field(f *Field, raw map[string]any, p string) error {
 		return d.fail(p+".type", "expected %s", orList(fieldTypes))
 	}
 	card := string(f.Cardinality)
-	if err := d.enum(raw, p, "cardinality", &card, string(Optional), []string{"one", "optional", "many"}); err != nil {
+	if err := d.word(raw, p, "cardinality", &card); err != nil {
 		return err
 	}
 	f.Cardinality = Cardinality(card)

@@ -19,19 +19,13 @@ func (d *decoder) sensors(top map[string]any) error {
 		}
 		s := declared(c.Sensors, name)
 		r := child(raw, name)
-		if err := d.command(programKind, s.Command, r, p, "command"); err != nil {
+		if err := d.program(&s.Program, r, p); err != nil {
 			return err
 		}
-		if !set(r, "enabled") {
-			s.Enabled = true
-		}
-		if err := d.programSettings(r, p, &s.Timeout, &s.MaxBytes, DefaultSensorBytes, MaxSensorBytes, &s.Refresh, &s.Lookback); err != nil {
+		if err := d.word(r, p, "mode", &s.Mode); err != nil {
 			return err
 		}
-		if err := d.enum(r, p, "mode", &s.Mode, ModeWindow, []string{ModeWindow, ModeSnapshot}); err != nil {
-			return err
-		}
-		if err := integer(d, r, p, "overlap", &s.Overlap, DefaultOverlap, 0, MaxSeconds); err != nil {
+		if err := integer(d, r, p, "overlap", &s.Overlap); err != nil {
 			return err
 		}
 		if s.Reconcile != nil {
@@ -45,17 +39,17 @@ func (d *decoder) sensors(top map[string]any) error {
 					return d.fail(yamlx.Join(rp, k), "required")
 				}
 			}
-			if err := integer(d, rr, rp, "refresh", &s.Reconcile.Refresh, 0, 1, MaxSeconds); err != nil {
+			if err := integer(d, rr, rp, "refresh", &s.Reconcile.Refresh); err != nil {
 				return err
 			}
-			if err := integer(d, rr, rp, "lookback", &s.Reconcile.Lookback, 0, 1, MaxSeconds); err != nil {
+			if err := integer(d, rr, rp, "lookback", &s.Reconcile.Lookback); err != nil {
 				return err
 			}
 		}
-		if err := d.enum(r, p, "priority", &s.Priority, PriorityNormal, []string{PriorityNormal, PriorityLow}); err != nil {
+		if err := d.word(r, p, "priority", &s.Priority); err != nil {
 			return err
 		}
-		if err := integer(d, r, p, "silent_after", &s.SilentAfter, 0, 1, MaxSeconds); err != nil {
+		if err := integer(d, r, p, "silent_after", &s.SilentAfter); err != nil {
 			return err
 		}
 		if err := d.mappings(s, child(r, "fields"), p+".fields"); err != nil {
@@ -65,17 +59,22 @@ func (d *decoder) sensors(top map[string]any) error {
 	return nil
 }
 
-func (d *decoder) programSettings(r map[string]any, p string, timeout *int, maxBytes *int64, defBytes, maxB int64, refresh, lookback *int) error {
-	if err := integer(d, r, p, "timeout", timeout, DefaultTimeout, 1, MaxTimeout); err != nil {
+// program checks the settings a sensor or routine at p shares and fills their defaults.
+func (d *decoder) program(g *Program, r map[string]any, p string) error {
+	if err := d.command(programKind, g.Command, r, p, "command"); err != nil {
 		return err
 	}
-	if err := integer(d, r, p, "max_bytes", maxBytes, defBytes, 1, maxB); err != nil {
+	d.flag(r, p, "enabled", &g.Enabled)
+	if err := integer(d, r, p, "timeout", &g.Timeout); err != nil {
 		return err
 	}
-	if err := integer(d, r, p, "refresh", refresh, 0, 0, MaxSeconds); err != nil {
+	if err := integer(d, r, p, "max_bytes", &g.MaxBytes); err != nil {
 		return err
 	}
-	return integer(d, r, p, "lookback", lookback, DefaultLookback, 1, MaxSeconds)
+	if err := integer(d, r, p, "refresh", &g.Refresh); err != nil {
+		return err
+	}
+	return integer(d, r, p, "lookback", &g.Lookback)
 }
 
 func (d *decoder) mappings(s *Sensor, raw map[string]any, p string) error {
@@ -121,13 +120,7 @@ func (d *decoder) routines(top map[string]any) error {
 		}
 		rt := declared(c.Routines, name)
 		r := child(raw, name)
-		if err := d.command(programKind, rt.Command, r, p, "command"); err != nil {
-			return err
-		}
-		if !set(r, "enabled") {
-			rt.Enabled = true
-		}
-		if err := d.programSettings(r, p, &rt.Timeout, &rt.MaxBytes, DefaultRoutineBytes, MaxRoutineBytes, &rt.Refresh, &rt.Lookback); err != nil {
+		if err := d.program(&rt.Program, r, p); err != nil {
 			return err
 		}
 		if len(rt.Hooks) > MaxHooks {
@@ -144,13 +137,13 @@ func (d *decoder) routines(top map[string]any) error {
 		if len(rt.Hooks) == 0 {
 			rt.Hooks = nil
 		}
-		if err := d.enum(r, p, "output", &rt.Output, OutputLog, []string{OutputLog, OutputAction}); err != nil {
+		if err := d.word(r, p, "output", &rt.Output); err != nil {
 			return err
 		}
 		if set(r, "keep") && rt.Output != OutputAction {
 			return d.fail(p+".keep", "keep applies to output: action only")
 		}
-		if err := integer(d, r, p, "keep", &rt.Keep, 0, 1, MaxKeep); err != nil {
+		if err := integer(d, r, p, "keep", &rt.Keep); err != nil {
 			return err
 		}
 	}

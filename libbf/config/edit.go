@@ -19,7 +19,7 @@ import (
 func AddFields(src []byte, fields map[string]*Field) ([]byte, error) {
 	m := newMap()
 	for _, name := range slices.Sorted(maps.Keys(fields)) {
-		add(m, name, fieldNode(fields[name]))
+		add(m, name, fieldNode(name, fields[name]))
 	}
 	if len(m.Content) == 0 {
 		return src, nil

@@ -48,16 +48,16 @@ func (d *decoder) embeddings(top map[string]any) error {
 	if err := d.endpoint("embeddings", e.URL, e.Model, e.Command, "http://127.0.0.1:11434/v1/embeddings"); err != nil {
 		return err
 	}
-	if err := integer(d, r, "embeddings", "timeout", &e.Timeout, DefaultEmbedTimeout, 1, 600); err != nil {
+	if err := integer(d, r, "embeddings", "timeout", &e.Timeout); err != nil {
 		return err
 	}
-	if err := integer(d, r, "embeddings", "batch", &e.Batch, DefaultEmbedBatch, 1, 512); err != nil {
+	if err := integer(d, r, "embeddings", "batch", &e.Batch); err != nil {
 		return err
 	}
-	if err := integer(d, r, "embeddings", "query_timeout", &e.QueryTimeout, DefaultQueryTimeout, 1, 60); err != nil {
+	if err := integer(d, r, "embeddings", "query_timeout", &e.QueryTimeout); err != nil {
 		return err
 	}
-	return integer(d, r, "embeddings", "cooldown", &e.Cooldown, DefaultEmbedCooldown, 0, 3600)
+	return integer(d, r, "embeddings", "cooldown", &e.Cooldown)
 }
 
 // endpoint checks a model endpoint declared under key: exactly one of url (http or

@@ -57,7 +57,7 @@ func (c *Config) Marshal() ([]byte, error) {
 	if len(c.Fields) > 0 {
 		m := newMap()
 		for _, name := range c.keys("fields", c.Fields) {
-			add(m, name, fieldNode(c.Fields[name]))
+			add(m, name, fieldNode(name, c.Fields[name]))
 		}
 		add(root, "fields", m)
 	}
@@ -71,7 +71,7 @@ func (c *Config) Marshal() ([]byte, error) {
 	if len(c.Routines) > 0 {
 		m := newMap()
 		for _, name := range c.keys("routines", c.Routines) {
-			add(m, name, routineNode(c.Routines[name]))
+			add(m, name, routineNode(name, c.Routines[name]))
 		}
 		add(root, "routines", m)
 	}
@@ -88,7 +88,7 @@ func (c *Config) Marshal() ([]byte, error) {
 	if len(c.Channels) > 0 {
 		m := newMap()
 		for _, name := range c.keys("channels", c.Channels) {
-			add(m, name, channelNode(c.Channels[name]))
+			add(m, name, channelNode(name, c.Channels[name]))
 		}
 		add(root, "channels", m)
 	}
@@ -124,18 +124,10 @@ func (c *Config) Marshal() ([]byte, error) {
 		if e.KeyEnv != "" {
 			add(m, "key_env", strNode(e.KeyEnv))
 		}
-		if e.Timeout != DefaultEmbedTimeout {
-			add(m, "timeout", intNode(int64(e.Timeout)))
-		}
-		if e.Batch != DefaultEmbedBatch {
-			add(m, "batch", intNode(int64(e.Batch)))
-		}
-		if e.QueryTimeout != DefaultQueryTimeout {
-			add(m, "query_timeout", intNode(int64(e.QueryTimeout)))
-		}
-		if e.Cooldown != DefaultEmbedCooldown {
-			add(m, "cooldown", intNode(int64(e.Cooldown)))
-		}
+		addSetting(m, "embeddings", "timeout", e.Timeout)
+		addSetting(m, "embeddings", "batch", e.Batch)
+		addSetting(m, "embeddings", "query_timeout", e.QueryTimeout)
+		addSetting(m, "embeddings", "cooldown", e.Cooldown)
 		add(root, "embeddings", m)
 	}
 	if a := c.Ask; a != nil {
@@ -152,9 +144,7 @@ func (c *Config) Marshal() ([]byte, error) {
 		if a.KeyEnv != "" {
 			add(m, "key_env", strNode(a.KeyEnv))
 		}
-		if a.Timeout != DefaultAskTimeout {
-			add(m, "timeout", intNode(int64(a.Timeout)))
-		}
+		addSetting(m, "ask", "timeout", a.Timeout)
 		add(root, "ask", m)
 	}
 
@@ -204,19 +194,15 @@ func (c *Config) keys(path string, m any) []string {
 	return out
 }
 
-func fieldNode(f *Field) *yaml.Node {
+func fieldNode(name string, f *Field) *yaml.Node {
 	m := newMap()
 	if f == nil {
 		return m
 	}
 	add(m, "description", strNode(f.Description))
 	add(m, "type", strNode(string(f.Type)))
-	if f.Cardinality != Optional && f.Cardinality != "" {
-		add(m, "cardinality", strNode(string(f.Cardinality)))
-	}
-	if f.Relation {
-		add(m, "relation", boolNode(true))
-	}
+	addSetting(m, "fields."+name, "cardinality", string(f.Cardinality))
+	addSetting(m, "fields."+name, "relation", f.Relation)
 	if f.Broader != "" {
 		add(m, "broader", strNode(f.Broader))
 	}
@@ -237,22 +223,17 @@ func (c *Config) sensorNode(name string, s *Sensor) *yaml.Node {
 	if s == nil {
 		return m
 	}
-	programNode(m, s.Command, s.Enabled, s.Timeout, s.MaxBytes, DefaultSensorBytes, s.Refresh, s.Lookback)
-	if s.Mode != ModeWindow && s.Mode != "" {
-		add(m, "mode", strNode(s.Mode))
-	}
-	if s.Overlap != DefaultOverlap {
-		add(m, "overlap", intNode(int64(s.Overlap)))
-	}
+	p := "sensors." + name
+	programNode(m, p, s.Program)
+	addSetting(m, p, "mode", s.Mode)
+	addSetting(m, p, "overlap", s.Overlap)
 	if r := s.Reconcile; r != nil {
 		rm := newMap()
 		add(rm, "refresh", intNode(int64(r.Refresh)))
 		add(rm, "lookback", intNode(int64(r.Lookback)))
 		add(m, "reconcile", rm)
 	}
-	if s.Priority != PriorityNormal && s.Priority != "" {
-		add(m, "priority", strNode(s.Priority))
-	}
+	addSetting(m, p, "priority", s.Priority)
 	if len(s.Fields) > 0 {
 		fm := newMap()
 		for _, f := range c.keys("sensors."+name+".fields", s.Fields) {
@@ -267,64 +248,64 @@ func (c *Config) sensorNode(name string, s *Sensor) *yaml.Node {
 		}
 		add(m, "fields", fm)
 	}
-	if s.SilentAfter != 0 {
-		add(m, "silent_after", intNode(int64(s.SilentAfter)))
-	}
+	addSetting(m, p, "silent_after", s.SilentAfter)
 	return m
 }
 
-func programNode(m *yaml.Node, cmd Command, enabled bool, timeout int, maxBytes, defBytes int64, refresh, lookback int) {
-	add(m, "command", strList(cmd))
-	if !enabled {
-		add(m, "enabled", boolNode(false))
-	}
-	if timeout != DefaultTimeout {
-		add(m, "timeout", intNode(int64(timeout)))
-	}
-	if maxBytes != defBytes {
-		add(m, "max_bytes", intNode(maxBytes))
-	}
-	if refresh != 0 {
-		add(m, "refresh", intNode(int64(refresh)))
-	}
-	if lookback != DefaultLookback {
-		add(m, "lookback", intNode(int64(lookback)))
-	}
+// programNode writes the settings of the sensor or routine at path that Program holds.
+func programNode(m *yaml.Node, path string, g Program) {
+	add(m, "command", strList(g.Command))
+	addSetting(m, path, "enabled", g.Enabled)
+	addSetting(m, path, "timeout", g.Timeout)
+	addSetting(m, path, "max_bytes", g.MaxBytes)
+	addSetting(m, path, "refresh", g.Refresh)
+	addSetting(m, path, "lookback", g.Lookback)
 }
 
-func routineNode(r *Routine) *yaml.Node {
+func routineNode(name string, r *Routine) *yaml.Node {
 	m := newMap()
 	if r == nil {
 		return m
 	}
-	programNode(m, r.Command, r.Enabled, r.Timeout, r.MaxBytes, DefaultRoutineBytes, r.Refresh, r.Lookback)
+	p := "routines." + name
+	programNode(m, p, r.Program)
 	if len(r.Hooks) > 0 {
 		add(m, "hooks", strList(r.Hooks))
 	}
-	if r.Output != OutputLog && r.Output != "" {
-		add(m, "output", strNode(r.Output))
-	}
-	if r.Keep != 0 {
-		add(m, "keep", intNode(int64(r.Keep)))
-	}
+	addSetting(m, p, "output", r.Output)
+	addSetting(m, p, "keep", r.Keep)
 	return m
 }
 
 func watchNode(w Watch) *yaml.Node {
-	m, def := newMap(), DefaultWatch()
-	if w.Interval != def.Interval {
-		add(m, "interval", intNode(int64(w.Interval)))
-	}
-	if w.PollInterval != def.PollInterval {
-		add(m, "poll_interval", floatNode(w.PollInterval))
-	}
-	if w.Notifications != def.Notifications {
-		add(m, "notifications", strNode(w.Notifications))
-	}
-	if w.NotificationCooldown != def.NotificationCooldown {
-		add(m, "notification_cooldown", intNode(int64(w.NotificationCooldown)))
-	}
+	m := newMap()
+	addSetting(m, "watch", "interval", w.Interval)
+	addSetting(m, "watch", "poll_interval", w.PollInterval)
+	addSetting(m, "watch", "notifications", w.Notifications)
+	addSetting(m, "watch", "notification_cooldown", w.NotificationCooldown)
 	return m
+}
+
+// addSetting adds key: v to m unless v is the default of the setting at path.key
+// (Setting.isDefault).
+func addSetting[T int | int64 | float64 | string | bool](m *yaml.Node, path, key string, v T) {
+	var n *yaml.Node
+	var value any
+	switch x := any(v).(type) {
+	case int:
+		value, n = int64(x), intNode(int64(x))
+	case int64:
+		value, n = x, intNode(x)
+	case float64:
+		value, n = x, floatNode(x)
+	case string:
+		value, n = x, strNode(x)
+	case bool:
+		value, n = x, boolNode(x)
+	}
+	if !described(yamlx.Join(path, key)).isDefault(value) {
+		add(m, key, n)
+	}
 }
 
 func (c *Config) assistantNode(name string, a *Assistant) *yaml.Node {
@@ -332,13 +313,12 @@ func (c *Config) assistantNode(name string, a *Assistant) *yaml.Node {
 	if a == nil {
 		return m
 	}
+	p := "assistants." + name
 	add(m, "command", strList(a.Command))
 	if a.Prompt != defaultPrompt(name) && a.Prompt != "" {
 		add(m, "prompt", strNode(a.Prompt))
 	}
-	if !a.Enabled {
-		add(m, "enabled", boolNode(false))
-	}
+	addSetting(m, p, "enabled", a.Enabled)
 	if len(a.Schedules) > 0 {
 		sm := newMap()
 		for _, s := range c.keys("assistants."+name+".schedules", a.Schedules) {
@@ -361,14 +341,12 @@ func (c *Config) assistantNode(name string, a *Assistant) *yaml.Node {
 	}
 	if len(a.Inputs) > 0 {
 		list := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for _, in := range a.Inputs {
+		for i, in := range a.Inputs {
 			im := newMap()
 			if in != nil {
 				add(im, "channel", strNode(in.Channel))
 				add(im, "mode", strNode(in.Mode))
-				if in.Every != 0 {
-					add(im, "every", intNode(int64(in.Every)))
-				}
+				addSetting(im, yamlx.Join(p+".inputs", i), "every", in.Every)
 			}
 			im.Style = yaml.FlowStyle
 			list.Content = append(list.Content, im)
@@ -402,37 +380,27 @@ func (c *Config) assistantNode(name string, a *Assistant) *yaml.Node {
 		}
 		add(m, "when", wm)
 	}
-	if a.Propose {
-		add(m, "propose", boolNode(true))
-	}
+	addSetting(m, p, "propose", a.Propose)
 	switch {
 	case a.Idempotent.All:
 		add(m, "idempotent", boolNode(true))
 	case len(a.Idempotent.Kinds) > 0:
 		add(m, "idempotent", strList(a.Idempotent.Kinds))
 	}
-	if a.Retries != DefaultRetries && a.Retries != 0 {
-		add(m, "retries", intNode(int64(a.Retries)))
-	}
+	addSetting(m, p, "retries", a.Retries)
 	if len(a.InputArgs) > 0 {
 		add(m, "input_args", strList(a.InputArgs))
 	}
 	if len(a.ScheduleArgs) > 0 {
 		add(m, "schedule_args", strList(a.ScheduleArgs))
 	}
-	if a.Keep != 0 {
-		add(m, "keep", intNode(int64(a.Keep)))
-	}
-	if a.Timeout != DefaultTimeout {
-		add(m, "timeout", intNode(int64(a.Timeout)))
-	}
-	if a.MaxBytes != DefaultAssistantBytes {
-		add(m, "max_bytes", intNode(a.MaxBytes))
-	}
+	addSetting(m, p, "keep", a.Keep)
+	addSetting(m, p, "timeout", a.Timeout)
+	addSetting(m, p, "max_bytes", a.MaxBytes)
 	return m
 }
 
-func channelNode(ch *Channel) *yaml.Node {
+func channelNode(name string, ch *Channel) *yaml.Node {
 	m := newMap()
 	if ch == nil {
 		return m
@@ -442,20 +410,13 @@ func channelNode(ch *Channel) *yaml.Node {
 		if capa == nil {
 			continue
 		}
-		timeout, bytes := DefaultTimeout, int64(DefaultChannelBytes)
-		if op == OpStream {
-			timeout, bytes = DefaultStreamTimeout, DefaultFrameBytes
-		}
+		p := "channels." + name + "." + op
 		cm := newMap()
 		add(cm, "command", strList(capa.Command))
-		if capa.Timeout != timeout {
-			add(cm, "timeout", intNode(int64(capa.Timeout)))
-		}
-		if capa.MaxBytes != bytes {
-			add(cm, "max_bytes", intNode(capa.MaxBytes))
-		}
-		if capa.Idempotent {
-			add(cm, "idempotent", boolNode(true))
+		addSetting(cm, p, "timeout", capa.Timeout)
+		addSetting(cm, p, "max_bytes", capa.MaxBytes)
+		if op == OpSend {
+			addSetting(cm, p, "idempotent", capa.Idempotent)
 		}
 		add(m, op, cm)
 	}

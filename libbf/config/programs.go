@@ -41,20 +41,27 @@ const (
 	OutputAction = "action" // non-empty Markdown becomes actions/YYYY-MM-DD_NAME/ACTION.md
 )
 
-// Sensor is a program that prints records for one source, named like the sensor.
-type Sensor struct {
+// Program holds the settings sensors and routines share: the argv bf runs and its limits.
+type Program struct {
 	// Command is the program's argv.
 	Command Command `json:"command"`
-	// Enabled is false for a sensor that never runs; its records stay searchable.
+	// Enabled is false for a program that never runs; a sensor's records stay searchable.
 	Enabled bool `json:"enabled,omitempty"`
 	// Timeout in seconds (1–3600, default 300).
 	Timeout int `json:"timeout,omitempty"`
-	// MaxBytes caps stdout (1 byte–256 MiB, default 64 MiB).
+	// MaxBytes caps stdout: for a sensor 1 byte–256 MiB, default 64 MiB; for a routine
+	// 1 byte–4 MiB, default 1 MiB.
 	MaxBytes int64 `json:"max_bytes,omitempty"`
 	// Refresh is the seconds between automatic runs; 0 (the default) runs only by hand.
 	Refresh int `json:"refresh,omitempty"`
-	// Lookback is the window of a first run and of every snapshot run (default 86400).
+	// Lookback is the window of a first run, and of every run of a snapshot sensor
+	// (default 86400).
 	Lookback int `json:"lookback,omitempty"`
+}
+
+// Sensor is a program that prints records for one source, named like the sensor.
+type Sensor struct {
+	Program
 	// Mode is window (the default) or snapshot.
 	Mode string `json:"mode,omitempty"`
 	// Overlap re-reads this many seconds before the previous window end (default 300).
@@ -89,18 +96,7 @@ func (m *Mapping) IsLiteral() bool { return m.Path == "" }
 
 // Routine is a deterministic program run on a schedule, on a hook, or by hand.
 type Routine struct {
-	// Command is the program's argv.
-	Command Command `json:"command"`
-	// Enabled is false for a routine that never runs.
-	Enabled bool `json:"enabled,omitempty"`
-	// Timeout in seconds (1–3600, default 300).
-	Timeout int `json:"timeout,omitempty"`
-	// MaxBytes caps stdout (1 byte–4 MiB, default 1 MiB).
-	MaxBytes int64 `json:"max_bytes,omitempty"`
-	// Refresh is the seconds between automatic runs; 0 (the default) runs only by hand.
-	Refresh int `json:"refresh,omitempty"`
-	// Lookback is the window of a first run (default 86400).
-	Lookback int `json:"lookback,omitempty"`
+	Program
 	// Hooks are events (such as pre-push) that run the routine through bf run --hook.
 	Hooks []string `json:"hooks,omitempty"`
 	// Output is log (the default) or action.

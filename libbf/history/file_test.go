@@ -271,8 +271,8 @@ func TestAttention(t *testing.T) {
 			"quiet": sensor(func(s *config.Sensor) { s.SilentAfter = 3600 }),
 		},
 		Routines: map[string]*config.Routine{
-			"weekly": {Enabled: true, Refresh: 86400, Lookback: 3600},
-			"late":   {Enabled: true, Refresh: 3600, Lookback: 3600},
+			"weekly": {Program: config.Program{Enabled: true, Refresh: 86400, Lookback: 3600}},
+			"late":   {Program: config.Program{Enabled: true, Refresh: 3600, Lookback: 3600}},
 		},
 		Assistants: map[string]*config.Assistant{
 			"morning": {Enabled: true, Schedules: map[string]*config.Schedule{"daily": {}}},

@@ -157,7 +157,7 @@ func TestFail(t *testing.T) {
 }
 
 func sensor(mutate func(*config.Sensor)) *config.Sensor {
-	s := &config.Sensor{Enabled: true, Refresh: 3600, Lookback: 86400, Overlap: 300, Mode: config.ModeWindow}
+	s := &config.Sensor{Program: config.Program{Enabled: true, Refresh: 3600, Lookback: 86400}, Overlap: 300, Mode: config.ModeWindow}
 	if mutate != nil {
 		mutate(s)
 	}
@@ -223,7 +223,7 @@ func TestSensorDue(t *testing.T) {
 
 func TestRoutineDue(t *testing.T) {
 	now := at(0)
-	r := &config.Routine{Enabled: true, Refresh: 86400, Lookback: 3600}
+	r := &config.Routine{Program: config.Program{Enabled: true, Refresh: 86400, Lookback: 3600}}
 	tests := []struct {
 		name    string
 		routine *config.Routine
@@ -231,8 +231,8 @@ func TestRoutineDue(t *testing.T) {
 		due     bool
 		want    Window
 	}{
-		{"manual", &config.Routine{Enabled: true, Lookback: 3600}, Entry{}, false, Window{}},
-		{"disabled", &config.Routine{Refresh: 60, Lookback: 3600}, Entry{}, false, Window{}},
+		{"manual", &config.Routine{Program: config.Program{Enabled: true, Lookback: 3600}}, Entry{}, false, Window{}},
+		{"disabled", &config.Routine{Program: config.Program{Refresh: 60, Lookback: 3600}}, Entry{}, false, Window{}},
 		{"never ran: lookback", r, Entry{}, true, Window{Start: at(-1), End: now}},
 		{"not yet", r, Entry{Success: at(-23), Run: at(-23)}, false, Window{}},
 		{"from the last success", r, Entry{Success: at(-30), Run: at(-30)}, true, Window{Start: at(-30), End: now}},

@@ -268,24 +268,11 @@ func (s *Store) Remove(m *Memory, at time.Time) (string, error) {
 
 // Fields are the declarations a brain needs for its memory notes.
 func Fields(brainName string) map[string]*config.Field {
-	str := func(d string) *config.Field { return &config.Field{Description: d, Type: config.TypeString} }
-	return map[string]*config.Field{
-		FieldImportance: {Description: "Memory importance from 1 (minor) to 5 (critical); 3 by default.", Type: config.TypeInteger},
-		FieldConfidence: str("How sure a memory is: confirmed, reported or uncertain."),
-		FieldTrust:      str("Where a memory came from: stated, imported or external."),
-		FieldScope:      str("Where a memory applies: global or a colon path such as channel:deploy."),
-		FieldPinned:     {Description: "A pinned memory is in every brief and doubles when browsing.", Type: config.TypeBoolean},
-		FieldReview:     str("Day (YYYY-MM-DD) a memory is due to be checked again."),
-		FieldCommit:     str("Commit a memory about the code was true at."),
-		FieldProject:    str("Root commit of the repository a memory's commit belongs to."),
-		FieldSource:     str("Where a confirmed memory was checked or who stated it."),
-		FieldRef:        str("A reference backing a memory: a URL, a file, a record."),
-		FieldSaved:      {Description: "When a memory was last saved; its age for fading.", Type: config.TypeTimestamp},
-		FieldSupersedes: {Description: "Memories this one corrects; they stay as history.", Type: config.TypeIdentity,
-			Cardinality: config.Many, Relation: true, Targets: []string{"bf://" + brainName + "/" + Folder + "/"}},
-		FieldDistinct: {Description: "Memories with overlapping titles this one was saved beside on purpose; bf review does not report them as duplicates.",
-			Type: config.TypeIdentity, Cardinality: config.Many, Relation: true, Targets: []string{"bf://" + brainName + "/" + Folder + "/"}},
+	out := make(map[string]*config.Field, len(noteFields))
+	for _, nf := range noteFields {
+		out[nf.name] = nf.declare(brainName)
 	}
+	return out
 }
 
 // DeclareFields adds the memory fields bf.yaml lacks, so bf validate checks every memory

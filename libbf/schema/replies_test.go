@@ -120,14 +120,21 @@ printf '{"answer":"Restore the snapshot.","citations":["b1"]}\n'`)
 
 // goKeys are the JSON keys of a struct's exported fields, sorted.
 func goKeys(v any) []string {
-	rt := reflect.TypeOf(v)
 	var keys []string
-	for i := range rt.NumField() {
-		if f := rt.Field(i); f.IsExported() {
+	var collect func(rt reflect.Type)
+	collect = func(rt reflect.Type) {
+		for i := range rt.NumField() {
+			f := rt.Field(i)
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			keys = append(keys, name)
+			switch {
+			case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
+				collect(f.Type) // an embedded struct's keys are its container's
+			case f.IsExported():
+				keys = append(keys, name)
+			}
 		}
 	}
+	collect(reflect.TypeOf(v))
 	sort.Strings(keys)
 	return keys
 }

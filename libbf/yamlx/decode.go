@@ -169,7 +169,7 @@ func (a assigner) assign(dst reflect.Value, v any, path string) error {
 				}
 				continue
 			}
-			if err := a.assign(dst.Field(idx), m[k], Join(path, k)); err != nil {
+			if err := a.assign(dst.FieldByIndex(idx), m[k], Join(path, k)); err != nil {
 				return err
 			}
 		}
@@ -179,22 +179,28 @@ func (a assigner) assign(dst reflect.Value, v any, path string) error {
 	return nil
 }
 
-// structFields maps each `json` key of t to its field index.
-func structFields(t reflect.Type) map[string]int {
-	out := make(map[string]int, t.NumField())
+// structFields maps each `json` key of t to its field's index path. An embedded struct
+// without a key of its own lends t the keys t does not name itself, as encoding/json reads it.
+func structFields(t reflect.Type) map[string][]int {
+	out := make(map[string][]int, t.NumField())
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() {
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			for k, idx := range structFields(f.Type) {
+				if _, own := out[k]; !own {
+					out[k] = append([]int{i}, idx...)
+				}
+			}
 			continue
 		}
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
+		if !f.IsExported() || name == "-" {
 			continue
 		}
 		if name == "" {
 			name = f.Name
 		}
-		out[name] = i
+		out[name] = []int{i}
 	}
 	return out
 }

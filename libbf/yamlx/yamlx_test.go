@@ -127,6 +127,33 @@ func TestDecode(t *testing.T) {
 	}
 }
 
+// limits is embedded in sensor, which names one of its keys itself.
+type limits struct {
+	Timeout int   `json:"timeout"`
+	Bytes   int64 `json:"max_bytes"`
+}
+
+type sensor struct {
+	limits
+	Bytes string `json:"max_bytes"`
+	Mode  string `json:"mode"`
+}
+
+func TestDecodeEmbedded(t *testing.T) {
+	var got map[string]sensor
+	if err := Decode("bf.yaml", []byte("git: {timeout: 30, max_bytes: big, mode: window}\n"), &got, Strict); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]sensor{"git": {limits: limits{Timeout: 30}, Bytes: "big", Mode: "window"}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(sensor{})); diff != "" {
+		t.Errorf("Decode mismatch (-want +got):\n%s", diff)
+	}
+	err := Decode("bf.yaml", []byte("git: {timeout: x}\n"), &got, Strict)
+	if want := "bf.yaml: git.timeout: expected an integer"; err == nil || err.Error() != want {
+		t.Errorf("error = %v, want %q", err, want)
+	}
+}
+
 func TestDecodeErrors(t *testing.T) {
 	tests := []struct {
 		src  string
