@@ -38,7 +38,7 @@ func TestSampledSweep(t *testing.T) {
 		Dir:      filepath.Join(root, "examples", "brain"),
 		Commands: [][]string{{"search", "ledger"}, {"read"}, {"read", "concepts/ledger.md"}},
 	}
-	cases, err := Sweep(filepath.Join(bin, "bf"), t.TempDir(), target, sampleBlocks, 1)
+	cases, err := Sweep(filepath.Join(bin, "bf"), t.TempDir(), target, sampleBlocks, 1, runtime.NumCPU())
 	if err != nil {
 		t.Fatal(err)
 	}

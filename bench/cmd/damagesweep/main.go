@@ -10,8 +10,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/bfgo/bf/bench/damage"
 	"github.com/bfgo/bf/bench/gen"
@@ -27,14 +29,15 @@ func main() {
 	genBlocks := flag.Int("generated-blocks", 204, "blocks of the generated brain's cache to damage, spread evenly (0: every block)")
 	example := flag.String("example", "examples/brain", "the example brain")
 	show := flag.Int("show", 5, "cases of each bad outcome to print")
+	jobs := flag.Int("jobs", runtime.NumCPU(), "cases run at once, each on its own copy of the brain")
 	flag.Parse()
-	if err := sweep(*bin, *example, *exampleBlocks, *genBlocks, *show); err != nil {
+	if err := sweep(*bin, *example, *exampleBlocks, *genBlocks, *show, *jobs); err != nil {
 		fmt.Fprintln(os.Stderr, "damagesweep:", err)
 		os.Exit(1)
 	}
 }
 
-func sweep(bin, example string, exampleBlocks, genBlocks, show int) error {
+func sweep(bin, example string, exampleBlocks, genBlocks, show, jobs int) error {
 	bf, err := filepath.Abs(filepath.Join(bin, "bf"))
 	if err != nil {
 		return err
@@ -62,11 +65,13 @@ func sweep(bin, example string, exampleBlocks, genBlocks, show int) error {
 	defer os.RemoveAll(work)
 	var all []damage.Case
 	for _, t := range targets {
-		logf("damaging the cache of %s (%s; blocks: %s)…", t.Name, strings.Join(damage.Kinds, ", "), blocksText(t.blocks))
-		cases, err := damage.Sweep(bf, work, t.Target, t.blocks, 1)
+		logf("damaging the cache of %s (%s; blocks: %s; %d at once)…", t.Name, strings.Join(damage.Kinds, ", "), blocksText(t.blocks), jobs)
+		start := time.Now()
+		cases, err := damage.Sweep(bf, work, t.Target, t.blocks, 1, jobs)
 		if err != nil {
 			return err
 		}
+		logf("%s: %d cases in %s", t.Name, len(cases), time.Since(start).Round(time.Second))
 		all = append(all, cases...)
 	}
 	report(all, show)
