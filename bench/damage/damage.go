@@ -8,6 +8,7 @@ package damage
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -53,12 +54,15 @@ const (
 // Counts sums outcomes.
 type Counts map[string]int
 
-// Sweep damages blocks of target's cache, for each kind: every block, or at most limit
-// blocks evenly spread over the file (limit > 0). work is a scratch folder. jobs cases run
-// at once, each worker on its own copy of the brain with its own build (a case rebuilds
+// Sweep damages blocks of target's cache, in each way of Kinds: every block, or at most
+// limit blocks evenly spread over the file (limit > 0). work is a scratch folder. jobs cases
+// run at once, each worker on its own copy of the brain with its own build (a case rebuilds
 // the cache it damaged, so cases on one copy cannot overlap). It returns each case, in the
-// order of kinds, blocks and commands whatever jobs is.
-func Sweep(bf, work string, target Target, limit int, seed uint64, jobs int) ([]Case, error) {
+// order of blocks, kinds and commands whatever jobs is; done, when set, is called as each
+// case ends. When ctx ends, the cases running finish and Sweep returns the cases that
+// ended, with ctx's error: blocks come first, so a sweep cut short has damaged its first
+// blocks in every way.
+func Sweep(ctx context.Context, bf, work string, target Target, limit int, seed uint64, jobs int, done func(Case)) ([]Case, error) {
 	jobs = max(1, jobs)
 	workers := make([]*worker, jobs)
 	for w := range workers {
@@ -81,8 +85,8 @@ func Sweep(bf, work string, target Target, limit int, seed uint64, jobs int) ([]
 		}
 	}
 	var todo []Case
-	for _, kind := range Kinds {
-		for _, block := range spread(len(first.original.data), limit) {
+	for _, block := range spread(len(first.original.data), limit) {
+		for _, kind := range Kinds {
 			for _, args := range target.Commands {
 				todo = append(todo, Case{Brain: target.Name, Kind: kind, Block: block, Command: "bf " + strings.Join(args, " ")})
 			}
@@ -111,6 +115,10 @@ func Sweep(bf, work string, target Target, limit int, seed uint64, jobs int) ([]
 				rng := rand.New(rand.NewPCG(seed, uint64(i)))
 				if err := w.run(&todo[i], i%len(target.Commands), rng); err != nil {
 					fail(err)
+				} else if done != nil {
+					mu.Lock()
+					done(todo[i])
+					mu.Unlock()
 				}
 			}
 			if err := w.original.restore(w.index); err != nil {
@@ -118,6 +126,7 @@ func Sweep(bf, work string, target Target, limit int, seed uint64, jobs int) ([]
 			}
 		}()
 	}
+dispatch:
 	for i := range todo {
 		mu.Lock()
 		failed := firstErr != nil
@@ -125,12 +134,25 @@ func Sweep(bf, work string, target Target, limit int, seed uint64, jobs int) ([]
 		if failed {
 			break
 		}
-		next <- i
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break dispatch
+		}
 	}
 	close(next)
 	wg.Wait()
 	if firstErr != nil {
 		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		var ended []Case
+		for _, c := range todo {
+			if c.Outcome != "" {
+				ended = append(ended, c)
+			}
+		}
+		return ended, err
 	}
 	return todo, nil
 }
