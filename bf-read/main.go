@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/cli"
 	"github.com/bfgo/bf/libbf/export"
 	"github.com/bfgo/bf/libbf/read"
@@ -73,7 +74,7 @@ func main() {
 				return err
 			}
 			req.Brains, req.Problems = sel.Brains, sel.Problems
-			res, err := read.Run(ctx, req)
+			res, err := read.Run(cache.YieldToBuilds(ctx), req) // a read amid a build leaves the build the CPU
 			if err != nil {
 				return cli.Classify(err)
 			}

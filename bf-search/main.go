@@ -109,8 +109,9 @@ func main() {
 				return err
 			}
 			req.Brains, req.Problems = sel.Brains, sel.Problems
-			// A first search may index many files: show it on a terminal.
-			ctx = cache.WithProgress(ctx, progress.For(env.Stderr, "indexing", progress.Refresh))
+			// A first search may index many files: show it on a terminal. A search amid a
+			// build leaves the build the CPU.
+			ctx = cache.WithProgress(cache.YieldToBuilds(ctx), progress.For(env.Stderr, "indexing", progress.Refresh))
 			var res *search.Reply
 			switch {
 			case fused:

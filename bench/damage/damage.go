@@ -1,12 +1,14 @@
 // Package damage measures what bf answers from a damaged cache. It damages one 4 KiB block
 // of a brain's .bf/index.sqlite at a time (zeroed, random bytes, one flipped bit), runs the
-// same commands against it twice and compares each reply with the reply of the undamaged
-// cache. A reply that differs while bf exits 0 is a silent wrong answer; a failure on both
-// runs is a persistent error; a failure on the first run only is an error that healed.
+// same commands against it and compares each reply with the reply of the undamaged cache.
+// A reply that differs while bf exits 0 is a silent wrong answer; a failure is run again:
+// a failure on both runs is a persistent error, a failure on the first run only is an
+// error that healed.
 package damage
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -14,6 +16,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -51,11 +54,118 @@ const (
 // Counts sums outcomes.
 type Counts map[string]int
 
-// Sweep damages blocks of target's cache, for each kind: every block, or at most limit
-// blocks evenly spread over the file (limit > 0). work is a scratch folder. It returns each
-// case.
-func Sweep(bf, work string, target Target, limit int, seed uint64) ([]Case, error) {
-	brain := filepath.Join(work, target.Name)
+// Sweep damages blocks of target's cache, in each way of Kinds: every block, or at most
+// limit blocks evenly spread over the file (limit > 0). work is a scratch folder. jobs cases
+// run at once, each worker on its own copy of the brain with its own build (a case rebuilds
+// the cache it damaged, so cases on one copy cannot overlap). It returns each case, in the
+// order of blocks, kinds and commands whatever jobs is; done, when set, is called as each
+// case ends. When ctx ends, the cases running finish and Sweep returns the cases that
+// ended, with ctx's error: blocks come first, so a sweep cut short has damaged its first
+// blocks in every way.
+func Sweep(ctx context.Context, bf, work string, target Target, limit int, seed uint64, jobs int, done func(Case)) ([]Case, error) {
+	jobs = max(1, jobs)
+	workers := make([]*worker, jobs)
+	for w := range workers {
+		var err error
+		if workers[w], err = newWorker(bf, filepath.Join(work, fmt.Sprintf("%s-%d", target.Name, w)), target); err != nil {
+			return nil, err
+		}
+	}
+	// The block numbers are those of the first copy's cache; every copy is a build of the
+	// same files, and one of another size or with other replies would damage other blocks.
+	first := workers[0]
+	for _, w := range workers[1:] {
+		if len(w.original.data) != len(first.original.data) {
+			return nil, fmt.Errorf("two builds of %s left caches of %d and %d bytes; run the sweep with one job", target.Name, len(first.original.data), len(w.original.data))
+		}
+		for i := range w.want {
+			if !bytes.Equal(w.want[i].stdout, first.want[i].stdout) {
+				return nil, fmt.Errorf("two builds of %s answer bf %s differently; run the sweep with one job", target.Name, strings.Join(target.Commands[i], " "))
+			}
+		}
+	}
+	var todo []Case
+	for _, block := range spread(len(first.original.data), limit) {
+		for _, kind := range Kinds {
+			for _, args := range target.Commands {
+				todo = append(todo, Case{Brain: target.Name, Kind: kind, Block: block, Command: "bf " + strings.Join(args, " ")})
+			}
+		}
+	}
+	next := make(chan int)
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		firstErr error
+	)
+	fail := func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if firstErr == nil {
+			firstErr = err
+		}
+	}
+	for _, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				// Each case's random bytes and flipped bit follow from the seed and the case
+				// alone, so a case damages the same way whichever worker runs it.
+				rng := rand.New(rand.NewPCG(seed, uint64(i)))
+				if err := w.run(&todo[i], i%len(target.Commands), rng); err != nil {
+					fail(err)
+				} else if done != nil {
+					mu.Lock()
+					done(todo[i])
+					mu.Unlock()
+				}
+			}
+			if err := w.original.restore(w.index); err != nil {
+				fail(err)
+			}
+		}()
+	}
+dispatch:
+	for i := range todo {
+		mu.Lock()
+		failed := firstErr != nil
+		mu.Unlock()
+		if failed {
+			break
+		}
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break dispatch
+		}
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		var ended []Case
+		for _, c := range todo {
+			if c.Outcome != "" {
+				ended = append(ended, c)
+			}
+		}
+		return ended, err
+	}
+	return todo, nil
+}
+
+// worker is one copy of a target brain with its undamaged cache and replies.
+type worker struct {
+	bf, brain, index string
+	target           Target
+	original         *original
+	want             []reply
+}
+
+func newWorker(bf, brain string, target Target) (*worker, error) {
 	if err := os.RemoveAll(brain); err != nil {
 		return nil, err
 	}
@@ -65,48 +175,46 @@ func Sweep(bf, work string, target Target, limit int, seed uint64) ([]Case, erro
 	if out, err := run(bf, brain, "build"); err != nil {
 		return nil, fmt.Errorf("bf build of %s: %v: %s", target.Name, err, out.stderr)
 	}
-	index := filepath.Join(brain, ".bf", "index.sqlite")
-	p, err := keep(index, filepath.Join(work, target.Name+".pristine"))
-	if err != nil {
+	w := &worker{bf: bf, brain: brain, index: filepath.Join(brain, ".bf", "index.sqlite"), target: target}
+	var err error
+	if w.original, err = keep(w.index, brain+".pristine"); err != nil {
 		return nil, err
 	}
-	pristine := p.data
-	want := make([]reply, len(target.Commands))
+	w.want = make([]reply, len(target.Commands))
 	for i, args := range target.Commands {
-		want[i], err = run(bf, brain, args...)
+		w.want[i], err = run(bf, brain, args...)
 		if err != nil {
-			return nil, fmt.Errorf("bf %s on the undamaged cache: %v: %s", strings.Join(args, " "), err, want[i].stderr)
+			return nil, fmt.Errorf("bf %s on the undamaged cache: %v: %s", strings.Join(args, " "), err, w.want[i].stderr)
 		}
 	}
-	rng := rand.New(rand.NewPCG(seed, 1))
-	var cases []Case
-	for _, kind := range Kinds {
-		for _, block := range spread(len(pristine), limit) {
-			for i, args := range target.Commands {
-				if err := p.restore(index); err != nil {
-					return nil, err
-				}
-				if err := damageBlock(index, pristine, block, kind, rng); err != nil {
-					return nil, err
-				}
-				c := Case{Brain: target.Name, Kind: kind, Block: block, Command: "bf " + strings.Join(args, " ")}
-				first, err1 := run(bf, brain, args...)
-				second, err2 := run(bf, brain, args...)
-				switch {
-				case err1 == nil && bytes.Equal(first.stdout, want[i].stdout):
-					c.Outcome = Correct
-				case err1 == nil:
-					c.Outcome, c.Detail = SilentWrong, clip(string(first.stdout))
-				case err2 == nil && bytes.Equal(second.stdout, want[i].stdout):
-					c.Outcome, c.Detail = HealedError, clip(first.stderr)
-				default:
-					c.Outcome, c.Detail = PersistentError, clip(first.stderr)
-				}
-				cases = append(cases, c)
-			}
+	return w, nil
+}
+
+// run damages the undamaged cache as c says, runs command once, and again only when the
+// first run failed: a first reply that succeeds decides the outcome alone.
+func (w *worker) run(c *Case, command int, rng *rand.Rand) error {
+	if err := w.original.restore(w.index); err != nil {
+		return err
+	}
+	if err := damageBlock(w.index, w.original.data, c.Block, c.Kind, rng); err != nil {
+		return err
+	}
+	args, want := w.target.Commands[command], w.want[command].stdout
+	first, err := run(w.bf, w.brain, args...)
+	switch {
+	case err == nil && bytes.Equal(first.stdout, want):
+		c.Outcome = Correct
+	case err == nil:
+		c.Outcome, c.Detail = SilentWrong, clip(string(first.stdout))
+	default:
+		second, err2 := run(w.bf, w.brain, args...)
+		if err2 == nil && bytes.Equal(second.stdout, want) {
+			c.Outcome, c.Detail = HealedError, clip(first.stderr)
+		} else {
+			c.Outcome, c.Detail = PersistentError, clip(first.stderr)
 		}
 	}
-	return cases, p.restore(index)
+	return nil
 }
 
 // spread returns the blocks of a file of size bytes to damage: every block, or limit

@@ -1,6 +1,7 @@
 package damage
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,7 +39,7 @@ func TestSampledSweep(t *testing.T) {
 		Dir:      filepath.Join(root, "examples", "brain"),
 		Commands: [][]string{{"search", "ledger"}, {"read"}, {"read", "concepts/ledger.md"}},
 	}
-	cases, err := Sweep(filepath.Join(bin, "bf"), t.TempDir(), target, sampleBlocks, 1)
+	cases, err := Sweep(context.Background(), filepath.Join(bin, "bf"), t.TempDir(), target, sampleBlocks, 1, runtime.NumCPU(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,6 +56,12 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 		return BuildResult{}, busyError(err, "another bf process is updating the search cache in .bf")
 	}
 	defer releaseWriter(dir, writer)
+	// Readers hold the build lock only for the instant of their probe (yieldToBuild).
+	building, err := acquire(ctx, dir, BuildLockFile, true, missingWait)
+	if err != nil {
+		return BuildResult{}, busyError(err, "another bf process is updating the search cache in .bf")
+	}
+	defer building.release()
 	sig := signature(b)
 	live := filepath.Join(dir, IndexFile)
 	if err := checkLive(live); err != nil {

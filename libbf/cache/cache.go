@@ -122,6 +122,7 @@ func open(ctx context.Context, b *brain.Brain, fresh bool) (*Cache, error) {
 	} else if bad {
 		return nil, store.ErrInterrupted
 	}
+	yieldToBuild(ctx, dir)
 	ix := newIndexer(b)
 	sig := signature(b)
 	deadline := time.Now().Add(freshWait)

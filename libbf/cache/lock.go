@@ -22,6 +22,8 @@ import (
 //     -shm name now belongs to another generation.
 //   - turnstile.lock: shared for the moment an Open takes generation.lock; exclusive for a
 //     swap before it takes generation.lock, so readers cannot starve it (see below).
+//   - build.lock: exclusive for the whole of a full build; shared for the instant a
+//     short-lived reader's Open checks whether a build runs (yield.go).
 const generationLockFile = "generation.lock"
 
 // errBusy reports a lock that another holder keeps.

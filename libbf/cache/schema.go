@@ -33,6 +33,9 @@ const (
 	ReaderLockFile = "reader.lock"
 	// WriterLockFile is flocked exclusive while a generation is refreshed or replaced.
 	WriterLockFile = "writer.lock"
+	// BuildLockFile is flocked exclusive for the whole of a full build, so a short-lived
+	// reader can tell a build from a refresh (see yield.go).
+	BuildLockFile = "build.lock"
 )
 
 // Item kinds (items.kind).

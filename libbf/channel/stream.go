@@ -123,7 +123,7 @@ func (e *Endpoint) Stream(ctx context.Context, opts StreamOptions) error {
 		return fmt.Errorf("channel %s: a stream needs a Commit function to admit its messages", e.Name)
 	}
 	if opts.LockDir != "" {
-		l, err := lock.Acquire(ctx, opts.LockDir, "channel-"+e.Name+"-stream.lock", true, 0)
+		l, err := lock.AcquireOwned(ctx, opts.LockDir, "channel-"+e.Name+"-stream.lock")
 		if errors.Is(err, lock.ErrBusy) {
 			return &kindError{kind: ErrStreamBusy,
 				msg: fmt.Sprintf("channel %s: its stream already runs for this brain; stop the other consumer first", e.Name)}

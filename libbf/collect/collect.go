@@ -195,7 +195,7 @@ func newRunner(b *brain.Brain, opt Options) (*runner, error) {
 // programLock keeps two runs of one program apart on this machine. Sensor and routine
 // names never clash, so one lock name per program is enough.
 func (r *runner) programLock(ctx context.Context, kind, name string) (*lock.Lock, error) {
-	l, err := lock.Acquire(ctx, r.state, "collect-"+name+".lock", true, 0)
+	l, err := lock.AcquireOwned(ctx, r.state, "collect-"+name+".lock")
 	if errors.Is(err, lock.ErrBusy) {
 		return nil, fmt.Errorf("%s %s is already running on this machine; wait for it to finish", kind, name)
 	}

@@ -1,7 +1,9 @@
 // Package lock holds advisory flock(2) locks on files in a private folder (a brain's .bf/,
 // a machine state folder). Each Acquire opens its own descriptor, so two holders in one
-// process exclude each other exactly as two processes do, and the kernel drops a lock the
-// moment its holder dies: a killed writer never leaves a stale lock behind.
+// process exclude each other exactly as two processes do, and the kernel drops a lock when
+// its holder dies: a killed writer never leaves a stale lock behind. (A child the holder
+// was starting as it died may keep the lock for the moment until it executes its program;
+// AcquireOwned, for locks held for a process's whole run, waits for that.)
 package lock
 
 import (
@@ -9,6 +11,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -70,4 +74,67 @@ func (l *Lock) Release() {
 		l.f.Close() // the flock goes with the last descriptor of the open file
 		l.f = nil
 	}
+}
+
+// exitedWait bounds how long AcquireOwned waits for a lock whose recorded holder has exited.
+// A child keeps the lock until it executes its program, which on a loaded machine may wait
+// for a core; a holder misjudged as exited (a reused process id, another pid namespace)
+// costs a start this long and then the same ErrBusy.
+var exitedWait = 5 * time.Second
+
+// AcquireOwned takes the lock on dir/name exclusive for a process that holds it as long as
+// it runs (a collecting bf watch), and records the process's id in the file. It never waits
+// for a live holder: busy, it fails at once with ErrBusy, unless the holder it finds
+// recorded has exited. Then the lock is only held by a child that holder was starting when
+// it died: a forked child has a copy of every descriptor, the lock's among them, until it
+// executes its program, when close-on-exec drops it, and the kernel keeps a flock while
+// any copy is open. AcquireOwned waits for that, up to exitedWait.
+func AcquireOwned(ctx context.Context, dir, name string) (*Lock, error) {
+	deadline := time.Now().Add(exitedWait)
+	for {
+		l, err := Acquire(ctx, dir, name, true, 0)
+		if err == nil {
+			if err := l.own(); err != nil {
+				l.Release()
+				return nil, &os.PathError{Op: "write", Path: filepath.Join(dir, name), Err: err}
+			}
+			return l, nil
+		}
+		if !errors.Is(err, ErrBusy) || !holderExited(dir, name) || !time.Now().Before(deadline) {
+			return nil, err
+		}
+		t := time.NewTimer(pollInterval)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// own writes the process's id into the lock's file, replacing the previous holder's.
+func (l *Lock) own() error {
+	id := []byte(strconv.Itoa(os.Getpid()) + "\n")
+	if _, err := l.f.WriteAt(id, 0); err != nil {
+		return err
+	}
+	return l.f.Truncate(int64(len(id)))
+}
+
+// holderExited reports whether the process AcquireOwned last recorded in dir/name has
+// exited. No record, or one that does not read, is a holder that may live.
+func holderExited(dir, name string) bool {
+	f, err := os.OpenFile(filepath.Join(dir, name), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	buf := make([]byte, 32)
+	n, _ := f.Read(buf)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(buf[:n])))
+	if err != nil || pid <= 0 {
+		return false
+	}
+	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }

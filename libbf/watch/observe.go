@@ -50,7 +50,7 @@ func (w *watcher) observe(ctx context.Context) {
 	var l *lock.Lock
 	var err error
 	if w.opt.TakeOver {
-		l, err = lock.Acquire(ctx, w.state, lockName, true, 0)
+		l, err = lock.AcquireOwned(ctx, w.state, lockName)
 	} else {
 		// A shared lock is had only while no watcher holds the exclusive one; it is
 		// dropped at once, so a watcher starting meanwhile is held off for an instant.

@@ -80,7 +80,7 @@ func Run(ctx context.Context, b *brain.Brain, opt Options) error {
 	w := &watcher{opt: opt, env: env, root: b.Root, brain: b, state: state, wake: make(chan struct{}, 1),
 		streams: map[string]*stream{}}
 	if !opt.Observe {
-		l, err := lock.Acquire(ctx, state, lockName, true, 0)
+		l, err := lock.AcquireOwned(ctx, state, lockName)
 		if errors.Is(err, lock.ErrBusy) {
 			return ErrOwned
 		}

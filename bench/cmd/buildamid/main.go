@@ -1,6 +1,8 @@
 // Command buildamid times bf build alone and amid loops of bf read and bf search on a
 // generated brain of 2,600 files, and the longest any reader waited meanwhile: make
-// bench-concurrency prints the figures bench/README.md quotes.
+// bench-concurrency prints the figures bench/README.md quotes. Given several bin folders
+// (-bin old,new) it measures them in turn, round after round, so that binaries compared
+// share the machine's conditions, and prints each one's medians over the rounds.
 package main
 
 import (
@@ -11,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,21 +22,30 @@ import (
 )
 
 func main() {
-	bin := flag.String("bin", "bin", "folder holding the bf binary")
+	bins := flag.String("bin", "bin", "folders holding the bf binaries, separated by commas")
 	loops := flag.Int("readers", 8, "reader loops, alternating bf read and bf search")
 	builds := flag.Int("builds", 4, "builds timed alone and as many amid the readers")
+	rounds := flag.Int("rounds", 1, "rounds, each measuring every bin folder in turn")
 	flag.Parse()
-	if err := run(*bin, *loops, *builds); err != nil {
+	if err := run(strings.Split(*bins, ","), *loops, *builds, *rounds); err != nil {
 		fmt.Fprintln(os.Stderr, "buildamid:", err)
 		os.Exit(1)
 	}
 }
 
-func run(bin string, loops, builds int) error {
-	bf, err := filepath.Abs(filepath.Join(bin, "bf"))
-	if err != nil {
-		return err
-	}
+// result is one measurement of one set of binaries.
+type result struct {
+	alone, amid     time.Duration // medians of the builds
+	buildsFailed    int
+	readers         int
+	reader, longest time.Duration // the readers' median and longest command
+	readersFailed   int
+	failures        []string
+}
+
+func (r result) ratio() float64 { return float64(r.amid) / float64(r.alone) }
+
+func run(bins []string, loops, builds, rounds int) error {
 	logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }
 	brain, _, err := brains.Ensure(brains.DefaultCache(), gen.NewPlan(gen.Config{Notes: 600, Records: 2_000, Seed: 1}), logf)
 	if err != nil {
@@ -49,15 +61,59 @@ func run(bin string, loops, builds int) error {
 	if out, err := exec.Command("cp", "-r", brain, dir).CombinedOutput(); err != nil {
 		return fmt.Errorf("copying the brain: %v: %s", err, out)
 	}
+	all := map[string][]result{}
+	for round := range rounds {
+		for _, bin := range bins {
+			bf, err := filepath.Abs(filepath.Join(bin, "bf"))
+			if err != nil {
+				return err
+			}
+			r, err := measure(bf, dir, loops, builds)
+			if err != nil {
+				return err
+			}
+			all[bin] = append(all[bin], r)
+			fmt.Printf("round %d, %s: build alone %s, amid %d reader loops %s (%.2f× alone), builds failed %d; reader commands %d, median %s, longest %s, failed %d\n",
+				round+1, bin, r.alone, loops, r.amid, r.ratio(), r.buildsFailed, r.readers, r.reader, r.longest.Round(time.Millisecond), r.readersFailed)
+			for i, e := range r.failures {
+				if i == 5 {
+					break
+				}
+				fmt.Println("failure:", e)
+			}
+		}
+	}
+	if rounds > 1 {
+		for _, bin := range bins {
+			rs := all[bin]
+			pick := func(f func(result) float64) float64 {
+				v := make([]float64, len(rs))
+				for i, r := range rs {
+					v[i] = f(r)
+				}
+				sort.Float64s(v)
+				return v[len(v)/2]
+			}
+			sec := func(d time.Duration) float64 { return d.Seconds() }
+			fmt.Printf("%s, medians of %d rounds: build alone %.2f s, amid %.2f s, ratio %.2f×; reader median %.0f ms, longest %.0f ms\n",
+				bin, len(rs), pick(func(r result) float64 { return sec(r.alone) }), pick(func(r result) float64 { return sec(r.amid) }),
+				pick(result.ratio), pick(func(r result) float64 { return sec(r.reader) * 1000 }), pick(func(r result) float64 { return sec(r.longest) * 1000 }))
+		}
+	}
+	return nil
+}
+
+// measure times builds alone, then amid the reader loops, with the binary bf.
+func measure(bf, dir string, loops, builds int) (result, error) {
 	os.RemoveAll(filepath.Join(dir, ".bf"))
 	if _, err := bfRun(bf, dir, "build"); err != nil {
-		return err
+		return result{}, err
 	}
 	var alone []time.Duration
 	for range builds {
 		d, err := bfRun(bf, dir, "build")
 		if err != nil {
-			return err
+			return result{}, err
 		}
 		alone = append(alone, d)
 	}
@@ -103,16 +159,11 @@ func run(bin string, loops, builds int) error {
 	close(stop)
 	wg.Wait()
 	sort.Slice(waits, func(i, j int) bool { return waits[i] < waits[j] })
-	fmt.Printf("build alone, median of %d: %s\n", builds, median(alone))
-	fmt.Printf("build amid %d reader loops, median of %d: %s (%.2f× alone); failed: %d\n", loops, builds, median(amid), float64(median(amid))/float64(median(alone)), len(buildErrs))
-	fmt.Printf("reader commands: %d; median %s, longest %s; failed: %d\n", len(waits), median(waits), waits[len(waits)-1], len(failures))
-	for i, e := range append(buildErrs, failures...) {
-		if i == 5 {
-			break
-		}
-		fmt.Println("failure:", e)
-	}
-	return nil
+	return result{
+		alone: median(alone), amid: median(amid), buildsFailed: len(buildErrs),
+		readers: len(waits), reader: median(waits), longest: waits[len(waits)-1], readersFailed: len(failures),
+		failures: append(buildErrs, failures...),
+	}, nil
 }
 
 func median(ds []time.Duration) time.Duration {

@@ -5,13 +5,19 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/bfgo/bf/bench/damage"
 	"github.com/bfgo/bf/bench/gen"
@@ -27,14 +33,19 @@ func main() {
 	genBlocks := flag.Int("generated-blocks", 204, "blocks of the generated brain's cache to damage, spread evenly (0: every block)")
 	example := flag.String("example", "examples/brain", "the example brain")
 	show := flag.Int("show", 5, "cases of each bad outcome to print")
+	jobs := flag.Int("jobs", runtime.NumCPU(), "cases run at once, each on its own copy of the brain")
+	only := flag.String("brains", "example,generated", "the brains to sweep, separated by commas")
 	flag.Parse()
-	if err := sweep(*bin, *example, *exampleBlocks, *genBlocks, *show); err != nil {
+	// Interrupted (Ctrl-C), the sweep prints the counts of the cases that ended.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := sweep(ctx, *bin, *example, *exampleBlocks, *genBlocks, *show, *jobs, strings.Split(*only, ",")); err != nil {
 		fmt.Fprintln(os.Stderr, "damagesweep:", err)
 		os.Exit(1)
 	}
 }
 
-func sweep(bin, example string, exampleBlocks, genBlocks, show int) error {
+func sweep(ctx context.Context, bin, example string, exampleBlocks, genBlocks, show, jobs int, only []string) error {
 	bf, err := filepath.Abs(filepath.Join(bin, "bf"))
 	if err != nil {
 		return err
@@ -50,10 +61,11 @@ func sweep(bin, example string, exampleBlocks, genBlocks, show int) error {
 	}
 	targets := []struct {
 		damage.Target
+		flag   string
 		blocks int
 	}{
-		{damage.Target{Name: "example", Dir: example, Commands: [][]string{{"search", "ledger"}, {"read"}, {"read", "concepts/ledger.md"}}}, exampleBlocks},
-		{damage.Target{Name: "generated-2600", Dir: genDir, Commands: [][]string{{"search", genWord}, {"read"}, {"read", genNote}}}, genBlocks},
+		{damage.Target{Name: "example", Dir: example, Commands: [][]string{{"search", "ledger"}, {"read"}, {"read", "concepts/ledger.md"}}}, "example", exampleBlocks},
+		{damage.Target{Name: "generated-2600", Dir: genDir, Commands: [][]string{{"search", genWord}, {"read"}, {"read", genNote}}}, "generated", genBlocks},
 	}
 	work, err := os.MkdirTemp("", "bf-damage-")
 	if err != nil {
@@ -62,12 +74,28 @@ func sweep(bin, example string, exampleBlocks, genBlocks, show int) error {
 	defer os.RemoveAll(work)
 	var all []damage.Case
 	for _, t := range targets {
-		logf("damaging the cache of %s (%s; blocks: %s)…", t.Name, strings.Join(damage.Kinds, ", "), blocksText(t.blocks))
-		cases, err := damage.Sweep(bf, work, t.Target, t.blocks, 1)
+		if !slices.Contains(only, t.flag) {
+			continue
+		}
+		logf("damaging the cache of %s (%s; blocks: %s; %d at once)…", t.Name, strings.Join(damage.Kinds, ", "), blocksText(t.blocks), jobs)
+		start := time.Now()
+		ended := damage.Counts{}
+		progress := func(c damage.Case) {
+			ended[c.Outcome]++
+			if n := ended[damage.Correct] + ended[damage.SilentWrong] + ended[damage.HealedError] + ended[damage.PersistentError]; n%100 == 0 {
+				logf("%s: %d cases in %s; silent wrong %d, persistent %d", t.Name, n, time.Since(start).Round(time.Second), ended[damage.SilentWrong], ended[damage.PersistentError])
+			}
+		}
+		cases, err := damage.Sweep(ctx, bf, work, t.Target, t.blocks, 1, jobs, progress)
+		all = append(all, cases...)
+		if ctx.Err() != nil {
+			fmt.Printf("interrupted: the counts below are of the %d cases that ended\n", len(all))
+			break
+		}
 		if err != nil {
 			return err
 		}
-		all = append(all, cases...)
+		logf("%s: %d cases in %s", t.Name, len(cases), time.Since(start).Round(time.Second))
 	}
 	report(all, show)
 	return nil
