@@ -12,6 +12,8 @@
 //     jsontext.
 //   - Names, record refs, identities, bf:// addresses, periods, page paths: ref.
 //   - Instants and calendar days: timestamp. Text folding and query terms: fold.
+//   - Cutting text into the search table's terms in Go, exactly as its FTS5 tokenizer
+//     (porter unicode61 remove_diacritics 2) does: terms; termstest compares the two.
 //   - One note parsed (front matter, headings, sections, tasks, links): note. One record:
 //     record. Which files of a brain bf reads: scan.
 //   - bf's Markdown dialect (the goldmark parsers of notes and leads, with bf's own task
