@@ -51,10 +51,26 @@ type rule struct {
 	cond           func(stem []byte) bool
 }
 
-// replaceFirst applies the first rule of rules whose suffix ends b with at least one byte
-// before it, and reports whether it changed b; the rules after it are not tried.
-func replaceFirst(b []byte, rules []rule) ([]byte, bool) {
+// A step is the rules of one step of the stemmer by the second to last byte of their
+// suffix, which is all a term's end can match (FTS5 switches on that byte too).
+type step [256][]rule
+
+func newStep(rules []rule) *step {
+	var s step
 	for _, r := range rules {
+		c := r.suffix[len(r.suffix)-2]
+		s[c] = append(s[c], r)
+	}
+	return &s
+}
+
+// replaceFirst applies the first rule of s whose suffix ends b with at least one byte
+// before it, and reports whether it changed b; the rules after it are not tried.
+func replaceFirst(b []byte, s *step) ([]byte, bool) {
+	if len(b) < 3 {
+		return b, false
+	}
+	for _, r := range s[b[len(b)-2]] {
 		n := len(b) - len(r.suffix)
 		if n < 1 || string(b[n:]) != r.suffix {
 			continue
@@ -109,13 +125,13 @@ func step1b(b []byte) ([]byte, bool) {
 	return b, false
 }
 
-var step1b2 = []rule{
+var step1b2 = newStep([]rule{
 	{"at", "ate", nil},
 	{"bl", "ble", nil},
 	{"iz", "ize", nil},
-}
+})
 
-var step2 = []rule{
+var step2 = newStep([]rule{
 	{"ational", "ate", measureOver0},
 	{"tional", "tion", measureOver0},
 	{"enci", "ence", measureOver0},
@@ -137,9 +153,9 @@ var step2 = []rule{
 	{"aliti", "al", measureOver0},
 	{"iviti", "ive", measureOver0},
 	{"biliti", "ble", measureOver0},
-}
+})
 
-var step3 = []rule{
+var step3 = newStep([]rule{
 	{"ical", "ic", measureOver0},
 	{"ness", "", measureOver0},
 	{"icate", "ic", measureOver0},
@@ -147,9 +163,9 @@ var step3 = []rule{
 	{"ful", "", measureOver0},
 	{"ative", "", measureOver0},
 	{"alize", "al", measureOver0},
-}
+})
 
-var step4 = []rule{
+var step4 = newStep([]rule{
 	{"al", "", measureOver1},
 	{"ance", "", measureOver1},
 	{"ence", "", measureOver1},
@@ -172,7 +188,7 @@ var step4 = []rule{
 	{"ous", "", measureOver1},
 	{"ive", "", measureOver1},
 	{"ize", "", measureOver1},
-}
+})
 
 // isVowel tells a vowel; y is one after a consonant.
 func isVowel(c byte, afterConsonant bool) bool {
