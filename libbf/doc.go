@@ -47,7 +47,7 @@
 //     cache.EachRow for statements and callbacks). Chunks for the dense strategy: chunk;
 //     their vectors, kept across rebuilds in .bf/vectors.sqlite: cache.OpenVectors
 //     (cache/vectors.go); computing them and the dense scan over .bf/vectors.scan: vector. The private in-memory database where text runs through
-//     FTS5 (stems, term counts, excerpts' snippet()): scratch.
+//     FTS5 (excerpts' snippet()): scratch.
 //   - bf search (words, identities, tags, scopes, suggestions, coverage): search. Fused
 //     retrieval (lexical, dense, graph and recency by rank): fuse.
 //   - bf read: read routes a ref to a computed page (pages), an exact read of a note,

@@ -36,16 +36,13 @@ type TermCount struct {
 var SearchColumns = [4]string{"title", "text", "names", "context"}
 
 // passageTable creates, in the scratch database, a table of the search table's columns and
-// tokenizer and its vocabulary by column, where one passage at a time is run through FTS5
-// exactly as the index runs it.
+// tokenizer, where one passage at a time is run through FTS5 exactly as the index runs it.
 var passageTable = []string{
 	`CREATE VIRTUAL TABLE IF NOT EXISTS passage USING fts5(title, text, names, context, ` + searchTokenizer + `)`,
-	`CREATE VIRTUAL TABLE IF NOT EXISTS passage_terms USING fts5vocab(passage, col)`,
 }
 
 // WithPassage writes cols as the only row (rowid 1) of the scratch database's passage table
-// and runs fn, which may read it: snippet(passage, …) where passage MATCH a query, or the
-// row's terms from passage_terms (term, col, doc, cnt). The
+// and runs fn, which may read it: snippet(passage, …) where passage MATCH a query. The
 // row is written in a transaction rolled back after fn, so the table is empty between
 // callers and never holds a segment.
 func WithPassage(ctx context.Context, cols [4]string, fn func(*scratch.Conn) error) error {

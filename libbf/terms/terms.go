@@ -20,7 +20,12 @@ type Cutter struct {
 
 // Each calls fn with every term of s in order, as the index holds it. The slice is valid
 // only during the call.
-func (c *Cutter) Each(s string, fn func(term []byte)) {
+func (c *Cutter) Each(s string, fn func(term []byte)) { c.cut(s, true, fn) }
+
+// EachFolded is Each without the stemmer: the terms of 'unicode61 remove_diacritics 2'.
+func (c *Cutter) EachFolded(s string, fn func(term []byte)) { c.cut(s, false, fn) }
+
+func (c *Cutter) cut(s string, stem bool, fn func(term []byte)) {
 	i := 0
 	for {
 		// Skip separators; a token starts with a token character (FTS5 never starts one with
@@ -70,7 +75,10 @@ func (c *Cutter) Each(s string, fn func(term []byte)) {
 			i += n
 		}
 		c.folded = out
-		term := c.stemmed(out)
+		term := out
+		if stem {
+			term = c.stemmed(out)
+		}
 		if len(term) > MaxTerm {
 			term = term[:MaxTerm]
 		}
@@ -83,6 +91,14 @@ func Terms(s string) []string {
 	var c Cutter
 	var out []string
 	c.Each(s, func(t []byte) { out = append(out, string(t)) })
+	return out
+}
+
+// Folded returns the terms of s in order without the stemmer (EachFolded).
+func Folded(s string) []string {
+	var c Cutter
+	var out []string
+	c.EachFolded(s, func(t []byte) { out = append(out, string(t)) })
 	return out
 }
 

@@ -42,8 +42,8 @@ func TestTerms(t *testing.T) {
 	}
 }
 
-// TestTermsFTS5 compares the terms of generated texts with those FTS5 indexes, term by term
-// and position by position: words with every stemmer suffix, letters of many scripts,
+// TestTermsFTS5 compares the terms of generated texts with those FTS5 indexes, stemmed and
+// not, term by term and position by position: words with every stemmer suffix, letters of many scripts,
 // accents alone and joined, symbols, invalid UTF-8 and terms over FTS5's length limit.
 func TestTermsFTS5(t *testing.T) {
 	rng := rand.New(rand.NewPCG(38, 1))
@@ -52,12 +52,16 @@ func TestTermsFTS5(t *testing.T) {
 		texts = append(texts, fuzzText(rng))
 	}
 	texts = append(texts, strings.Repeat("x", terms.MaxTerm+5), strings.Repeat("é", terms.MaxTerm/2+3)+"s", "a"+strings.Repeat("\u0301", 40000))
-	n, err := termstest.CompareTexts(context.Background(), texts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n < 40000 {
-		t.Fatalf("compared %d instances, want at least 40,000", n)
+	for name, compare := range map[string]func(context.Context, []string) (int, error){
+		"stemmed": termstest.CompareTexts, "folded": termstest.CompareFolded,
+	} {
+		n, err := compare(context.Background(), texts)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if n < 40000 {
+			t.Fatalf("%s: compared %d instances, want at least 40,000", name, n)
+		}
 	}
 }
 

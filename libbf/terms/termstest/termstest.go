@@ -17,12 +17,29 @@ import (
 	_ "modernc.org/sqlite"
 )
 
-// Tokenizer is the search table's tokenizer, the one package terms reproduces.
-const Tokenizer = `tokenize='porter unicode61 remove_diacritics 2'`
+// Tokenizer is the search table's tokenizer, the one package terms reproduces, and
+// FoldedTokenizer the same without the stemmer.
+const (
+	Tokenizer       = `tokenize='porter unicode61 remove_diacritics 2'`
+	FoldedTokenizer = `tokenize='unicode61 remove_diacritics 2'`
+)
 
 // CompareTexts indexes texts in a new FTS5 table of the search table's tokenizer and
-// compares its instances with the terms of each text; it returns how many it compared.
+// compares its instances with the terms of each text (Cutter.Each); it returns how many it
+// compared.
 func CompareTexts(ctx context.Context, texts []string) (int, error) {
+	return compareTexts(ctx, texts, Tokenizer, (*terms.Cutter).Each)
+}
+
+// CompareFolded is CompareTexts without the stemmer (FoldedTokenizer, Cutter.EachFolded).
+func CompareFolded(ctx context.Context, texts []string) (int, error) {
+	return compareTexts(ctx, texts, FoldedTokenizer, (*terms.Cutter).EachFolded)
+}
+
+// cutter is Cutter.Each or Cutter.EachFolded.
+type cutter func(c *terms.Cutter, s string, fn func([]byte))
+
+func compareTexts(ctx context.Context, texts []string, tokenizer string, each cutter) (int, error) {
 	db, err := sql.Open("sqlite", ":memory:")
 	if err != nil {
 		return 0, err
@@ -30,7 +47,7 @@ func CompareTexts(ctx context.Context, texts []string) (int, error) {
 	defer db.Close()
 	db.SetMaxOpenConns(1)
 	for _, q := range []string{
-		`CREATE VIRTUAL TABLE t USING fts5(x, ` + Tokenizer + `)`,
+		`CREATE VIRTUAL TABLE t USING fts5(x, ` + tokenizer + `)`,
 		`CREATE VIRTUAL TABLE temp.t_instances USING fts5vocab(main, t, instance)`,
 	} {
 		if _, err := db.ExecContext(ctx, q); err != nil {
@@ -55,7 +72,7 @@ func CompareTexts(ctx context.Context, texts []string) (int, error) {
 		return 0, err
 	}
 	defer conn.Close()
-	return compare(ctx, conn, `SELECT rowid, x FROM t`, "t_instances", []string{"x"})
+	return compare(ctx, conn, `SELECT rowid, x FROM t`, "t_instances", []string{"x"}, each)
 }
 
 // SearchColumns are the columns of a cache's search table.
@@ -91,7 +108,8 @@ func CompareSearch(ctx context.Context, file string) (int, error) {
 	if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_instances USING fts5vocab(main, search, instance)`); err != nil {
 		return 0, err
 	}
-	return compare(ctx, conn, `SELECT rowid, title, text, names, context FROM search`, "search_instances", SearchColumns)
+	return compare(ctx, conn, `SELECT rowid, title, text, names, context FROM search`, "search_instances", SearchColumns,
+		(*terms.Cutter).Each)
 }
 
 // instance is one occurrence of a term: row, column and position.
@@ -102,8 +120,8 @@ type instance struct {
 }
 
 // compare reads the values of rows (rowid then one value per column) and the instances of
-// the fts5vocab table vocab, and reports the first difference.
-func compare(ctx context.Context, conn *sql.Conn, rows, vocab string, columns []string) (int, error) {
+// the fts5vocab table vocab, cuts the values with each and reports the first difference.
+func compare(ctx context.Context, conn *sql.Conn, rows, vocab string, columns []string, each cutter) (int, error) {
 	var want []instance
 	values := map[int64][]string{}
 	var cut terms.Cutter
@@ -125,7 +143,7 @@ func compare(ctx context.Context, conn *sql.Conn, rows, vocab string, columns []
 		for col, v := range vals {
 			values[id] = append(values[id], v.String)
 			var pos int64
-			cut.Each(v.String, func(term []byte) {
+			each(&cut, v.String, func(term []byte) {
 				want = append(want, instance{term: string(term), doc: id, col: int64(col), offset: pos})
 				pos++
 			})
