@@ -15,6 +15,8 @@
 //     jsontext.
 //   - Names, record refs, identities, bf:// addresses, periods, page paths: ref.
 //   - Instants and calendar days: timestamp. Text folding and query terms: fold.
+//   - Cutting text into the search table's terms in Go, exactly as its FTS5 tokenizer
+//     (porter unicode61 remove_diacritics 2) does: terms; termstest compares the two.
 //   - One note parsed (front matter, headings, sections, tasks, links): note. One record:
 //     record. Which files of a brain bf reads: scan.
 //   - bf's Markdown dialect (the goldmark parsers of notes and leads, with bf's own task
@@ -53,7 +55,7 @@
 //     cache.EachRow for statements and callbacks). Chunks for the dense strategy: chunk;
 //     their vectors, kept across rebuilds in .bf/vectors.sqlite: cache.OpenVectors
 //     (cache/vectors.go); computing them and the dense scan over .bf/vectors.scan: vector. The private in-memory database where text runs through
-//     FTS5 (stems, term counts, excerpts' snippet()): scratch.
+//     FTS5 (excerpts' snippet()): scratch.
 //   - bf search (words, identities, tags, scopes, suggestions, coverage): search. Fused
 //     retrieval (lexical, dense, graph and recency by rank): fuse.
 //   - bf read: read routes a ref to a computed page (pages), an exact read of a note,

@@ -3,12 +3,12 @@ package cache
 import (
 	"cmp"
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/bfgo/bf/libbf/scratch"
+	"github.com/bfgo/bf/libbf/terms"
 )
 
 // A passage of one word repeated hundreds of thousands of times makes FTS5's bm25() slow:
@@ -36,16 +36,13 @@ type TermCount struct {
 var SearchColumns = [4]string{"title", "text", "names", "context"}
 
 // passageTable creates, in the scratch database, a table of the search table's columns and
-// tokenizer and its vocabulary by column, where one passage at a time is run through FTS5
-// exactly as the index runs it.
+// tokenizer, where one passage at a time is run through FTS5 exactly as the index runs it.
 var passageTable = []string{
 	`CREATE VIRTUAL TABLE IF NOT EXISTS passage USING fts5(title, text, names, context, ` + searchTokenizer + `)`,
-	`CREATE VIRTUAL TABLE IF NOT EXISTS passage_terms USING fts5vocab(passage, col)`,
 }
 
 // WithPassage writes cols as the only row (rowid 1) of the scratch database's passage table
-// and runs fn, which may read it: snippet(passage, …) where passage MATCH a query, or the
-// row's terms from passage_terms (term, col, doc, cnt). The
+// and runs fn, which may read it: snippet(passage, …) where passage MATCH a query. The
 // row is written in a transaction rolled back after fn, so the table is empty between
 // callers and never holds a segment.
 func WithPassage(ctx context.Context, cols [4]string, fn func(*scratch.Conn) error) error {
@@ -65,47 +62,38 @@ func WithPassage(ctx context.Context, cols [4]string, fn func(*scratch.Conn) err
 	})
 }
 
-// TermCounts tokenizes the four column values cols with the search table's tokenizer and
-// returns each (term, column) with its count, ordered by term then column.
-func TermCounts(ctx context.Context, cols [4]string) ([]TermCount, error) {
-	var out []TermCount
-	err := WithPassage(ctx, cols, func(c *scratch.Conn) error {
-		rows, err := c.Query(ctx, `SELECT term, col, cnt FROM passage_terms`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var tc TermCount
-			var col string
-			if err := rows.Scan(&tc.Term, &col, &tc.Count); err != nil {
-				return err
-			}
-			tc.Column = slices.Index(SearchColumns[:], col)
-			out = append(out, tc)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, fmt.Errorf("the term counter: %w", err)
+// TermCounts cuts the four column values cols into terms as the search table's tokenizer
+// does (package terms) and returns each (term, column) with its count, ordered by term then
+// column.
+func TermCounts(cols [4]string) []TermCount {
+	counts := map[TermCount]int64{}
+	var cut terms.Cutter
+	for col, s := range cols {
+		cut.Each(s, func(term []byte) {
+			counts[TermCount{Term: string(term), Column: col}]++
+		})
+	}
+	out := make([]TermCount, 0, len(counts))
+	for tc, n := range counts {
+		tc.Count = n
+		out = append(out, tc)
 	}
 	slices.SortFunc(out, func(a, b TermCount) int {
 		return cmp.Or(strings.Compare(a.Term, b.Term), cmp.Compare(a.Column, b.Column))
 	})
-	return out, nil
+	return out
 }
 
 // heavyCounts returns the term counts of a search row worth keeping in the heavy table,
 // or nil.
-func heavyCounts(ctx context.Context, r *ftsRow) ([]TermCount, error) {
+func heavyCounts(r *ftsRow) []TermCount {
 	if len(r.title)+len(r.text)+len(r.names)+len(r.context) <= heavyBytes || !fewWords(r, 4*heavyTerms) {
-		return nil, nil
+		return nil
 	}
-	counts, err := TermCounts(ctx, [4]string{r.title, r.text, r.names, r.context})
-	if err != nil || len(counts) > heavyTerms {
-		return nil, err
+	if counts := TermCounts([4]string{r.title, r.text, r.names, r.context}); len(counts) <= heavyTerms {
+		return counts
 	}
-	return counts, nil
+	return nil
 }
 
 // fewWords reports whether the columns of r hold at most n distinct words (runs of letters,

@@ -336,11 +336,7 @@ func (w *writer) flushFTS(ctx context.Context) error {
 				return err
 			}
 		}
-		counts, err := heavyCounts(ctx, &r)
-		if err != nil {
-			return err
-		}
-		for _, c := range counts {
+		for _, c := range heavyCounts(&r) {
 			if _, err := w.exec(ctx, "heavy", r.id, c.Term, c.Column, c.Count); err != nil {
 				return err
 			}

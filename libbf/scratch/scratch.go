@@ -1,11 +1,11 @@
 // Package scratch holds the process's private in-memory SQLite database, where text is run
-// through FTS5 the way the cache's search table runs it: tokenizers for stems and folded
-// words, vocabularies for term counts, snippet() over one passage at a time.
+// through FTS5 the way the cache's search table runs it: snippet() over one passage at a
+// time. (Terms, stemmed or only folded, are cut in Go: package terms.)
 //
 // The database has one connection for the life of the process, each table is created once
-// and each statement prepared once: a search asks it for every word of its query and every
-// excerpt of its page, and opening a database, creating FTS5 tables and parsing statements
-// for each would cost more than the work itself.
+// and each statement prepared once: a search asks it for every excerpt of its page, and
+// opening a database, creating FTS5 tables and parsing statements for each would cost more
+// than the work itself.
 package scratch
 
 import (

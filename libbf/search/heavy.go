@@ -50,10 +50,7 @@ func newHeavy(ctx context.Context, p *part, terms []fold.Term) (*heavy, error) {
 		if t.Prefix || t.Phrase {
 			return nil, nil
 		}
-		counts, err := cache.TermCounts(ctx, [4]string{1: t.Text})
-		if err != nil {
-			return nil, err
-		}
+		counts := cache.TermCounts([4]string{1: t.Text})
 		if len(counts) != 1 || counts[0].Count != 1 {
 			return nil, nil
 		}

@@ -8,13 +8,13 @@
 package search
 
 import (
-	"context"
 	"fmt"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/reply"
+	"github.com/bfgo/bf/libbf/terms"
 )
 
 // Limits of a request.
@@ -141,8 +141,8 @@ func functionWord(word string) bool {
 	if fold.IsFunctionWord(word) {
 		return true
 	}
-	stem, err := tokens.term(context.Background(), "stemmed", word)
-	return err == nil && stem != "" && fold.IsFunctionWord(stem)
+	stem := firstTerm(terms.Terms(word))
+	return stem != "" && fold.IsFunctionWord(stem)
 }
 
 // IsInput reports whether err is invalid input.

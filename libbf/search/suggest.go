@@ -4,13 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/fold"
-	"github.com/bfgo/bf/libbf/scratch"
+	"github.com/bfgo/bf/libbf/terms"
 )
 
 // Suggestion limits.
@@ -86,10 +86,7 @@ func suggest(ctx context.Context, parts []*part, t fold.Term) ([]string, error) 
 	if t.Phrase || t.Prefix || strings.Contains(t.Text, " ") || utf8.RuneCountInString(t.Text) < minSuggestLen {
 		return nil, nil
 	}
-	stem, err := tokens.term(ctx, stemmed, t.Text)
-	if err != nil {
-		return nil, err
-	}
+	stem := firstTerm(terms.Terms(t.Text))
 	if stem == "" {
 		stem = strings.ToLower(t.Text)
 	}
@@ -160,11 +157,10 @@ func spelled(ctx context.Context, p *part, stem string) (string, error) {
 	if !ok || word == "" || strings.Contains(word, "\x01") {
 		return "", nil
 	}
-	folded, err := tokens.term(ctx, plain, word)
-	if err != nil || folded == "" {
-		return strings.ToLower(word), err
+	if folded := firstTerm(terms.Folded(word)); folded != "" {
+		return folded, nil
 	}
-	return folded, nil
+	return strings.ToLower(word), nil
 }
 
 func runeOffset(s string, n int) int {
@@ -177,75 +173,10 @@ func runeOffset(s string, n int) int {
 	return len(s)
 }
 
-// Tokenizers: stemmed cuts words as the search table does (cache.WithPassage); plain only
-// lowercases and folds accents.
-const (
-	stemmed = "stemmed"
-	plain   = "plain"
-)
-
-// tokenizer runs words through FTS5 tokenizers in the scratch database, and keeps what
-// each word made for the life of the process: a search asks for every word of its query.
-type tokenizer struct {
-	mu    sync.Mutex
-	cache map[string]string
-}
-
-var tokens tokenizer
-
-// plainTable creates the plain tokenizer's table and its vocabulary.
-var plainTable = []string{
-	`CREATE VIRTUAL TABLE IF NOT EXISTS plain USING fts5(x, tokenize='unicode61 remove_diacritics 2')`,
-	`CREATE VIRTUAL TABLE IF NOT EXISTS plain_terms USING fts5vocab(plain, row)`,
-}
-
-// term returns the first term, in byte order, the tokenizer makes of word, or "".
-func (tk *tokenizer) term(ctx context.Context, tokenizer, word string) (string, error) {
-	key := tokenizer + "\x00" + word
-	tk.mu.Lock()
-	t, ok := tk.cache[key]
-	tk.mu.Unlock()
-	if ok {
-		return t, nil
+// firstTerm returns the first of some terms in byte order, or "".
+func firstTerm(ts []string) string {
+	if len(ts) == 0 {
+		return ""
 	}
-	first := func(c *scratch.Conn, vocabulary string) error {
-		err := c.QueryRow(ctx, `SELECT term FROM `+vocabulary+` LIMIT 1`, nil, &t)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
-		}
-		return err
-	}
-	var err error
-	if tokenizer == stemmed {
-		err = cache.WithPassage(ctx, [4]string{1: word}, func(c *scratch.Conn) error {
-			return first(c, "passage_terms")
-		})
-	} else {
-		err = scratch.Do(ctx, func(c *scratch.Conn) error {
-			if err := c.Table(ctx, plain, plainTable...); err != nil {
-				return err
-			}
-			if err := c.Exec(ctx, `BEGIN`); err != nil {
-				return err
-			}
-			// Rolled back, so the next word is read alone.
-			defer c.Rollback(ctx)
-			if err := c.Exec(ctx, `INSERT INTO plain(x) VALUES (?)`, word); err != nil {
-				return err
-			}
-			return first(c, "plain_terms")
-		})
-	}
-	if err != nil {
-		return "", err
-	}
-	tk.mu.Lock()
-	if tk.cache == nil {
-		tk.cache = map[string]string{}
-	}
-	if len(tk.cache) < 4096 {
-		tk.cache[key] = t
-	}
-	tk.mu.Unlock()
-	return t, nil
+	return slices.Min(ts)
 }

@@ -1,37 +1,35 @@
 package search
 
 import (
-	"context"
 	"testing"
+
+	"github.com/bfgo/bf/libbf/terms"
 )
 
-// The tokenizer answers each word alone, whichever table asked before it and whatever the
-// previous word made (several terms, none).
-func TestTokenizerTerm(t *testing.T) {
-	ctx := context.Background()
+// The first term of a word, in byte order, stemmed as the search table's terms or only
+// folded, as suggestions compare and show them.
+func TestFirstTerm(t *testing.T) {
+	stemmed, folded := terms.Terms, terms.Folded
 	tests := []struct {
-		table, word, want string
+		cut        func(string) []string
+		word, want string
 	}{
 		{stemmed, "having", "have"},
-		{plain, "Café", "cafe"},
+		{folded, "Café", "cafe"},
 		{stemmed, "beings", "be"},
 		{stemmed, "!!!", ""},
 		{stemmed, "running", "run"},
-		{plain, "two words", "two"},
-		{plain, "zebra", "zebra"},
+		{folded, "two words", "two"},
+		{folded, "zebra", "zebra"},
 		{stemmed, "Zürich", "zurich"},
-		{plain, "", ""},
+		{folded, "", ""},
 		{stemmed, "connections", "connect"},
+		{folded, "connections", "connections"},
+		{stemmed, "zebras and lions", "and"},
 	}
-	for round := range 2 { // the second round answers from the cache
-		for _, tc := range tests {
-			got, err := tokens.term(ctx, tc.table, tc.word)
-			if err != nil {
-				t.Fatalf("round %d: term(%s, %q): %v", round, tc.table, tc.word, err)
-			}
-			if got != tc.want {
-				t.Errorf("round %d: term(%s, %q) = %q, want %q", round, tc.table, tc.word, got, tc.want)
-			}
+	for _, tc := range tests {
+		if got := firstTerm(tc.cut(tc.word)); got != tc.want {
+			t.Errorf("firstTerm(%q) = %q, want %q", tc.word, got, tc.want)
 		}
 	}
 }
