@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -109,22 +110,13 @@ func TestKeeperNewFolders(t *testing.T) {
 	c := f.open()
 	got := refs(t, c)
 	for _, want := range []string{"projects/new/deeper/one.md", "projects/new/deeper/two.md"} {
-		if !contains(got, want) {
+		if !slices.Contains(got, want) {
 			t.Errorf("refs lack %s: %v", want, got)
 		}
 	}
 	if n.fresh.Load() != 2 || n.compares.Load() != 2 {
 		t.Errorf("syncs fresh %d, compares %d; want 2 and 2", n.fresh.Load(), n.compares.Load())
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // TestKeeperOverflow: when notifications overflow, the waiting Open lists the brain

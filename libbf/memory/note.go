@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/big"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -120,7 +121,7 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 	m.Trust = DefaultTrust
 	if v, ok := f[FieldTrust]; ok {
 		s, _ := v.(string)
-		if !contains(TrustValues, s) {
+		if !slices.Contains(TrustValues, s) {
 			bad("fields.trust", "expected stated, imported or external")
 		} else {
 			m.Trust = s
@@ -245,15 +246,6 @@ func asInt(v any) (int, bool) {
 		return 0, false
 	}
 	return 0, false
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // body is the note's text after the front matter, trimmed.
