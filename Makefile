@@ -9,6 +9,10 @@ EXAMPLES := ./examples/sensors/git-history ./examples/sensors/local-documents ./
 MODULES := libbf $(COMMANDS) e2e bench examples
 PKGS := $(addsuffix /...,$(addprefix ./,$(MODULES)))
 
+# staticcheck, pinned here and only here: make lint runs it through go run, which fetches
+# this version from the module proxy into the module cache when it is not there yet.
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+
 # The release version, stamped once into every binary (bf --version, bf-NAME --version and
 # MCP's serverInfo) by make install and make dist, which also strip the symbol table and
 # DWARF (-s -w): a release tarball is half the size, and a Go profile or panic still names
@@ -59,6 +63,8 @@ lint:
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@echo "== lint: go vet (type-checks every module; the first run compiles them)"
 	$(GO) vet $(PKGS)
+	@echo "== lint: staticcheck (the first run fetches and compiles $(STATICCHECK))"
+	$(GO) run $(STATICCHECK) $(PKGS)
 
 demo: build
 	@./examples/demo.sh

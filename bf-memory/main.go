@@ -356,16 +356,6 @@ those stored: a scope nobody declared is usually a typo.`,
 	}
 }
 
-// known reports whether verb is one bf-memory serves.
-func known(verb string) bool {
-	for _, c := range commands() {
-		if c.Name == verb {
-			return true
-		}
-	}
-	return false
-}
-
 // answer opens the brain, runs one memory call and prints its reply.
 func answer[T any](env *cli.Env, brainFlag *cli.Optional, call func(*memory.Store) (T, error)) error {
 	s, err := open(env, brainFlag)

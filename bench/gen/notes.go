@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -184,7 +185,7 @@ func (p *Plan) NoteText(i int) []byte {
 			typ, n.Status, n.Title, n.Updated.Format(time.DateOnly), summary.String())
 		var ts []string
 		for range 1 + r.IntN(4) {
-			if t := p.tag(r); !contains(ts, t) {
+			if t := p.tag(r); !slices.Contains(ts, t) {
 				ts = append(ts, t)
 			}
 		}
@@ -227,15 +228,6 @@ func (p *Plan) NoteText(i int) []byte {
 	return []byte(b.String())
 }
 
-func contains(l []string, s string) bool {
-	for _, x := range l {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // fields writes the declared fields of a note: owners, dependencies, participants, kind.
 func (p *Plan) fields(b *strings.Builder, r *rand.Rand, i int) {
 	n := p.Notes[i]
@@ -246,7 +238,7 @@ func (p *Plan) fields(b *strings.Builder, r *rand.Rand, i int) {
 				break
 			}
 			e := "person:email/" + p.person(r).Email
-			if !contains(l, e) {
+			if !slices.Contains(l, e) {
 				l = append(l, e)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -94,22 +95,13 @@ func selected(b *brain.Brain, only []string) []string {
 		if !a.Enabled {
 			continue
 		}
-		if len(only) > 0 && !contains(only, name) {
+		if len(only) > 0 && !slices.Contains(only, name) {
 			continue
 		}
 		out = append(out, name)
 	}
 	sort.Strings(out)
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // requeue makes interrupted jobs of run kinds that retry by themselves pending again.
@@ -337,8 +329,7 @@ func (o Runner) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch str
 	admit := func(ctx context.Context, msgs []channel.Message, end time.Time) error {
 		batch := queue.Batch{Channel: ch, Input: mark, Done: queue.Progress{Position: end}, Jobs: jobs}
 		for _, m := range msgs {
-			batch.Messages = append(batch.Messages, queue.Message{ID: m.ID, Sender: m.Sender, Conversation: m.Conversation,
-				Time: m.Time, Text: m.Text, ReplyTo: m.ReplyTo, Own: m.Own, Cursor: m.Cursor})
+			batch.Messages = append(batch.Messages, queue.Message(m))
 		}
 		res, err := q.AdmitMessages(batch)
 		rep.Admitted = append(rep.Admitted, res.Jobs...)

@@ -64,10 +64,10 @@ func (o Runner) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, stat
 			if err != nil {
 				return err
 			}
+			admit := queue.Message(m)
+			admit.Cursor = cursor
 			res, err := q.AdmitMessages(queue.Batch{Channel: ch, Input: StreamMark(ch),
-				Messages: []queue.Message{{ID: m.ID, Sender: m.Sender, Conversation: m.Conversation, Time: m.Time, Text: m.Text,
-					ReplyTo: m.ReplyTo, Own: m.Own, Cursor: cursor}},
-				Done: queue.Progress{Position: m.Time, Cursor: cursor}, Jobs: jobs})
+				Messages: []queue.Message{admit}, Done: queue.Progress{Position: m.Time, Cursor: cursor}, Jobs: jobs})
 			if err != nil {
 				return err
 			}

@@ -98,12 +98,6 @@ func (e Env) checkOwnedDir(dir string) error {
 	return nil
 }
 
-// Trust records collection trust for the brain at root on this machine.
-func Trust(root string) error { return System().Trust(root) }
-
-// Trusted reports whether the brain at root holds collection trust on this machine.
-func Trusted(root string) (bool, error) { return System().Trusted(root) }
-
 // Trust records collection trust for the brain at root (see the trust.json layout above).
 func (e Env) Trust(root string) error {
 	b, err := e.Open(root)

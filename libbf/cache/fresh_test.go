@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -465,22 +466,43 @@ func TestWaitsWithoutGeneration(t *testing.T) {
 	}
 }
 
+// TestBuildWaitsForOpenCaches holds a cache open while a build reaches its swap: the swap
+// must wait until the cache is closed, and the open cache keeps reading its generation
+// meanwhile.
 func TestBuildWaitsForOpenCaches(t *testing.T) {
 	f := smallBrain(t)
 	c := f.open()
-	done := make(chan error)
+	var closed, swappedOpen atomic.Bool
+	atSwap := make(chan struct{})
+	onTurnstile = func() { close(atSwap) }
+	onSwap = func() { swappedOpen.Store(!closed.Load()) }
+	defer func() { onTurnstile, onSwap = nil, nil }()
+	done := make(chan error, 1)
 	go func() {
 		_, err := Build(context.Background(), f.brain(), nil)
 		done <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
-	// The open cache still reads its generation while the build waits.
-	if got := len(refs(t, c)); got != 6 {
-		t.Errorf("items = %d", got)
+	select {
+	case <-atSwap:
+	case err := <-done:
+		t.Fatalf("the build ended without reaching its swap: %v", err)
 	}
+	// A build that did not wait would swap and end within this pause.
+	select {
+	case err := <-done:
+		t.Fatalf("the build ended while a cache was open (err %v)", err)
+	case <-time.After(200 * time.Millisecond):
+	}
+	if got := len(refs(t, c)); got != 6 {
+		t.Errorf("items while the build waits = %d", got)
+	}
+	closed.Store(true)
 	c.Close()
 	if err := <-done; err != nil {
 		t.Fatal(err)
+	}
+	if swappedOpen.Load() {
+		t.Error("the build swapped generations while a cache was open")
 	}
 	c = f.open()
 	if got := len(refs(t, c)); got != 6 {
@@ -508,12 +530,10 @@ func TestWarmOpenListsOnlyChangedSources(t *testing.T) {
 	var listed []string
 	onListSource = func(folder string) { listed = append(listed, folder) }
 	defer func() { onListSource = nil; clock = time.Now }()
-	open := func() *Cache {
+	open := func() {
 		listed = nil
-		c := f.open()
-		c.Close()
+		f.open().Close()
 		sort.Strings(listed)
-		return c
 	}
 
 	// Within the settle time every recently changed folder is listed again.
@@ -530,11 +550,11 @@ func TestWarmOpenListsOnlyChangedSources(t *testing.T) {
 	}
 	// Adding a record lists its folder only, and finds it.
 	f.writeRecord("small", "s-1", `"title":"Small two"`)
-	c := open()
+	open()
 	if diff := cmp.Diff([]string{"memories/nested", "memories/small"}, listed); diff != "" {
 		t.Errorf("after one new record (-want +got):\n%s", diff)
 	}
-	c = f.open()
+	c := f.open()
 	if got := titleOf(t, c, "small:s-1"); got != "Small two" {
 		t.Errorf("new record title = %q", got)
 	}

@@ -15,18 +15,7 @@ import (
 	"github.com/bfgo/bf/libbf/record"
 )
 
-const testConfig = `version: 8
-name: work
-fields:
-  owner:
-    description: Person or team responsible for the subject.
-    type: identity
-    cardinality: many
-    relation: true
-  kind:
-    description: What sort of item this is.
-    type: string
-`
+const testConfig = "version: 8\nname: work\nfields:\n" + brainfix.OwnerField + brainfix.KindField
 
 // fixture is a brain written by a test.
 type fixture struct{ *brainfix.Brain }

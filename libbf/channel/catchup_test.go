@@ -59,7 +59,6 @@ func spread(n int, from, to float64) []float64 {
 
 // admitted records what Poll handed to admit.
 type admitted struct {
-	parts []span // each part's messages' first time and the part's end
 	count map[string]int
 	fail  error // returned by admit once set
 	ends  []float64

@@ -2,10 +2,10 @@ package channel
 
 import (
 	"strconv"
-	"time"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/bfgo/bf/libbf/queue"
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
@@ -18,26 +18,10 @@ const (
 	MaxTextChars = 32768
 )
 
-// Message is one admitted message envelope, as a read or a stream returns it.
-type Message struct {
-	// ID identifies the message within its channel and stays the same when the provider
-	// delivers it again.
-	ID string
-	// Sender is who wrote it, as the adapter admitted them.
-	Sender string
-	// Conversation is the thread it belongs to, scoped by the channel.
-	Conversation string
-	// Time is when it was written, in UTC.
-	Time time.Time
-	// Text is the message body; it may be empty (an attachment alone, say).
-	Text string
-	// ReplyTo is the ID of the message it answers, if any.
-	ReplyTo string
-	// Cursor is a stream adapter's provider position after this message; opaque to bf.
-	Cursor string
-	// Own marks the brain's own output: it joins its conversation but starts nothing.
-	Own bool
-}
+// Message is one admitted message envelope, as a read or a stream returns it: the queue's
+// message (queue.Message documents its fields), with the checks and the canonical JSON
+// of the channel protocol.
+type Message queue.Message
 
 // FieldError is an invalid document or envelope: the field's path and the reason. It
 // never holds the offending value, which is untrusted provider data.

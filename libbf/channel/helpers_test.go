@@ -74,11 +74,8 @@ func inboxAdapter(t *testing.T, root string) {
 			inbox.err = err
 			return
 		}
-		goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(goTool); err != nil {
-			goTool = "go"
-		}
-		build := exec.Command(goTool, "build", "-o", filepath.Join(dir, "inbox"), "./examples/channels/inbox")
+		// go test puts the go command that runs it first on the PATH.
+		build := exec.Command("go", "build", "-o", filepath.Join(dir, "inbox"), "./examples/channels/inbox")
 		build.Dir = repo
 		if out, err := build.CombinedOutput(); err != nil {
 			inbox.err = fmt.Errorf("building the example adapter: %v\n%s", err, out)

@@ -212,13 +212,6 @@ func (o *object) boolean(key string, value bool) {
 	o.b = strconv.AppendBool(o.b, value)
 }
 
-func (o *object) raw(key string, value []byte) {
-	o.sep()
-	o.b = jsontext.AppendString(o.b, key)
-	o.b = append(o.b, ':')
-	o.b = append(o.b, value...)
-}
-
 func (o *object) sep() {
 	if len(o.b) == 0 {
 		o.b = append(o.b, '{')

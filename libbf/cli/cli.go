@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -123,21 +124,23 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 
+	// Run prints the help and the refusals itself: the flag set prints nothing.
 	fs := flag.NewFlagSet("bf "+cmd.Name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
 	if cmd.Flags != nil {
 		cmd.Flags(fs)
 	}
-	strict(fs)
+	refusedValue := strict(fs)
 	args, err := parseInterspersed(fs, rest)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(env.Stdout, helpText(cmd, fs))
 			return ExitOK
 		}
-		var refusal error = &UsageError{Err: errors.New(flagMessage(err, cmd.Name, argv[1:]))}
-		if m := badValue().FindStringSubmatch(err.Error()); m != nil {
-			refusal = &UsageError{Err: fmt.Errorf("invalid input: %s: %s", m[1], valueReason(m[2]))}
+		refusal := refusedValue.err
+		if refusal == nil {
+			refusal = &UsageError{Err: flagRefusal(err, fs, cmd.Name)}
 		}
 		if cmd.Refused != nil {
 			return report(env, cmd.Refused(ctx, env, rest, refusal))
@@ -158,12 +161,13 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 }
 
 // parseInterspersed lets flags follow positional arguments (`bf search QUERY --limit 5`), as
-// users of other command-line tools expect; `--` ends flag parsing.
+// users of other command-line tools expect; `--` ends flag parsing. A refusal is a
+// *stoppedAt.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	var positional []string
 	for {
 		if err := ff.Parse(fs, args); err != nil {
-			return nil, err
+			return nil, &stoppedAt{err: err, args: args, rest: fs.Args()}
 		}
 		rest := fs.Args()
 		consumed := len(args) - len(rest)
@@ -278,45 +282,42 @@ func report(env *Env, err error) int {
 	return ExitFailure
 }
 
-// badValue matches the flag package's report of a value a flag refused.
-var badValue = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:error parsing commandline arguments: )?invalid (?:(?:boolean )?value ".*" for flag -|boolean flag )([\w-]+): (.*)$`)
-})
-
-// valueReason words the flag package's own parse failures like bf's other reasons.
-func valueReason(reason string) string {
-	switch reason {
-	case "parse error", "value out of range":
-		return "expected an integer"
-	}
-	return reason
-}
-
 // strict wraps every flag of fs so that a flag given twice is refused unless it is
 // repeatable (a List), a number must be written in plain decimal (no 010, 0x10, 0b11 or
 // 1_0, which the flag package would read in other bases), and no value may be anything but
-// UTF-8 text.
-func strict(fs *flag.FlagSet) {
+// UTF-8 text. The flag package reports a refused value as text only: strict keeps the
+// refusal, naming the flag and the reason, in the refusedValue it returns.
+func strict(fs *flag.FlagSet) *refusedValue {
+	refused := &refusedValue{}
 	fs.VisitAll(func(f *flag.Flag) {
-		v := &strictValue{Value: f.Value}
+		v := &strictValue{Value: f.Value, name: f.Name, refused: refused}
 		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
 			f.Value = strictBool{v}
 			return
 		}
 		f.Value = v
 	})
+	return refused
 }
+
+// refusedValue holds the first flag value a strictValue refused, as a UsageError.
+type refusedValue struct{ err error }
 
 type strictValue struct {
 	flag.Value
-	given bool
+	name    string
+	given   bool
+	refused *refusedValue
 }
 
-// Reasons a flag's value is refused; the parse error names the flag.
+// Reasons a flag's value is refused; the refusal names the flag.
 var (
 	errTwice   = errors.New("given more than once; give the flag once")
 	errDecimal = errors.New("expected a plain decimal integer, such as 10")
 	errUTF8    = errors.New("not valid UTF-8; write arguments in UTF-8")
+	errInteger = errors.New("expected an integer")
+	errNumber  = errors.New("expected a number")
+	errBoolean = errors.New("expected true or false")
 )
 
 // plainDecimal is an integer as people write it: an optional minus sign, then digits
@@ -324,6 +325,14 @@ var (
 var plainDecimal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^-?(?:0|[1-9][0-9]*)$`) })
 
 func (v *strictValue) Set(s string) error {
+	err := v.set(s)
+	if err != nil && v.refused.err == nil {
+		v.refused.err = &UsageError{Err: fmt.Errorf("invalid input: %s: %w", v.name, err)}
+	}
+	return err
+}
+
+func (v *strictValue) set(s string) error {
 	if _, many := v.Value.(*List); v.given && !many {
 		return errTwice
 	}
@@ -331,15 +340,29 @@ func (v *strictValue) Set(s string) error {
 	if !utf8.ValidString(s) {
 		return errUTF8
 	}
+	var got any
 	if g, ok := v.Value.(flag.Getter); ok {
-		switch g.Get().(type) {
-		case int, int64, uint, uint64:
-			if !plainDecimal().MatchString(s) {
-				return errDecimal
-			}
+		got = g.Get()
+	}
+	switch got.(type) {
+	case int, int64, uint, uint64:
+		if !plainDecimal().MatchString(s) {
+			return errDecimal
 		}
 	}
-	return v.Value.Set(s)
+	err := v.Value.Set(s)
+	if err == nil || reflect.TypeOf(v.Value).Elem().PkgPath() != "flag" {
+		return err
+	}
+	// The flag package's own values refuse with "parse error" or "value out of range":
+	// the flag's type words the reason instead.
+	switch got.(type) {
+	case bool:
+		return errBoolean
+	case float64:
+		return errNumber
+	}
+	return errInteger
 }
 
 type strictBool struct{ *strictValue }
@@ -373,30 +396,53 @@ func (o *Offset) Set(s string) error {
 	return nil
 }
 
-// flagMessage turns the flag package's wording into bf's. An unknown flag is named as it
-// was typed, with the way to pass a word starting with - as an argument instead.
-func flagMessage(err error, command string, argv []string) string {
-	msg := strings.TrimPrefix(err.Error(), "error parsing commandline arguments: ")
-	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
-		typed := "--" + name
-		for _, a := range argv {
-			if a == "--" {
-				break
-			}
-			if a == "-"+name || strings.HasPrefix(a, "-"+name+"=") {
-				typed = "-" + name
-				break
-			}
-			if a == typed || strings.HasPrefix(a, typed+"=") {
-				break
+// stoppedAt is where the flag package refused a command line: its error, the arguments
+// of the parse it ended, and those left unparsed.
+type stoppedAt struct {
+	err        error
+	args, rest []string
+}
+
+func (s *stoppedAt) Error() string { return s.err.Error() }
+func (s *stoppedAt) Unwrap() error { return s.err }
+
+// flagRefusal words a refused command line that strict did not refuse a value of. The flag
+// package's errors are text, so the refusal is read from the argument parsing stopped
+// after, which the flag set tells apart: a flag it does not define, named as it was typed
+// with the way to pass a word starting with - as an argument instead; a flag that needs a
+// value; else the flag package's own words (bad flag syntax).
+func flagRefusal(err error, fs *flag.FlagSet, command string) error {
+	see := fmt.Sprintf("(see bf %s --help)", command)
+	var at *stoppedAt
+	if !errors.As(err, &at) {
+		return fmt.Errorf("%w %s", err, see)
+	}
+	if parsed := len(at.args) - len(at.rest); parsed > 0 {
+		last := at.args[parsed-1]
+		typed, _, hasValue := strings.Cut(last, "=")
+		name := strings.TrimPrefix(strings.TrimPrefix(typed, "-"), "-")
+		if strings.HasPrefix(last, "-") && name != "" && !strings.HasPrefix(name, "-") {
+			f := fs.Lookup(name)
+			switch {
+			case f == nil:
+				return fmt.Errorf("unknown flag %s %s; words starting with - need -- before them: bf %s -- %s", typed, see, command, typed)
+			case !hasValue && len(at.rest) == 0 && !isBool(f):
+				return fmt.Errorf("flag --%s needs a value %s", name, see)
 			}
 		}
-		return fmt.Sprintf("unknown flag %s (see bf %s --help); words starting with - need -- before them: bf %s -- %s", typed, command, command, typed)
 	}
-	if rest, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
-		msg = "flag --" + rest + " needs a value"
+	// ff.Parse wraps the flag package's error in words of its own.
+	cause := at.err
+	if inner := errors.Unwrap(cause); inner != nil {
+		cause = inner
 	}
-	return fmt.Sprintf("%s (see bf %s --help)", msg, command)
+	return fmt.Errorf("%w %s", cause, see)
+}
+
+// isBool reports a flag given without a value.
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 func helpText(cmd *Command, fs *flag.FlagSet) string {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/bfgo/bf/libbf/reply"
 )
 
 func testCommand(got *[]string, limit *int, brain *Optional) *Command {
@@ -149,6 +151,51 @@ func TestRepeatedFlags(t *testing.T) {
 		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
 		if code != tt.code || errb.String() != tt.stderr || dry != tt.dry || !cmp.Equal([]string(names), tt.names) {
 			t.Errorf("%v: code %d stderr %q dry %v names %q", tt.argv, code, errb.String(), dry, names)
+		}
+	}
+}
+
+// TestFlagRefusals words each way the flag package refuses a command line, naming the
+// flag: a value its type refuses, a flag given twice, an unknown flag as it was typed, a
+// flag without its value, and bad flag syntax.
+func TestFlagRefusals(t *testing.T) {
+	tests := []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"--dry-run=maybe"}, "bf: invalid input: dry-run: expected true or false\n"},
+		{[]string{"--dry-run=true", "--dry-run=false"}, "bf: invalid input: dry-run: given more than once; give the flag once\n"},
+		{[]string{"--pause", "soon"}, "bf: invalid input: pause: expected a number\n"},
+		{[]string{"--pause=1e999"}, "bf: invalid input: pause: expected a number\n"},
+		{[]string{"--cycles", "-1"}, "bf: invalid input: cycles: expected an integer\n"},
+		{[]string{"--cycles", "18446744073709551616"}, "bf: invalid input: cycles: expected an integer\n"},
+		{[]string{"--cycles", "x"}, "bf: invalid input: cycles: expected a plain decimal integer, such as 10\n"},
+		{[]string{"--offset", "-1"}, "bf: invalid input: offset: " + reply.ErrOffset.Error() + "\n"},
+		{[]string{"x", "-nope=1"}, "bf: unknown flag -nope (see bf update --help); words starting with - need -- before them: bf update -- -nope\n"},
+		{[]string{"--dry-run", "--nope"}, "bf: unknown flag --nope (see bf update --help); words starting with - need -- before them: bf update -- --nope\n"},
+		{[]string{"x", "--cycles"}, "bf: flag --cycles needs a value (see bf update --help)\n"},
+		{[]string{"--dry-run", "---x"}, "bf: bad flag syntax: ---x (see bf update --help)\n"},
+		{[]string{"-=x"}, "bf: bad flag syntax: -=x (see bf update --help)\n"},
+	}
+	for _, tt := range tests {
+		var dry bool
+		var pause float64
+		var cycles uint
+		var offset Offset
+		cmd := &Command{
+			Name: "update",
+			Flags: func(fs *flag.FlagSet) {
+				fs.BoolVar(&dry, "dry-run", false, "list only")
+				fs.Float64Var(&pause, "pause", 0, "pause in `seconds`")
+				fs.UintVar(&cycles, "cycles", 0, "cycles to run")
+				fs.Var(&offset, "offset", "continuation offset")
+			},
+			Run: func(context.Context, *Env, []string) error { return nil },
+		}
+		var out, errb bytes.Buffer
+		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, append([]string{"bf-update"}, tt.args...), cmd)
+		if code != ExitUsage || errb.String() != tt.stderr || out.Len() != 0 {
+			t.Errorf("%q: code %d, stdout %q, stderr %q; want 2, %q", tt.args, code, out.String(), errb.String(), tt.stderr)
 		}
 	}
 }

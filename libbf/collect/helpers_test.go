@@ -97,14 +97,7 @@ func stamp(t time.Time) string { return history.Instant(t) }
 // local is a test instant as replies show it.
 func local(t time.Time) string { return reply.Local(history.Instant(t), zone) }
 
-func printed(t *testing.T, v any) string {
-	t.Helper()
-	b, err := reply.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func printed(t *testing.T, v any) string { return brainfix.JSON(t, v) }
 
 func jsonEqual(t *testing.T, what, got, want string) {
 	t.Helper()

@@ -79,7 +79,7 @@ func RunHook(ctx context.Context, b *brain.Brain, event string, opt RunOptions) 
 	out := &HookReply{Hook: event, OK: true, Routines: []RoutineRun{}}
 	for _, name := range slices.Sorted(maps.Keys(b.Config.Routines)) {
 		rt := b.Config.Routines[name]
-		if !rt.Enabled || !contains(rt.Hooks, event) {
+		if !rt.Enabled || !slices.Contains(rt.Hooks, event) {
 			continue
 		}
 		run, err := RunRoutine(ctx, b, name, opt)
@@ -92,15 +92,6 @@ func RunHook(ctx context.Context, b *brain.Brain, event string, opt RunOptions) 
 		out.Routines = append(out.Routines, *run)
 	}
 	return out, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // pruneActions keeps the newest keep untouched actions of routine name: folders

@@ -60,14 +60,7 @@ func run(t *testing.T, req Request) *Reply {
 }
 
 // printed is the reply as bf eval prints it.
-func printed(t *testing.T, v any) string {
-	t.Helper()
-	b, err := reply.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func printed(t *testing.T, v any) string { return brainfix.JSON(t, v) }
 
 func TestStarterSuitePasses(t *testing.T) {
 	b := newBrain(t, "fresh", nil)

@@ -25,15 +25,7 @@ var (
 const config = `version: 8
 name: %s
 fields:
-  owner:
-    description: Person or team responsible for the subject.
-    type: identity
-    cardinality: many
-    relation: true
-  kind:
-    description: What sort of item this is.
-    type: string
-sensors:
+` + brainfix.OwnerField + brainfix.KindField + `sensors:
   brief:
     command: [sensors/brief.sh]
     enabled: false

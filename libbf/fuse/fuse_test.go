@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/brainfix"
 	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/schema"
@@ -284,14 +285,8 @@ func valid(t *testing.T, out *search.Reply) {
 	}
 }
 
-func jsonOf(t *testing.T, v any) string {
-	t.Helper()
-	b, err := reply.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+// jsonOf is v as a command prints it.
+func jsonOf(t *testing.T, v any) string { return brainfix.JSON(t, v) }
 
 // chainFixture holds a chain through a deprecated note (d ← e ← f), one ending in a
 // deprecated note (g ← h), a chain of twelve (m1 ← … ← m12) and a cycle (k ↔ l).

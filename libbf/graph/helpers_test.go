@@ -17,21 +17,7 @@ var zone = time.FixedZone("CEST", 2*3600)
 const baseConfig = `version: 8
 name: %s
 fields:
-  depends-on:
-    description: What the subject needs.
-    type: identity
-    cardinality: many
-    relation: true
-    broader: related-to
-  related-to:
-    description: Anything related.
-    type: identity
-    cardinality: many
-    relation: true
-  phase:
-    description: Project phase.
-    type: string
-  labels:
+` + brainfix.DependsOnField + brainfix.RelatedToField + brainfix.PhaseField + `  labels:
     description: Free labels.
     type: string
     cardinality: many
@@ -68,14 +54,8 @@ func open(t *testing.T, brains ...*brainfix.Brain) (*Opened, *reply.Problems) {
 	return o, probs
 }
 
-func jsonOf(t *testing.T, v any) string {
-	t.Helper()
-	b, err := reply.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+// jsonOf is v as a command prints it.
+func jsonOf(t *testing.T, v any) string { return brainfix.JSON(t, v) }
 
 // atlasBrain links to projects/atlas.md in every way.
 func atlasBrain(t *testing.T) *brainfix.Brain {

@@ -91,7 +91,7 @@ func (s *Server) diagnostics(d *document) ([]Diagnostic, error) {
 // the first line when the check said nothing more.
 func locate(t *text, f check.Finding) Range {
 	if f.Link != "" {
-		from, to := 0, t.lines()
+		var from, to int
 		if f.Line > 0 {
 			from, to = f.Line-1, min(f.Line+3, t.lines())
 		} else {

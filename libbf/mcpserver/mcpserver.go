@@ -109,9 +109,6 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-// MCP returns the underlying SDK server, for in-process clients.
-func (s *Server) MCP() *server.MCPServer { return s.mcp }
-
 // Serve answers requests read from in on out until in ends or ctx is cancelled. When in
 // ends, no further request is read, the calls in flight finish and their answers are
 // written, and Serve returns nil.

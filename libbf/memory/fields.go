@@ -2,6 +2,7 @@ package memory
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bfgo/bf/libbf/config"
@@ -62,7 +63,7 @@ var noteFields = []noteField{
 			if !present {
 				return
 			}
-			if s, _ := v.(string); !contains(TrustValues, s) {
+			if s, _ := v.(string); !slices.Contains(TrustValues, s) {
 				bad("", "expected stated, imported or external")
 			} else {
 				m.Trust = s

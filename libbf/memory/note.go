@@ -135,15 +135,6 @@ func asInt(v any) (int, bool) {
 	return 0, false
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // body is the note's text after the front matter, trimmed.
 func body(data []byte, bodyLine int) string {
 	lines := strings.SplitAfter(string(data), "\n")

@@ -158,7 +158,7 @@ func (req *RememberRequest) check() error {
 	if req.Ref != "" && strings.TrimSpace(req.Ref) == "" {
 		return inputf("--ref", "is blank; give a URL, a file or a record backing the memory")
 	}
-	if req.Trust != "" && !contains(TrustValues, req.Trust) {
+	if req.Trust != "" && !slices.Contains(TrustValues, req.Trust) {
 		return inputf("--trust", "expected stated, imported or external")
 	}
 	if req.Review != "" && !CheckDay(req.Review) {

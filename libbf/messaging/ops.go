@@ -61,17 +61,7 @@ func (o Messenger) List(ctx context.Context, b *brain.Brain) (*ListReply, error)
 
 // Get opens job or delivery id explicitly, with its private bodies and attempts.
 func (o Messenger) Get(ctx context.Context, b *brain.Brain, id string) (*Detail, error) {
-	op, err := o.openWork(b, id, false)
-	if err != nil {
-		return nil, err
-	}
-	defer op.close()
-	d, err := op.q.Get(id)
-	if err != nil {
-		return nil, err
-	}
-	out := o.detail(d)
-	return &out, nil
+	return onWork(o, b, id, false, (*queue.Queue).Get, o.detail)
 }
 
 // Retried is what a retry did: the delivery's new attempt or the job made pending again,
@@ -138,16 +128,22 @@ func (o Messenger) Retry(ctx context.Context, b *brain.Brain, id string) (*Retri
 // Cancel cancels job or delivery id: it keeps its identity and no longer holds later
 // work. An attempt still running in a live process is refused.
 func (o Messenger) Cancel(ctx context.Context, b *brain.Brain, id string) (*Item, error) {
-	op, err := o.openWork(b, id, true)
+	return onWork(o, b, id, true, (*queue.Queue).Cancel, o.item)
+}
+
+// onWork runs call on job or delivery id in b's queue, opened as openWork does, and
+// returns its answer as answer words it.
+func onWork[T, R any](o Messenger, b *brain.Brain, id string, record bool, call func(*queue.Queue, string) (T, error), answer func(T) R) (*R, error) {
+	op, err := o.openWork(b, id, record)
 	if err != nil {
 		return nil, err
 	}
 	defer op.close()
-	it, err := op.q.Cancel(id)
+	v, err := call(op.q, id)
 	if err != nil {
 		return nil, err
 	}
-	out := o.item(it)
+	out := answer(v)
 	return &out, nil
 }
 

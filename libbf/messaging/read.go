@@ -68,11 +68,6 @@ func (o Messenger) Read(ctx context.Context, b *brain.Brain, name, since, until 
 		Since: o.instant(start), Until: o.instant(end)}, nil
 }
 
-// Stream is bf channel stream NAME.
-func Stream(ctx context.Context, b *brain.Brain, name string, out io.Writer) error {
-	return Messenger{}.Stream(ctx, b, name, out, nil)
-}
-
 // Stream runs channel name's stream in the foreground until ctx ends, to test an adapter
 // by hand. It starts at the current time with an empty cursor, under the same supervision
 // as an assistant's stream (restarts with backoff, the stream lock of the brain, echoes of

@@ -82,11 +82,6 @@ var knownKeys = map[string]bool{
 	"okf_version": true,
 }
 
-// ordinaryKeys are the keys ordinary Markdown may use.
-var ordinaryKeys = map[string]bool{
-	"type": true, "status": true, "title": true, "updated": true, "summary": true, "description": true,
-}
-
 // block is where the front matter sits in the file.
 type block struct {
 	found  bool // the first line is exactly ---

@@ -60,14 +60,14 @@ var anchorRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // (final sigma, dotted capital I), so a heading gets the same slug in bf as in other tools
 // that lowercase by the full Unicode rules. A Caser keeps state, so each goroutine takes
 // its own.
-var lowers = sync.Pool{New: func() any { return cases.Lower(language.Und) }}
+var lowers = sync.Pool{New: func() any { c := cases.Lower(language.Und); return &c }}
 
 // Slug turns heading text into a section fragment: lowercase it, delete every character
 // that is not a letter, digit, underscore, whitespace or '-', turn each whitespace
 // character into '-' (runs are kept, so "A  B" gives "a--b"), and use "section" when
 // nothing is left. Links to sections depend on this being stable.
 func Slug(s string) string {
-	lower := lowers.Get().(cases.Caser)
+	lower := lowers.Get().(*cases.Caser)
 	defer lowers.Put(lower)
 	var b strings.Builder
 	for _, r := range lower.String(s) {

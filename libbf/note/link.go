@@ -44,15 +44,6 @@ type Link struct {
 	From    From
 }
 
-// Relation is the built-in relation the link asserts by where it is written: "cites" for
-// sources, "" otherwise (a bf:// link may still name one with ?rel=).
-func (l Link) Relation() string {
-	if l.From == FromSources {
-		return "cites"
-	}
-	return ""
-}
-
 // found is a body link before its origin is known.
 type found struct {
 	link     Link

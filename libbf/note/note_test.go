@@ -229,24 +229,6 @@ func TestOrdinaryMarkdown(t *testing.T) {
 	}
 }
 
-func TestPlainAndLead(t *testing.T) {
-	md := "# Title\n\nSee [the *plan*](a.md) and ![logo](l.png) `x_y` <https://x.test> &amp; <b>bold</b>[^1].\n\n---\n\n```go\nfmt.Println()\n```\n\n> quoted\n\n[^1]: note\n"
-	if got := Plain(md); got != "Title See the plan and logo x_y https://x.test & bold. fmt.Println() quoted note" {
-		t.Errorf("Plain = %q", got)
-	}
-	tests := []struct{ body, want string }{
-		{"---\nsummary: Short *lead*.\n---\n# A\n\nIntro.\n", "Short lead."},
-		{"# A\n\nIntro [x](y.md).\n\n## B\n\nb\n", "Intro x."},
-		{"# A\n\n## B\n\nFirst section.\n", "First section."},
-		{"# A\n", ""},
-	}
-	for _, tt := range tests {
-		if got := mustParse(t, "projects/a.md", tt.body).Lead(); got != tt.want {
-			t.Errorf("Lead(%q) = %q, want %q", tt.body, got, tt.want)
-		}
-	}
-}
-
 // TestParseConcurrent shares nothing between parses; run with -race to check.
 func TestParseConcurrent(t *testing.T) {
 	body := "---\ntype: concept\ntags: [a]\n---\n# ΟΔΟΣ\n\n## Σ Budget\n\n- [ ] [x](y.md)\n"

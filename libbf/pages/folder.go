@@ -16,19 +16,27 @@ import (
 // Listing is a page of items: a folder, a tag's members, or a source's records.
 type Listing struct {
 	Items []reply.Item `json:"items"`
-	// Next and Previous name the adjacent periods of a source period page.
-	Next       string          `json:"next,omitempty"`
-	NextOffset *int64          `json:"next_offset,omitempty"`
-	Notice     string          `json:"notice"`
-	Page       string          `json:"page"`
-	Previous   string          `json:"previous,omitempty"`
-	Problems   []reply.Problem `json:"problems,omitempty"`
+	Paging
 	// Sources is the coverage of the source of memories/SOURCE, its period and undated
 	// pages, in each brain that knows it.
 	Sources []reply.Coverage `json:"sources,omitempty"`
 	Stale   []string         `json:"stale,omitempty"`
 	// Total counts the items of every page.
 	Total int `json:"total"`
+}
+
+// Paging is what a listing and a period page say of the page itself: its name, where its
+// neighbours are, the notice and the problems met reading it. Its fields sit among the
+// page's own in alphabetical order, as every reply's do.
+type Paging struct {
+	// Next and Previous name the adjacent periods of a period page (a source's, a day, a
+	// month or a range).
+	Next       string          `json:"next,omitempty"`
+	NextOffset *int64          `json:"next_offset,omitempty"`
+	Notice     string          `json:"notice"`
+	Page       string          `json:"page"`
+	Previous   string          `json:"previous,omitempty"`
+	Problems   []reply.Problem `json:"problems,omitempty"`
 }
 
 // IsFolder reports whether path (brain-relative, below an authored root) is a folder of
@@ -100,7 +108,7 @@ func folder(ctx context.Context, req Request, path string) (*Listing, error) {
 		key, order = `i.path`, `i.path DESC`
 		less = func(a, b *row) bool { return a.ref > b.ref }
 	}
-	out := &Listing{Notice: reply.Notice, Page: path}
+	out := &Listing{Paging: Paging{Notice: reply.Notice, Page: path}}
 	var all []*row
 	for _, p := range s.parts {
 		n, err := countRows(ctx, p, where, sql.Named("prefix", path))

@@ -138,12 +138,6 @@ func brief(it reply.Item) reply.Item {
 	}
 }
 
-// noExcerpt drops an item's excerpt, as home upcoming shows it.
-func noExcerpt(it reply.Item) reply.Item {
-	it.Excerpt = ""
-	return it
-}
-
 // listedFields are the item's declared single-value fields as listings show them.
 func listedFields(cfg *config.Config, raw string) map[string]json.RawMessage {
 	if cfg == nil {

@@ -132,7 +132,7 @@ func source(ctx context.Context, req Request, page ref.Page) (*Listing, error) {
 	args := []any{sql.Named("source", page.Source)}
 	where := `i.kind = 'record' AND i.source = :source`
 	key, order, pageSize := `i.time`, `k DESC, i.ref DESC`, PageSize
-	out := &Listing{Notice: reply.Notice, Page: page.Path}
+	out := &Listing{Paging: Paging{Notice: reply.Notice, Page: page.Path}}
 	if page.Kind != ref.PageRecordFile {
 		out.Sources = []reply.Coverage{}
 	}

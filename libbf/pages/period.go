@@ -15,18 +15,12 @@ type PeriodReply struct {
 	// Changed are up to 20 items modified upstream in the period but placed outside it.
 	Changed []reply.Item `json:"changed"`
 	Items   []reply.Item `json:"items"`
-	// Next and Previous name the adjacent periods of a day, month or range.
-	Next       string          `json:"next,omitempty"`
-	NextOffset *int64          `json:"next_offset,omitempty"`
-	Notice     string          `json:"notice"`
-	Page       string          `json:"page"`
-	Previous   string          `json:"previous,omitempty"`
-	Problems   []reply.Problem `json:"problems,omitempty"`
-	Since      string          `json:"since"`
-	Sources    []Activity      `json:"sources"`
-	Stale      []string        `json:"stale,omitempty"`
-	Total      int             `json:"total"`
-	Until      string          `json:"until"`
+	Paging
+	Since   string     `json:"since"`
+	Sources []Activity `json:"sources"`
+	Stale   []string   `json:"stale,omitempty"`
+	Total   int        `json:"total"`
+	Until   string     `json:"until"`
 }
 
 // placedIn selects items placed in [:since, :until).
@@ -116,8 +110,8 @@ func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, erro
 	defer s.close()
 	since, until := canonical(pd.Start), canonical(pd.End)
 	out := &PeriodReply{
-		Notice: reply.Notice, Page: page.Path,
-		Since: timestamp.Local(pd.Start, s.loc), Until: timestamp.Local(pd.End, s.loc),
+		Paging: Paging{Notice: reply.Notice, Page: page.Path},
+		Since:  timestamp.Local(pd.Start, s.loc), Until: timestamp.Local(pd.End, s.loc),
 		Sources: []Activity{},
 	}
 	if prev, ok := pd.Previous(); ok {

@@ -98,7 +98,7 @@ func tagged(ctx context.Context, req Request, page ref.Page) (*Listing, error) {
 		return nil, err
 	}
 	defer s.close()
-	out := &Listing{Notice: reply.Notice, Page: "tags/" + page.Tag}
+	out := &Listing{Paging: Paging{Notice: reply.Notice, Page: "tags/" + page.Tag}}
 	where := `i.id IN (SELECT item FROM tags WHERE target = :tag)`
 	var all []*row
 	for _, p := range s.parts {

@@ -148,6 +148,7 @@ func checkSpec(s *Spec) error {
 	}
 	for i, kv := range s.Env {
 		if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+			//lint:ignore ST1005 the message starts with the field's name, Env
 			return fmt.Errorf("Env[%d] must read KEY=VALUE", i)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // Line is a progress line being drawn on W.
@@ -93,5 +95,5 @@ func roundLeft(d time.Duration) time.Duration {
 // IsTerminal reports whether w is a terminal.
 func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	return ok && f != nil && isTerminal(f.Fd())
+	return ok && f != nil && term.IsTerminal(int(f.Fd()))
 }

@@ -86,18 +86,6 @@ func (s Stated) State() string {
 	return Unreviewed
 }
 
-// Label is how recall, the brief and listings name an untrusted item's provenance, ""
-// for a trusted one.
-func (s Stated) Label() string {
-	switch {
-	case s.Trusted:
-		return ""
-	case s.By == Collection:
-		return "unconfirmed record"
-	}
-	return Unreviewed
-}
-
 // Mark sets or clears a note's review mark in the front matter text of a note file
 // (between its --- lines), changing nothing else: accepting or rejecting changes only the
 // marker. It returns the new file text; data without front matter fails.

@@ -10,15 +10,22 @@ import (
 
 // Message is an admitted channel message envelope.
 type Message struct {
-	ID           string
-	Sender       string
+	// ID identifies the message within its channel and stays the same when the provider
+	// delivers it again.
+	ID string
+	// Sender is who wrote it, as the adapter admitted them.
+	Sender string
+	// Conversation is the thread it belongs to, scoped by the channel.
 	Conversation string
-	Time         time.Time
-	Text         string
-	ReplyTo      string
-	// Own marks the brain's own output: it joins the conversation but starts no job.
+	// Time is when it was written, in UTC.
+	Time time.Time
+	// Text is the message body; it may be empty (an attachment alone, say).
+	Text string
+	// ReplyTo is the ID of the message it answers, if any.
+	ReplyTo string
+	// Own marks the brain's own output: it joins its conversation but starts no job.
 	Own bool
-	// Cursor is a stream adapter's provider position after this message.
+	// Cursor is a stream adapter's provider position after this message; opaque to bf.
 	Cursor string
 }
 

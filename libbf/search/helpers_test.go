@@ -20,15 +20,7 @@ var (
 const baseConfig = `version: 8
 name: %s
 fields:
-  owner:
-    description: Person or team responsible for the subject.
-    type: identity
-    cardinality: many
-    relation: true
-  kind:
-    description: What sort of item this is.
-    type: string
-sensors:
+` + brainfix.OwnerField + brainfix.KindField + `sensors:
   brief:
     command: [sensors/brief.sh]
     refresh: 3600
@@ -77,14 +69,8 @@ func refs(items []reply.Item) []string {
 	return out
 }
 
-func jsonOf(t *testing.T, v any) string {
-	t.Helper()
-	b, err := reply.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+// jsonOf is v as a command prints it.
+func jsonOf(t *testing.T, v any) string { return brainfix.JSON(t, v) }
 
 // openParts opens a test brain for the ranking functions; the parts close with the test.
 func openParts(t *testing.T, b *testBrain) []*part {

@@ -135,9 +135,6 @@ func (s *Session) DB(i int) *sql.Tx { return s.parts[i].tx }
 // Query is the parsed query.
 func (s *Session) Query() fold.Query { return s.pq.query }
 
-// Identity reports whether a brain knows the query as an identity or tag, once ranked.
-func (s *Session) Identity() bool { return s.identity() }
-
 // Low reports whether source is a low-priority source of the i-th brain.
 func (s *Session) Low(i int, source string) bool {
 	b := s.parts[i].brain

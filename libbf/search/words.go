@@ -55,9 +55,8 @@ const (
 // Pass sizes: the first pass scores about firstPass passages (plus 20 per row of the
 // page), and items are read readBatch passages at a time at first. Tests shrink them.
 var (
-	withSiblings       = true
-	firstPass    int64 = 3000
-	readBatch    int64 = 64
+	firstPass int64 = 3000
+	readBatch int64 = 64
 )
 
 // Passage states.

@@ -91,14 +91,7 @@ func (f *fixture) status(mutate func(*Options)) *Reply {
 // ago is the test time minus h hours, in UTC.
 func ago(h float64) time.Time { return now.Add(-time.Duration(h * float64(time.Hour))).UTC() }
 
-func printed(t *testing.T, v any) string {
-	t.Helper()
-	b, err := reply.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
+func printed(t *testing.T, v any) string { return brainfix.JSON(t, v) }
 
 func TestStatusWithoutHistory(t *testing.T) {
 	tests := []struct {

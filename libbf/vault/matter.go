@@ -134,9 +134,7 @@ func scalars(v *yaml.Node, split bool) []string {
 	var out []string
 	add := func(s string) {
 		if split {
-			for _, part := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
-				out = append(out, part)
-			}
+			out = append(out, strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })...)
 			return
 		}
 		if s = strings.TrimSpace(s); s != "" {

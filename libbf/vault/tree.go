@@ -24,7 +24,6 @@ type file struct {
 	src   string // slash path relative to the source folder, as found (maybe not UTF-8)
 	note  bool   // a Markdown note (.md, any letter case)
 	out   string // brain-relative slash path it is written to; "" when not brought
-	why   string // why out differs from src, for the report
 	size  int64
 	mtime int64 // Unix seconds
 }

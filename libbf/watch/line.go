@@ -113,7 +113,7 @@ func (w *watcher) line() Line {
 	for _, name := range slices.Sorted(maps.Keys(b.Config.Sensors)) {
 		s := b.Config.Sensors[name]
 		e := h.Sensor(name)
-		p := program("sensor", name, history.SensorProgram(s), e, s.Refresh, now, sel || contains(w.opt.Sensors, name))
+		p := program("sensor", name, history.SensorProgram(s), e, s.Refresh, now, sel || slices.Contains(w.opt.Sensors, name))
 		if !e.Success.IsZero() {
 			c := e.Counts
 			p.Records, p.Added, p.Updated, p.Removed = &c.Records, &c.Added, &c.Updated, &c.Removed
@@ -123,7 +123,7 @@ func (w *watcher) line() Line {
 	for _, name := range slices.Sorted(maps.Keys(b.Config.Routines)) {
 		r := b.Config.Routines[name]
 		e := h.Routine(name)
-		p := program("routine", name, history.RoutineProgram(r), e, r.Refresh, now, sel || contains(w.opt.Routines, name))
+		p := program("routine", name, history.RoutineProgram(r), e, r.Refresh, now, sel || slices.Contains(w.opt.Routines, name))
 		p.Action = e.Action
 		out.Programs = append(out.Programs, p)
 	}
@@ -144,7 +144,7 @@ func (w *watcher) line() Line {
 	}
 	for _, name := range slices.Sorted(maps.Keys(b.Config.Assistants)) {
 		a := b.Config.Assistants[name]
-		p := Program{Kind: "assistant", Name: name, Included: len(w.opt.Assistants) == 0 || contains(w.opt.Assistants, name),
+		p := Program{Kind: "assistant", Name: name, Included: len(w.opt.Assistants) == 0 || slices.Contains(w.opt.Assistants, name),
 			Unresolved: unresolved[name], Error: failure[name]}
 		var next time.Time
 		for sched, s := range a.Schedules {

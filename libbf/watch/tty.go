@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // ErrNoTerminal is an interactive dashboard asked for without a terminal.
@@ -19,7 +21,7 @@ var ErrNoTerminal = errors.New("the dashboard needs a terminal; use bf watch --j
 // when another watcher collects). The terminal is in raw mode meanwhile, with its signals
 // kept, so Ctrl-C still stops everything.
 func Interactive(ctx context.Context, in, out *os.File, opt Options, run func(context.Context, Options) error) error {
-	w, h, err := termSize(out)
+	w, h, err := term.GetSize(int(out.Fd()))
 	if err != nil {
 		return ErrNoTerminal
 	}
@@ -54,7 +56,7 @@ func Interactive(ctx context.Context, in, out *os.File, opt Options, run func(co
 
 	d := Dash{Now: time.Now(), Width: w, Height: h, Observe: opt.Observe}
 	draw := func() {
-		d.Width, d.Height, _ = termSize(out)
+		d.Width, d.Height, _ = term.GetSize(int(out.Fd()))
 		io.WriteString(out, "\033[H\033[2J"+strings.Join(d.Render(), "\r\n"))
 	}
 	draw()
@@ -136,10 +138,5 @@ func Terminal(stdin io.Reader, stdout io.Writer) (*os.File, *os.File, bool) {
 	if !iok || !ook {
 		return nil, nil, false
 	}
-	return in, out, isTerminal(in) && isTerminal(out)
-}
-
-func isTerminal(f *os.File) bool {
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return in, out, term.IsTerminal(int(in.Fd())) && term.IsTerminal(int(out.Fd()))
 }

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -288,7 +289,7 @@ func (w *watcher) duePrograms(b *brain.Brain) (sensors, routines []string) {
 	now := w.opt.now()
 	noneSelected := len(w.opt.Sensors)+len(w.opt.Routines) == 0
 	for name, s := range b.Config.Sensors {
-		if !(noneSelected || contains(w.opt.Sensors, name)) {
+		if !(noneSelected || slices.Contains(w.opt.Sensors, name)) {
 			continue
 		}
 		e := h.Sensor(name)
@@ -297,7 +298,7 @@ func (w *watcher) duePrograms(b *brain.Brain) (sensors, routines []string) {
 		}
 	}
 	for name, r := range b.Config.Routines {
-		if !(noneSelected || contains(w.opt.Routines, name)) {
+		if !(noneSelected || slices.Contains(w.opt.Routines, name)) {
 			continue
 		}
 		e := h.Routine(name)
@@ -391,13 +392,4 @@ func (w *watcher) warn(msg string) {
 	if w.opt.Warn != nil {
 		w.opt.Warn(msg)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -8,17 +8,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// termSize is the terminal's width and height in characters.
-func termSize(f *os.File) (int, int, error) {
-	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
-	if err != nil {
-		return 0, 0, err
-	}
-	return int(ws.Col), int(ws.Row), nil
-}
-
-// rawMode reads the terminal key by key, without echo; its signal keys still work. It
-// returns the function that restores the previous mode.
+// rawMode reads the terminal key by key, without echo; unlike term.MakeRaw it leaves the
+// signal keys working, so Ctrl-C still stops everything. It returns the function that
+// restores the previous mode.
 func rawMode(f *os.File) (func(), error) {
 	fd := int(f.Fd())
 	t, err := unix.IoctlGetTermios(fd, ioctlGetTermios)
