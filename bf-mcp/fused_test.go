@@ -67,7 +67,7 @@ func TestAskTool(t *testing.T) {
 	f.trust(t)
 	s := f.start(t, "--brain", f.brain)
 	s.tools(t, "ask", "brief", "read", "recall", "remember", "search")
-	// Its answer satisfies the ask-reply schema, which it publishes (TestSchemas).
+	// Its answer satisfies the ask-reply schema, which it publishes (libbf/mcpserver TestSchemas).
 	published, err := schema.Get("ask-reply")
 	if err != nil {
 		t.Fatal(err)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -127,50 +126,4 @@ Storing both would put two answers to one question in the brain. Pick one:
 	wantError(t, s.call(t, "recall", `{"limit":0}`), func(m string) bool {
 		return m == "invalid input: limit: must be 1 to 50 (got 0)"
 	}, "the shared checker's refusal")
-}
-
-// TestPipelinedRememberThenRecall: a host that writes a remember and then a recall without
-// waiting for the first answer gets a recall that sees the memory just saved, every time.
-func TestPipelinedRememberThenRecall(t *testing.T) {
-	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
-	f := newFixture(t)
-	const pairs = 20
-	var lines []string
-	for i := range pairs {
-		lines = append(lines,
-			fmt.Sprintf(`{"jsonrpc":"2.0","id":"remember-%d","method":"tools/call","params":{"name":"remember","arguments":{"type":"fact","title":"Locker %d code","body":"Locker %d opens with code q%dz."}}}`, i, i, i, i),
-			fmt.Sprintf(`{"jsonrpc":"2.0","id":"recall-%d","method":"tools/call","params":{"name":"recall","arguments":{"query":"q%dz","no_touch":true}}}`, i, i))
-	}
-	recalled := map[string][]string{}
-	for _, line := range f.wire(t, "2025-06-18", lines...) {
-		var resp struct {
-			ID     string `json:"id"`
-			Result struct {
-				IsError           bool `json:"isError"`
-				StructuredContent struct {
-					Items []struct {
-						Title string `json:"title"`
-					} `json:"items"`
-				} `json:"structuredContent"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(line), &resp); err != nil {
-			t.Fatalf("output line %q: %v", line, err)
-		}
-		if resp.Result.IsError {
-			t.Fatalf("%s: %s", resp.ID, line)
-		}
-		if strings.HasPrefix(resp.ID, "recall-") {
-			for _, it := range resp.Result.StructuredContent.Items {
-				recalled[resp.ID] = append(recalled[resp.ID], it.Title)
-			}
-		}
-	}
-	want := map[string][]string{}
-	for i := range pairs {
-		want[fmt.Sprintf("recall-%d", i)] = []string{fmt.Sprintf("Locker %d code", i)}
-	}
-	if diff := cmp.Diff(want, recalled); diff != "" {
-		t.Errorf("what each pipelined recall found (-want +got):\n%s", diff)
-	}
 }
