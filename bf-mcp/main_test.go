@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -18,11 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/bfgo/bf/libbf/mcptest"
 )
 
 var binDir string
@@ -116,10 +114,8 @@ func (f *fixture) cli(t *testing.T, name string, args ...string) []byte {
 
 // session is the bf-mcp binary driven by mcp-go's client.
 type session struct {
-	c   *client.Client
+	*mcptest.Session
 	cmd *exec.Cmd
-	// instructions are the server's, from initialize.
-	instructions string
 }
 
 func (f *fixture) start(t *testing.T, args ...string) *session {
@@ -138,119 +134,9 @@ func (f *fixture) start(t *testing.T, args ...string) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.c = c
 	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "bf-mcp-test", Version: "1"}
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if res.ServerInfo.Name != "bf" || !strings.Contains(res.Instructions, "next_offset") || !strings.Contains(res.Instructions, "evidence") {
-		t.Fatalf("initialize: server %+v instructions %q", res.ServerInfo, res.Instructions)
-	}
-	s.instructions = res.Instructions
+	s.Session = mcptest.Initialize(t, c)
 	return s
-}
-
-// tools lists the server's tools and checks that their names are want, in any order.
-func (s *session) tools(t *testing.T, want ...string) []mcp.Tool {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	if diff := cmp.Diff(sorted(want), sorted(names)); diff != "" {
-		t.Fatalf("tools (-want +got):\n%s", diff)
-	}
-	return res.Tools
-}
-
-// call calls a tool with arguments given as JSON, so numbers keep their spelling.
-func (s *session) call(t *testing.T, tool, argsJSON string) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = json.RawMessage(argsJSON)
-	res, err := s.c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", tool, argsJSON, err)
-	}
-	return res
-}
-
-func text(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	if len(res.Content) != 1 {
-		t.Fatalf("content: %+v", res.Content)
-	}
-	tc, ok := mcp.AsTextContent(res.Content[0])
-	if !ok {
-		t.Fatalf("content is not text: %+v", res.Content[0])
-	}
-	return tc.Text
-}
-
-// sameAsCLI checks a success result: its text is the CLI's document byte for byte and its
-// structured content the same JSON value.
-func sameAsCLI(t *testing.T, res *mcp.CallToolResult, want []byte) map[string]any {
-	t.Helper()
-	if res.IsError {
-		t.Fatalf("error result: %s", text(t, res))
-	}
-	if got := text(t, res); got != string(want) {
-		t.Fatalf("text differs from the CLI:\n got %s\nwant %s", got, want)
-	}
-	var wantV, gotV map[string]any
-	if err := json.Unmarshal(want, &wantV); err != nil {
-		t.Fatal(err)
-	}
-	structured, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(structured, &gotV); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(wantV, gotV); diff != "" {
-		t.Fatalf("structured content differs from the CLI (-cli +mcp):\n%s", diff)
-	}
-	return gotV
-}
-
-func wantError(t *testing.T, res *mcp.CallToolResult, check func(string) bool, what string) {
-	t.Helper()
-	if !res.IsError {
-		t.Fatalf("want an error result (%s), got %s", what, text(t, res))
-	}
-	if msg := text(t, res); !check(msg) {
-		t.Fatalf("error %q: want %s", msg, what)
-	}
-}
-
-// compileSchema compiles a JSON Schema document under name.
-func compileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	url := "mem:///" + name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
 }
 
 // TestSameAsCLI: through the binaries, a tool's result is what the command prints for the
@@ -258,19 +144,19 @@ func compileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
 func TestSameAsCLI(t *testing.T) {
 	f := newFixture(t)
 	s := f.start(t, "--brain", f.brain)
-	first := sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":2}`), f.cli(t, "bf-search", "invoice", "--limit", "2"))
+	first := mcptest.SameAsCLI(t, s.Call(t, "search", `{"query":"invoice","limit":2}`), f.cli(t, "bf-search", "invoice", "--limit", "2"))
 	next, ok := first["next_offset"].(float64)
 	if !ok {
 		t.Fatalf("no next_offset in %v", first)
 	}
 	n := strconv.FormatInt(int64(next), 10)
-	sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":2,"offset":`+n+`}`), f.cli(t, "bf-search", "invoice", "--limit", "2", "--offset", n))
-	sameAsCLI(t, s.call(t, "read", `{}`), f.cli(t, "bf-read"))
-	sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/ledger.md","rel":"links"}`), f.cli(t, "bf-read", "concepts/ledger.md", "--rel", "links"))
-	page := sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md"}`), f.cli(t, "bf-read", "concepts/retention.md"))
+	mcptest.SameAsCLI(t, s.Call(t, "search", `{"query":"invoice","limit":2,"offset":`+n+`}`), f.cli(t, "bf-search", "invoice", "--limit", "2", "--offset", n))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{}`), f.cli(t, "bf-read"))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/ledger.md","rel":"links"}`), f.cli(t, "bf-read", "concepts/ledger.md", "--rel", "links"))
+	page := mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/retention.md"}`), f.cli(t, "bf-read", "concepts/retention.md"))
 	if next, ok := page["next_offset"].(float64); ok {
 		n := strconv.FormatInt(int64(next), 10)
-		sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md","offset":`+n+`}`), f.cli(t, "bf-read", "concepts/retention.md", "--offset", n))
+		mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/retention.md","offset":`+n+`}`), f.cli(t, "bf-read", "concepts/retention.md", "--offset", n))
 	} else {
 		t.Fatalf("the large note came back in one page: %v", page)
 	}
@@ -354,15 +240,15 @@ func TestSoak(t *testing.T) {
 	}
 	// Warm up, then measure.
 	for _, c := range calls {
-		s.call(t, c.tool, c.args)
+		s.Call(t, c.tool, c.args)
 	}
 	before := rss(t, s.cmd.Process.Pid)
 	start := time.Now()
 	for i := range 1000 {
 		c := calls[i%len(calls)]
-		res := s.call(t, c.tool, c.args)
+		res := s.Call(t, c.tool, c.args)
 		if wantErr := i%len(calls) >= 8; res.IsError != wantErr {
-			t.Fatalf("call %d %s %s: error %v: %s", i, c.tool, c.args, res.IsError, text(t, res))
+			t.Fatalf("call %d %s %s: error %v: %s", i, c.tool, c.args, res.IsError, mcptest.Text(t, res))
 		}
 	}
 	after := rss(t, s.cmd.Process.Pid)
@@ -390,18 +276,6 @@ func rss(t *testing.T, pid int) int64 {
 	}
 	t.Fatal("no VmRSS")
 	return 0
-}
-
-func sorted(s []string) []string {
-	out := append([]string(nil), s...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
 }
 
 // trust registers the fixture's brain on its machine with collection trust, which lets its

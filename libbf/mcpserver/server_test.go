@@ -23,10 +23,10 @@ import (
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/mcpserver"
+	"github.com/bfgo/bf/libbf/mcptest"
 	"github.com/bfgo/bf/libbf/read"
 	"github.com/bfgo/bf/libbf/reply"
 	"github.com/bfgo/bf/libbf/schema"
@@ -159,14 +159,8 @@ func (f *fixture) cli(t *testing.T, name string, args ...string) []byte {
 	return bytes.TrimSuffix(b, []byte("\n"))
 }
 
-// session is the server driven by mcp-go's client over pipes.
-type session struct {
-	c *client.Client
-	// instructions are the server's, from initialize.
-	instructions string
-}
-
-func (f *fixture) start(t *testing.T) *session {
+// start serves the brain in process and opens a session with mcp-go's client over pipes.
+func (f *fixture) start(t *testing.T) *mcptest.Session {
 	t.Helper()
 	srv := f.server(t)
 	toServer, fromClient := io.Pipe()
@@ -189,116 +183,7 @@ func (f *fixture) start(t *testing.T) *session {
 	if err := c.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	s := &session{c: c}
-	ictx, icancel := context.WithTimeout(ctx, 10*time.Second)
-	defer icancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "mcpserver-test", Version: "1"}
-	res, err := c.Initialize(ictx, init)
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if res.ServerInfo.Name != "bf" || !strings.Contains(res.Instructions, "next_offset") || !strings.Contains(res.Instructions, "evidence") {
-		t.Fatalf("initialize: server %+v instructions %q", res.ServerInfo, res.Instructions)
-	}
-	s.instructions = res.Instructions
-	return s
-}
-
-// tools lists the server's tools and checks that their names are want, in any order.
-func (s *session) tools(t *testing.T, want ...string) []mcp.Tool {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	if diff := cmp.Diff(sorted(want), sorted(names)); diff != "" {
-		t.Fatalf("tools (-want +got):\n%s", diff)
-	}
-	return res.Tools
-}
-
-// call calls a tool with arguments given as JSON, so numbers keep their spelling.
-func (s *session) call(t *testing.T, tool, argsJSON string) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = json.RawMessage(argsJSON)
-	res, err := s.c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", tool, argsJSON, err)
-	}
-	return res
-}
-
-func text(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	if len(res.Content) != 1 {
-		t.Fatalf("content: %+v", res.Content)
-	}
-	tc, ok := mcp.AsTextContent(res.Content[0])
-	if !ok {
-		t.Fatalf("content is not text: %+v", res.Content[0])
-	}
-	return tc.Text
-}
-
-// sameAsCLI checks a success result: its text is the CLI's document byte for byte and its
-// structured content the same JSON value.
-func sameAsCLI(t *testing.T, res *mcp.CallToolResult, want []byte) map[string]any {
-	t.Helper()
-	if res.IsError {
-		t.Fatalf("error result: %s", text(t, res))
-	}
-	if got := text(t, res); got != string(want) {
-		t.Fatalf("text differs from the CLI:\n got %s\nwant %s", got, want)
-	}
-	var wantV, gotV map[string]any
-	if err := json.Unmarshal(want, &wantV); err != nil {
-		t.Fatal(err)
-	}
-	structured, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(structured, &gotV); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(wantV, gotV); diff != "" {
-		t.Fatalf("structured content differs from the CLI (-cli +mcp):\n%s", diff)
-	}
-	return gotV
-}
-
-func wantError(t *testing.T, res *mcp.CallToolResult, check func(string) bool, what string) {
-	t.Helper()
-	if !res.IsError {
-		t.Fatalf("want an error result (%s), got %s", what, text(t, res))
-	}
-	if msg := text(t, res); !check(msg) {
-		t.Fatalf("error %q: want %s", msg, what)
-	}
-}
-
-func sorted(s []string) []string {
-	out := append([]string(nil), s...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
+	return mcptest.Initialize(t, c)
 }
 
 func TestServer(t *testing.T) {
@@ -308,7 +193,7 @@ func TestServer(t *testing.T) {
 	// Two read-only tools (search, read) and the three memory tools, which write, each with
 	// a title, a description, an input schema and its reply schema. Without providers no
 	// tool uses the network (bf-mcp's TestEffects checks every annotation against what calls do).
-	for _, tl := range s.tools(t, "brief", "read", "recall", "remember", "search") {
+	for _, tl := range s.Tools(t, "brief", "read", "recall", "remember", "search") {
 		readOnly := tl.Name == "search" || tl.Name == "read"
 		if tl.Title == "" || tl.Description == "" || tl.Annotations.ReadOnlyHint == nil || *tl.Annotations.ReadOnlyHint != readOnly ||
 			tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint {
@@ -317,23 +202,23 @@ func TestServer(t *testing.T) {
 	}
 
 	// Search, then its continuation, each the CLI's JSON.
-	first := sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":2}`), f.cli(t, "bf-search", "invoice", "--limit", "2"))
+	first := mcptest.SameAsCLI(t, s.Call(t, "search", `{"query":"invoice","limit":2}`), f.cli(t, "bf-search", "invoice", "--limit", "2"))
 	next, ok := first["next_offset"].(float64)
 	if !ok {
 		t.Fatalf("no next_offset in %v", first)
 	}
 	n := strconv.FormatInt(int64(next), 10)
-	sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":2,"offset":`+n+`}`), f.cli(t, "bf-search", "invoice", "--limit", "2", "--offset", n))
+	mcptest.SameAsCLI(t, s.Call(t, "search", `{"query":"invoice","limit":2,"offset":`+n+`}`), f.cli(t, "bf-search", "invoice", "--limit", "2", "--offset", n))
 	// Integral numbers count as integers.
-	sameAsCLI(t, s.call(t, "search", `{"query":"ledger postings","limit":3.0,"offset":0.0,"scope":"concepts"}`),
+	mcptest.SameAsCLI(t, s.Call(t, "search", `{"query":"ledger postings","limit":3.0,"offset":0.0,"scope":"concepts"}`),
 		f.cli(t, "bf-search", "ledger postings", "--limit", "3", "--scope", "concepts"))
 
 	// Reads: home, a page, a note, a section, a relation page, and a large note in text pages.
-	sameAsCLI(t, s.call(t, "read", `{}`), f.cli(t, "bf-read"))
-	sameAsCLI(t, s.call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
-	sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/ledger.md"}`), f.cli(t, "bf-read", "concepts/ledger.md"))
-	sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/ledger.md","rel":"links"}`), f.cli(t, "bf-read", "concepts/ledger.md", "--rel", "links"))
-	page := sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md"}`), f.cli(t, "bf-read", "concepts/retention.md"))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{}`), f.cli(t, "bf-read"))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/ledger.md"}`), f.cli(t, "bf-read", "concepts/ledger.md"))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/ledger.md","rel":"links"}`), f.cli(t, "bf-read", "concepts/ledger.md", "--rel", "links"))
+	page := mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/retention.md"}`), f.cli(t, "bf-read", "concepts/retention.md"))
 	for i := 0; ; i++ {
 		next, ok := page["next_offset"].(float64)
 		if !ok {
@@ -343,7 +228,7 @@ func TestServer(t *testing.T) {
 			break
 		}
 		n := strconv.FormatInt(int64(next), 10)
-		page = sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md","offset":`+n+`}`), f.cli(t, "bf-read", "concepts/retention.md", "--offset", n))
+		page = mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/retention.md","offset":`+n+`}`), f.cli(t, "bf-read", "concepts/retention.md", "--offset", n))
 	}
 
 	// Arguments outside the input schema: bf's own words, naming the argument and the value.
@@ -365,31 +250,31 @@ func TestServer(t *testing.T) {
 		{"read", `{"ref":"projects","offset":9007199254740992}`, "invalid input: offset: must be 0 to 9007199254740991 (got 9007199254740992)"},
 		{"read", `[1]`, "invalid input: arguments: must be an object"},
 	} {
-		wantError(t, s.call(t, c.tool, c.args), func(m string) bool { return m == c.want }, c.tool+" "+c.args+": "+c.want)
+		mcptest.WantError(t, s.Call(t, c.tool, c.args), func(m string) bool { return m == c.want }, c.tool+" "+c.args+": "+c.want)
 	}
 	// Values the schema allows pass: 5.0 is the integer 5.
-	sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":5.0}`), f.cli(t, "bf-search", "invoice", "--limit", "5"))
+	mcptest.SameAsCLI(t, s.Call(t, "search", `{"query":"invoice","limit":5.0}`), f.cli(t, "bf-search", "invoice", "--limit", "5"))
 
 	// Values the tools reject: invalid input naming the argument.
 	exact := func(want string) func(string) bool { return func(got string) bool { return got == want } }
 	prefix := func(want string) func(string) bool {
 		return func(got string) bool { return strings.HasPrefix(got, want) }
 	}
-	wantError(t, s.call(t, "read", `{"ref":"2026-13"}`), exact("invalid input: ref: invalid period: 2026-13"), "an invalid period")
-	wantError(t, s.call(t, "read", `{"ref":"tasks#open"}`), exact("invalid input: ref: pages have no sections; read the page without #section"), "a page section")
-	wantError(t, s.call(t, "search", `{"query":""}`), prefix("invalid input: query: "), "an empty query")
-	wantError(t, s.call(t, "search", `{"query":"invoice","scope":"2026-13"}`), prefix("invalid input: scope: "), "an invalid scope")
-	wantError(t, s.call(t, "read", `{"ref":"concepts/ledger.md","rel":"nope"}`),
+	mcptest.WantError(t, s.Call(t, "read", `{"ref":"2026-13"}`), exact("invalid input: ref: invalid period: 2026-13"), "an invalid period")
+	mcptest.WantError(t, s.Call(t, "read", `{"ref":"tasks#open"}`), exact("invalid input: ref: pages have no sections; read the page without #section"), "a page section")
+	mcptest.WantError(t, s.Call(t, "search", `{"query":""}`), prefix("invalid input: query: "), "an empty query")
+	mcptest.WantError(t, s.Call(t, "search", `{"query":"invoice","scope":"2026-13"}`), prefix("invalid input: scope: "), "an invalid scope")
+	mcptest.WantError(t, s.Call(t, "read", `{"ref":"concepts/ledger.md","rel":"nope"}`),
 		func(m string) bool {
 			return strings.HasPrefix(m, "invalid input: rel: unknown relation; use one of ") && strings.Contains(m, "links") && strings.Contains(m, "cites")
 		}, "an unknown relation with the choices")
 
 	// Other failures: the CLI's message, naming the tools instead of commands.
-	wantError(t, s.call(t, "read", `{"ref":"projects/nothing.md"}`),
+	mcptest.WantError(t, s.Call(t, "read", `{"ref":"projects/nothing.md"}`),
 		prefix("reference not found; use the search tool to locate it, or the read tool to browse pages"), "not found, naming the tools")
-	wantError(t, s.call(t, "read", `{"ref":"concepts/ledger.md#nothing"}`), exact("section not found; read the whole note to see its headings"), "a missing section")
+	mcptest.WantError(t, s.Call(t, "read", `{"ref":"concepts/ledger.md#nothing"}`), exact("section not found; read the whole note to see its headings"), "a missing section")
 	// Control characters are escaped.
-	wantError(t, s.call(t, "read", `{"ref":"projects/a\u001b[2J.md"}`),
+	mcptest.WantError(t, s.Call(t, "read", `{"ref":"projects/a\u001b[2J.md"}`),
 		func(m string) bool { return !strings.ContainsRune(m, 0x1b) }, "no raw control characters")
 
 	// The selection is resolved again for each call: once the brain is gone, a call fails
@@ -398,12 +283,12 @@ func TestServer(t *testing.T) {
 	if err := os.Rename(f.brain, moved); err != nil {
 		t.Fatal(err)
 	}
-	wantError(t, s.call(t, "search", `{"query":"invoice"}`),
+	mcptest.WantError(t, s.Call(t, "search", `{"query":"invoice"}`),
 		func(m string) bool { return strings.Contains(m, "<brain>") && !strings.Contains(m, f.brain) }, "the missing brain as <brain>")
 	if err := os.Rename(moved, f.brain); err != nil {
 		t.Fatal(err)
 	}
-	sameAsCLI(t, s.call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
 }
 
 // TestSchemas reads tools/list off the wire and compiles each published schema, for a
@@ -444,7 +329,7 @@ func checkSchemas(t *testing.T, f *fixture, tools int) {
 	}
 	for _, tl := range list.Result.Tools {
 		for kind, raw := range map[string]json.RawMessage{"input": tl.InputSchema, "output": tl.OutputSchema} {
-			if _, err := compileSchema(tl.Name+"-"+kind, raw); err != nil {
+			if _, err := mcptest.CompileSchema(tl.Name+"-"+kind, raw); err != nil {
 				t.Errorf("%s %s schema does not compile: %v", tl.Name, kind, err)
 			}
 		}
@@ -459,20 +344,6 @@ func checkSchemas(t *testing.T, f *fixture, tools int) {
 			t.Errorf("%s outputSchema is not the %s-reply schema", tl.Name, tl.Name)
 		}
 	}
-}
-
-// compileSchema compiles a JSON Schema document under name.
-func compileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	url := "mem:///" + name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
 }
 
 // TestClosedStdin: a host that pipes its requests and closes stdin gets every answer.
@@ -603,7 +474,7 @@ func TestResources(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 
-	tpl, err := s.c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
+	tpl, err := s.Client.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
 	if err != nil || len(tpl.ResourceTemplates) != 1 || tpl.ResourceTemplates[0].URITemplate.Raw() != "bf://{brain}/{path}" {
 		t.Fatalf("resource templates: %+v %v", tpl, err)
 	}
@@ -611,7 +482,7 @@ func TestResources(t *testing.T) {
 	for _, uri := range []string{"bf://acme/concepts/ledger.md", "bf://acme/concepts/ledger.md#" + "nothing-here", "bf://acme/projects"} {
 		req := mcp.ReadResourceRequest{}
 		req.Params.URI = uri
-		res, err := s.c.ReadResource(ctx, req)
+		res, err := s.Client.ReadResource(ctx, req)
 		if strings.Contains(uri, "#") {
 			if err == nil || !strings.Contains(err.Error(), "section not found") {
 				t.Errorf("%s: %v", uri, err)
@@ -638,7 +509,7 @@ func TestResources(t *testing.T) {
 	for uri := big; uri != ""; textPages++ {
 		req := mcp.ReadResourceRequest{}
 		req.Params.URI = uri
-		res, err := s.c.ReadResource(ctx, req)
+		res, err := s.Client.ReadResource(ctx, req)
 		if err != nil || len(res.Contents) != 1 {
 			t.Fatalf("%s: %+v %v", uri, res, err)
 		}
@@ -672,7 +543,7 @@ func TestResources(t *testing.T) {
 	}
 	bad := mcp.ReadResourceRequest{}
 	bad.Params.URI = big + "?offset=x"
-	if _, err := s.c.ReadResource(ctx, bad); err == nil || !strings.Contains(err.Error(), "invalid input: offset: expected an integer from 0 to 9007199254740991") {
+	if _, err := s.Client.ReadResource(ctx, bad); err == nil || !strings.Contains(err.Error(), "invalid input: offset: expected an integer from 0 to 9007199254740991") {
 		t.Errorf("%s: %v", bad.Params.URI, err)
 	}
 
@@ -682,7 +553,7 @@ func TestResources(t *testing.T) {
 	for {
 		req := mcp.ListResourcesRequest{}
 		req.Params.Cursor = cursor
-		res, err := s.c.ListResources(ctx, req)
+		res, err := s.Client.ListResources(ctx, req)
 		if err != nil {
 			t.Fatal(err)
 		}
