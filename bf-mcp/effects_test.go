@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/bfgo/bf/libbf/mcptest"
 )
 
 // effectCalls are the calls that make each tool do all it may: a fused search reaches the
@@ -95,7 +97,7 @@ func TestEffects(t *testing.T) {
 			if providers != "none" {
 				names = append(names, "ask")
 			}
-			tools := s.tools(t, names...)
+			tools := s.Tools(t, names...)
 
 			// Call in a fixed order: recall needs what remember saved, and ask comes before
 			// remember's first save changes bf.yaml, which rebuilds the cache without vectors.
@@ -108,9 +110,9 @@ func TestEffects(t *testing.T) {
 				did[name] = o
 				for _, args := range effectCalls[name] {
 					before, ran, sent := f.snapshot(t), lines(t, programs), requests()
-					res := s.call(t, name, args)
+					res := s.Call(t, name, args)
 					if res.IsError {
-						t.Fatalf("%s %s: %s", name, args, text(t, res))
+						t.Fatalf("%s %s: %s", name, args, mcptest.Text(t, res))
 					}
 					o.changed = append(o.changed, changes(before, f.snapshot(t))...)
 					o.programs = append(o.programs, lines(t, programs)[len(ran):]...)
@@ -120,7 +122,7 @@ func TestEffects(t *testing.T) {
 				}
 			}
 
-			instructions := s.instructions
+			instructions := s.Instructions
 			for _, tl := range tools {
 				o := did[tl.Name]
 				t.Logf("%s: changed %q, started %q, sent %v", tl.Name, o.changed, o.programs, o.requests)

@@ -12,6 +12,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/bfgo/bf/libbf/schema"
+
+	"github.com/bfgo/bf/libbf/mcptest"
 )
 
 // TestFusedMode runs the search tool in fused mode: the items of bf search --fused, each
@@ -19,9 +21,9 @@ import (
 func TestFusedMode(t *testing.T) {
 	f := newFixture(t)
 	s := f.start(t, "--brain", f.brain)
-	res := s.call(t, "search", `{"query":"ledger cutover","mode":"fused","limit":5}`)
+	res := s.Call(t, "search", `{"query":"ledger cutover","mode":"fused","limit":5}`)
 	if res.IsError {
-		t.Fatalf("error result: %s", text(t, res))
+		t.Fatalf("error result: %s", mcptest.Text(t, res))
 	}
 	type page struct {
 		Fused struct {
@@ -33,14 +35,14 @@ func TestFusedMode(t *testing.T) {
 		} `json:"items"`
 	}
 	var got, want page
-	if err := json.Unmarshal([]byte(text(t, res)), &got); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.Text(t, res)), &got); err != nil {
 		t.Fatal(err)
 	}
 	if err := json.Unmarshal(f.cli(t, "bf-search", "--fused", "ledger cutover", "--limit", "5"), &want); err != nil {
 		t.Fatal(err)
 	}
 	if got.Fused.Class != "keywords" || len(got.Items) == 0 {
-		t.Fatalf("fused reply: %s", text(t, res))
+		t.Fatalf("fused reply: %s", mcptest.Text(t, res))
 	}
 	refs := func(p page) []string {
 		var out []string
@@ -55,7 +57,7 @@ func TestFusedMode(t *testing.T) {
 	if diff := cmp.Diff(refs(want), refs(got)); diff != "" {
 		t.Errorf("items differ from the CLI (-want +got):\n%s", diff)
 	}
-	wantError(t, s.call(t, "search", `{"query":"ledger","mode":"dense"}`),
+	mcptest.WantError(t, s.Call(t, "search", `{"query":"ledger","mode":"dense"}`),
 		func(m string) bool { return strings.Contains(m, "mode") }, "an unknown mode")
 }
 
@@ -66,19 +68,19 @@ func TestAskTool(t *testing.T) {
 	f.appendConfig(t, "ask:\n  command: [tools/model.sh]\n")
 	f.trust(t)
 	s := f.start(t, "--brain", f.brain)
-	s.tools(t, "ask", "brief", "read", "recall", "remember", "search")
-	// Its answer satisfies the ask-reply schema, which it publishes (TestSchemas).
+	s.Tools(t, "ask", "brief", "read", "recall", "remember", "search")
+	// Its answer satisfies the ask-reply schema, which it publishes (libbf/mcpserver TestSchemas).
 	published, err := schema.Get("ask-reply")
 	if err != nil {
 		t.Fatal(err)
 	}
-	replySchema, err := compileSchema("ask-reply", published)
+	replySchema, err := mcptest.CompileSchema("ask-reply", published)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := s.call(t, "ask", `{"question":"when does dunning stop"}`)
+	res := s.Call(t, "ask", `{"question":"when does dunning stop"}`)
 	if res.IsError {
-		t.Fatalf("error result: %s", text(t, res))
+		t.Fatalf("error result: %s", mcptest.Text(t, res))
 	}
 	structured, err := json.Marshal(res.StructuredContent)
 	if err != nil {
@@ -97,13 +99,13 @@ func TestAskTool(t *testing.T) {
 			Block, Ref string
 		} `json:"citations"`
 	}
-	if err := json.Unmarshal([]byte(text(t, res)), &got); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.Text(t, res)), &got); err != nil {
 		t.Fatal(err)
 	}
 	if got.Answer != "From the notes." || len(got.Citations) != 1 || got.Citations[0].Block != "b1" || got.Citations[0].Ref == "" {
-		t.Errorf("reply %s", text(t, res))
+		t.Errorf("reply %s", mcptest.Text(t, res))
 	}
-	wantError(t, s.call(t, "ask", `{"question":"  "}`),
+	mcptest.WantError(t, s.Call(t, "ask", `{"question":"  "}`),
 		func(m string) bool { return m == "invalid input: question: expected a question" }, "an empty question")
 }
 

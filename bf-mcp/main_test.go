@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -18,13 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
-	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/bfgo/bf/libbf/schema"
+	"github.com/bfgo/bf/libbf/mcptest"
 )
 
 var binDir string
@@ -118,10 +114,8 @@ func (f *fixture) cli(t *testing.T, name string, args ...string) []byte {
 
 // session is the bf-mcp binary driven by mcp-go's client.
 type session struct {
-	c   *client.Client
+	*mcptest.Session
 	cmd *exec.Cmd
-	// instructions are the server's, from initialize.
-	instructions string
 }
 
 func (f *fixture) start(t *testing.T, args ...string) *session {
@@ -140,286 +134,32 @@ func (f *fixture) start(t *testing.T, args ...string) *session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.c = c
 	t.Cleanup(func() { c.Close() })
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	init := mcp.InitializeRequest{}
-	init.Params.ProtocolVersion = mcp.LATEST_PROTOCOL_VERSION
-	init.Params.ClientInfo = mcp.Implementation{Name: "bf-mcp-test", Version: "1"}
-	res, err := c.Initialize(ctx, init)
-	if err != nil {
-		t.Fatalf("initialize: %v", err)
-	}
-	if res.ServerInfo.Name != "bf" || !strings.Contains(res.Instructions, "next_offset") || !strings.Contains(res.Instructions, "evidence") {
-		t.Fatalf("initialize: server %+v instructions %q", res.ServerInfo, res.Instructions)
-	}
-	s.instructions = res.Instructions
+	s.Session = mcptest.Initialize(t, c)
 	return s
 }
 
-// tools lists the server's tools and checks that their names are want, in any order.
-func (s *session) tools(t *testing.T, want ...string) []mcp.Tool {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	res, err := s.c.ListTools(ctx, mcp.ListToolsRequest{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, tl := range res.Tools {
-		names = append(names, tl.Name)
-	}
-	if diff := cmp.Diff(sorted(want), sorted(names)); diff != "" {
-		t.Fatalf("tools (-want +got):\n%s", diff)
-	}
-	return res.Tools
-}
-
-// call calls a tool with arguments given as JSON, so numbers keep their spelling.
-func (s *session) call(t *testing.T, tool, argsJSON string) *mcp.CallToolResult {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	req := mcp.CallToolRequest{}
-	req.Params.Name = tool
-	req.Params.Arguments = json.RawMessage(argsJSON)
-	res, err := s.c.CallTool(ctx, req)
-	if err != nil {
-		t.Fatalf("%s %s: %v", tool, argsJSON, err)
-	}
-	return res
-}
-
-func text(t *testing.T, res *mcp.CallToolResult) string {
-	t.Helper()
-	if len(res.Content) != 1 {
-		t.Fatalf("content: %+v", res.Content)
-	}
-	tc, ok := mcp.AsTextContent(res.Content[0])
-	if !ok {
-		t.Fatalf("content is not text: %+v", res.Content[0])
-	}
-	return tc.Text
-}
-
-// sameAsCLI checks a success result: its text is the CLI's document byte for byte and its
-// structured content the same JSON value.
-func sameAsCLI(t *testing.T, res *mcp.CallToolResult, want []byte) map[string]any {
-	t.Helper()
-	if res.IsError {
-		t.Fatalf("error result: %s", text(t, res))
-	}
-	if got := text(t, res); got != string(want) {
-		t.Fatalf("text differs from the CLI:\n got %s\nwant %s", got, want)
-	}
-	var wantV, gotV map[string]any
-	if err := json.Unmarshal(want, &wantV); err != nil {
-		t.Fatal(err)
-	}
-	structured, err := json.Marshal(res.StructuredContent)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(structured, &gotV); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(wantV, gotV); diff != "" {
-		t.Fatalf("structured content differs from the CLI (-cli +mcp):\n%s", diff)
-	}
-	return gotV
-}
-
-func wantError(t *testing.T, res *mcp.CallToolResult, check func(string) bool, what string) {
-	t.Helper()
-	if !res.IsError {
-		t.Fatalf("want an error result (%s), got %s", what, text(t, res))
-	}
-	if msg := text(t, res); !check(msg) {
-		t.Fatalf("error %q: want %s", msg, what)
-	}
-}
-
-func TestServer(t *testing.T) {
+// TestSameAsCLI: through the binaries, a tool's result is what the command prints for the
+// same request, byte for byte (libbf/mcpserver's tests cover the protocol in process).
+func TestSameAsCLI(t *testing.T) {
 	f := newFixture(t)
 	s := f.start(t, "--brain", f.brain)
-
-	// Two read-only tools (search, read) and the three memory tools, which write, each with
-	// a title, a description, an input schema and its reply schema. Without providers no
-	// tool uses the network (TestEffects checks every annotation against what calls do).
-	for _, tl := range s.tools(t, "brief", "read", "recall", "remember", "search") {
-		readOnly := tl.Name == "search" || tl.Name == "read"
-		if tl.Title == "" || tl.Description == "" || tl.Annotations.ReadOnlyHint == nil || *tl.Annotations.ReadOnlyHint != readOnly ||
-			tl.Annotations.OpenWorldHint == nil || *tl.Annotations.OpenWorldHint {
-			t.Errorf("tool %s: %+v", tl.Name, tl)
-		}
-	}
-
-	// Search, then its continuation, each the CLI's JSON.
-	first := sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":2}`), f.cli(t, "bf-search", "invoice", "--limit", "2"))
+	first := mcptest.SameAsCLI(t, s.Call(t, "search", `{"query":"invoice","limit":2}`), f.cli(t, "bf-search", "invoice", "--limit", "2"))
 	next, ok := first["next_offset"].(float64)
 	if !ok {
 		t.Fatalf("no next_offset in %v", first)
 	}
 	n := strconv.FormatInt(int64(next), 10)
-	sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":2,"offset":`+n+`}`), f.cli(t, "bf-search", "invoice", "--limit", "2", "--offset", n))
-	// Integral numbers count as integers.
-	sameAsCLI(t, s.call(t, "search", `{"query":"ledger postings","limit":3.0,"offset":0.0,"scope":"concepts"}`),
-		f.cli(t, "bf-search", "ledger postings", "--limit", "3", "--scope", "concepts"))
-
-	// Reads: home, a page, a note, a section, a relation page, and a large note in text pages.
-	sameAsCLI(t, s.call(t, "read", `{}`), f.cli(t, "bf-read"))
-	sameAsCLI(t, s.call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
-	sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/ledger.md"}`), f.cli(t, "bf-read", "concepts/ledger.md"))
-	sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/ledger.md","rel":"links"}`), f.cli(t, "bf-read", "concepts/ledger.md", "--rel", "links"))
-	page := sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md"}`), f.cli(t, "bf-read", "concepts/retention.md"))
-	for i := 0; ; i++ {
-		next, ok := page["next_offset"].(float64)
-		if !ok {
-			if i == 0 {
-				t.Fatalf("the large note came back in one page: %v", page)
-			}
-			break
-		}
+	mcptest.SameAsCLI(t, s.Call(t, "search", `{"query":"invoice","limit":2,"offset":`+n+`}`), f.cli(t, "bf-search", "invoice", "--limit", "2", "--offset", n))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{}`), f.cli(t, "bf-read"))
+	mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/ledger.md","rel":"links"}`), f.cli(t, "bf-read", "concepts/ledger.md", "--rel", "links"))
+	page := mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/retention.md"}`), f.cli(t, "bf-read", "concepts/retention.md"))
+	if next, ok := page["next_offset"].(float64); ok {
 		n := strconv.FormatInt(int64(next), 10)
-		page = sameAsCLI(t, s.call(t, "read", `{"ref":"concepts/retention.md","offset":`+n+`}`), f.cli(t, "bf-read", "concepts/retention.md", "--offset", n))
+		mcptest.SameAsCLI(t, s.Call(t, "read", `{"ref":"concepts/retention.md","offset":`+n+`}`), f.cli(t, "bf-read", "concepts/retention.md", "--offset", n))
+	} else {
+		t.Fatalf("the large note came back in one page: %v", page)
 	}
-
-	// Arguments outside the input schema: bf's own words, naming the argument and the value.
-	for _, c := range []struct{ tool, args, want string }{
-		{"search", `{"query":"invoice","limit":0}`, "invalid input: limit: must be 1 to 50 (got 0)"},
-		{"search", `{"query":"invoice","limit":51}`, "invalid input: limit: must be 1 to 50 (got 51)"},
-		{"search", `{"query":"invoice","limit":1e400}`, "invalid input: limit: must be 1 to 50 (got 1e400)"},
-		{"search", `{"query":"invoice","limit":-1e400}`, "invalid input: limit: must be 1 to 50 (got -1e400)"},
-		{"search", `{"query":"invoice","limit":2.5}`, "invalid input: limit: must be an integer (got 2.5)"},
-		{"search", `{"query":"invoice","limit":"5"}`, `invalid input: limit: must be an integer (got "5")`},
-		{"search", `{"query":"invoice","offset":-1}`, "invalid input: offset: must be 0 to 9007199254740991 (got -1)"},
-		{"search", `{"query":"invoice","brain":"x"}`, "invalid input: unknown argument brain"},
-		{"search", `{"query":"invoice","foo":1,"bar":2}`, "invalid input: unknown argument bar"},
-		{"search", `{"limit":5}`, "invalid input: query: required"},
-		{"search", `{"query":7}`, "invalid input: query: must be a string (got 7)"},
-		{"search", `{"query":"` + strings.Repeat("é", 4097) + `"}`, "invalid input: query: must be at most 4096 characters (got 4097)"},
-		{"read", `{"ref":"projects","offset":true}`, "invalid input: offset: must be an integer (got true)"},
-		{"read", `{"ref":"projects","page":2}`, "invalid input: unknown argument page"},
-		{"read", `{"ref":"projects","offset":9007199254740992}`, "invalid input: offset: must be 0 to 9007199254740991 (got 9007199254740992)"},
-		{"read", `[1]`, "invalid input: arguments: must be an object"},
-	} {
-		wantError(t, s.call(t, c.tool, c.args), func(m string) bool { return m == c.want }, c.tool+" "+c.args+": "+c.want)
-	}
-	// Values the schema allows pass: 5.0 is the integer 5.
-	sameAsCLI(t, s.call(t, "search", `{"query":"invoice","limit":5.0}`), f.cli(t, "bf-search", "invoice", "--limit", "5"))
-
-	// Values the tools reject: invalid input naming the argument.
-	exact := func(want string) func(string) bool { return func(got string) bool { return got == want } }
-	prefix := func(want string) func(string) bool {
-		return func(got string) bool { return strings.HasPrefix(got, want) }
-	}
-	wantError(t, s.call(t, "read", `{"ref":"2026-13"}`), exact("invalid input: ref: invalid period: 2026-13"), "an invalid period")
-	wantError(t, s.call(t, "read", `{"ref":"tasks#open"}`), exact("invalid input: ref: pages have no sections; read the page without #section"), "a page section")
-	wantError(t, s.call(t, "search", `{"query":""}`), prefix("invalid input: query: "), "an empty query")
-	wantError(t, s.call(t, "search", `{"query":"invoice","scope":"2026-13"}`), prefix("invalid input: scope: "), "an invalid scope")
-	wantError(t, s.call(t, "read", `{"ref":"concepts/ledger.md","rel":"nope"}`),
-		func(m string) bool {
-			return strings.HasPrefix(m, "invalid input: rel: unknown relation; use one of ") && strings.Contains(m, "links") && strings.Contains(m, "cites")
-		}, "an unknown relation with the choices")
-
-	// Other failures: the CLI's message, naming the tools instead of commands.
-	wantError(t, s.call(t, "read", `{"ref":"projects/nothing.md"}`),
-		prefix("reference not found; use the search tool to locate it, or the read tool to browse pages"), "not found, naming the tools")
-	wantError(t, s.call(t, "read", `{"ref":"concepts/ledger.md#nothing"}`), exact("section not found; read the whole note to see its headings"), "a missing section")
-	// Control characters are escaped.
-	wantError(t, s.call(t, "read", `{"ref":"projects/a\u001b[2J.md"}`),
-		func(m string) bool { return !strings.ContainsRune(m, 0x1b) }, "no raw control characters")
-
-	// The selection is resolved again for each call: once the brain is gone, a call fails
-	// with its path shown as <brain>, and the server keeps serving.
-	moved := f.brain + ".moved"
-	if err := os.Rename(f.brain, moved); err != nil {
-		t.Fatal(err)
-	}
-	wantError(t, s.call(t, "search", `{"query":"invoice"}`),
-		func(m string) bool { return strings.Contains(m, "<brain>") && !strings.Contains(m, f.brain) }, "the missing brain as <brain>")
-	if err := os.Rename(moved, f.brain); err != nil {
-		t.Fatal(err)
-	}
-	sameAsCLI(t, s.call(t, "read", `{"ref":"projects"}`), f.cli(t, "bf-read", "projects"))
-}
-
-// TestSchemas reads tools/list off the wire and compiles each published schema, for a
-// brain without a model (five tools) and one declaring ask: (six).
-func TestSchemas(t *testing.T) {
-	plain := newFixture(t)
-	t.Run("five tools", func(t *testing.T) { checkSchemas(t, plain, 5) })
-	withModel := newFixture(t)
-	withModel.addModel(t, "")
-	withModel.appendConfig(t, "ask:\n  command: [tools/model.sh]\n")
-	t.Run("with ask", func(t *testing.T) { checkSchemas(t, withModel, 6) })
-}
-
-func checkSchemas(t *testing.T, f *fixture, tools int) {
-	cmd := exec.Command(filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
-	cmd.Dir, cmd.Env = f.work, f.env()
-	cmd.Stdin = strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
-{"jsonrpc":"2.0","method":"notifications/initialized"}
-{"jsonrpc":"2.0","id":2,"method":"tools/list"}
-`)
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var list struct {
-		Result struct {
-			Tools []struct {
-				Name         string          `json:"name"`
-				InputSchema  json.RawMessage `json:"inputSchema"`
-				OutputSchema json.RawMessage `json:"outputSchema"`
-			} `json:"tools"`
-		} `json:"result"`
-	}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if bytes.Contains(sc.Bytes(), []byte(`"id":2`)) {
-			if err := json.Unmarshal(sc.Bytes(), &list); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	if len(list.Result.Tools) != tools {
-		t.Fatalf("tools/list: %s", out)
-	}
-	for _, tl := range list.Result.Tools {
-		for kind, raw := range map[string]json.RawMessage{"input": tl.InputSchema, "output": tl.OutputSchema} {
-			if _, err := compileSchema(tl.Name+"-"+kind, raw); err != nil {
-				t.Errorf("%s %s schema does not compile: %v", tl.Name, kind, err)
-			}
-		}
-		want, err := schema.Get(tl.Name + "-reply")
-		if err != nil {
-			t.Fatal(err)
-		}
-		var a, b any
-		json.Unmarshal(want, &a)
-		json.Unmarshal(tl.OutputSchema, &b)
-		if !cmp.Equal(a, b) {
-			t.Errorf("%s outputSchema is not the %s-reply schema", tl.Name, tl.Name)
-		}
-	}
-}
-
-// compileSchema compiles a JSON Schema document under name.
-func compileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	url := "mem:///" + name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(url)
 }
 
 // TestStartup: the selection is checked before serving, with the CLI's exit codes.
@@ -500,15 +240,15 @@ func TestSoak(t *testing.T) {
 	}
 	// Warm up, then measure.
 	for _, c := range calls {
-		s.call(t, c.tool, c.args)
+		s.Call(t, c.tool, c.args)
 	}
 	before := rss(t, s.cmd.Process.Pid)
 	start := time.Now()
 	for i := range 1000 {
 		c := calls[i%len(calls)]
-		res := s.call(t, c.tool, c.args)
+		res := s.Call(t, c.tool, c.args)
 		if wantErr := i%len(calls) >= 8; res.IsError != wantErr {
-			t.Fatalf("call %d %s %s: error %v: %s", i, c.tool, c.args, res.IsError, text(t, res))
+			t.Fatalf("call %d %s %s: error %v: %s", i, c.tool, c.args, res.IsError, mcptest.Text(t, res))
 		}
 	}
 	after := rss(t, s.cmd.Process.Pid)
@@ -536,270 +276,6 @@ func rss(t *testing.T, pid int) int64 {
 	}
 	t.Fatal("no VmRSS")
 	return 0
-}
-
-func sorted(s []string) []string {
-	out := append([]string(nil), s...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
-}
-
-// TestClosedStdin: a host that pipes its requests and closes stdin gets every answer.
-// At the end of stdin bf mcp reads nothing more, finishes the calls in flight, writes
-// their results and exits 0; none is cut short as "context canceled".
-func TestClosedStdin(t *testing.T) {
-	f := newFixture(t)
-	queries := []string{"dunning", "ledger cutover", "retention sweeper", "invoices archived", "tax rate"}
-	var in strings.Builder
-	in.WriteString(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n")
-	in.WriteString(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
-	want := map[string]string{}
-	for i, q := range queries {
-		id := strconv.Itoa(i + 1)
-		fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"search","arguments":{"query":%q}}}`+"\n", id, q)
-		want[id] = string(f.cli(t, "bf-search", q))
-	}
-	fmt.Fprintf(&in, `{"jsonrpc":"2.0","id":"r","method":"tools/call","params":{"name":"read","arguments":{"ref":"concepts/retention.md"}}}`+"\n")
-	want[`"r"`] = string(f.cli(t, "bf-read", "concepts/retention.md"))
-	in.WriteString(`{"jsonrpc":"2.0","id":"p","method":"ping"}`) // the last line has no newline
-
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
-	cmd.Dir, cmd.Env = f.work, f.env()
-	cmd.Stdin = strings.NewReader(in.String())
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("bf mcp: %v; stderr %q", err, stderr.String())
-	}
-	got := map[string]string{}
-	for line := range strings.SplitSeq(strings.TrimSuffix(string(out), "\n"), "\n") {
-		var resp struct {
-			ID     json.RawMessage `json:"id"`
-			Result struct {
-				IsError bool `json:"isError"`
-				Content []struct {
-					Text string `json:"text"`
-				} `json:"content"`
-			} `json:"result"`
-			Error *struct{ Message string } `json:"error"`
-		}
-		if err := json.Unmarshal([]byte(line), &resp); err != nil {
-			t.Fatalf("output line %q: %v", line, err)
-		}
-		id := string(resp.ID)
-		if _, dup := got[id]; dup {
-			t.Errorf("two answers for id %s", id)
-		}
-		switch {
-		case resp.Error != nil:
-			t.Errorf("id %s: error %s", id, resp.Error.Message)
-		case resp.Result.IsError:
-			t.Errorf("id %s: error result %+v", id, resp.Result.Content)
-		}
-		got[id] = ""
-		if len(resp.Result.Content) == 1 {
-			got[id] = resp.Result.Content[0].Text
-		}
-	}
-	for id, text := range want {
-		if g, ok := got[id]; !ok {
-			t.Errorf("id %s: no answer", id)
-		} else if g != text {
-			t.Errorf("id %s: answer differs from the CLI:\n got %.200s\nwant %.200s", id, g, text)
-		}
-	}
-	if _, ok := got[`"p"`]; !ok || len(got) != len(want)+2 {
-		t.Errorf("answers for %d ids, want %d (initialize, every call and the ping)", len(got), len(want)+2)
-	}
-}
-
-// wire runs bf-mcp on the given input lines after initialize under protocol, and returns
-// its output lines after initialize's response.
-func (f *fixture) wire(t *testing.T, protocol string, lines ...string) []string {
-	t.Helper()
-	cmd := exec.Command(filepath.Join(binDir, "bf-mcp"), "--brain", f.brain)
-	cmd.Dir, cmd.Env = f.work, f.env()
-	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"` + protocol + `","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}` + "\n" +
-		`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n"
-	cmd.Stdin = strings.NewReader(in + strings.Join(lines, "\n") + "\n")
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
-	if len(got) == 0 || !strings.Contains(got[0], `"protocolVersion":"`+protocol+`"`) {
-		t.Fatalf("initialize: %s", out)
-	}
-	return got[1:]
-}
-
-// TestBatches: protocol 2025-03-26 answers a batch with an array of responses (none for
-// notifications); later protocols refuse batches with one error.
-func TestBatches(t *testing.T) {
-	f := newFixture(t)
-	batch := `[{"jsonrpc":"2.0","id":2,"method":"ping"},` +
-		`{"jsonrpc":"2.0","method":"notifications/initialized"},` +
-		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{"query":"invoice","limit":0}}},` +
-		`{"jsonrpc":"2.0","id":4,"method":"initialize","params":{}}]`
-	got := f.wire(t, "2025-03-26", batch)
-	var replies []struct {
-		ID     int `json:"id"`
-		Result *struct {
-			IsError bool `json:"isError"`
-			Content []struct {
-				Text string `json:"text"`
-			} `json:"content"`
-		} `json:"result"`
-		Error *struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
-	if len(got) != 1 || json.Unmarshal([]byte(got[0]), &replies) != nil || len(replies) != 3 {
-		t.Fatalf("2025-03-26 batch: %q", got)
-	}
-	if replies[0].ID != 2 || replies[0].Result == nil || replies[0].Error != nil {
-		t.Errorf("ping in a batch: %s", got[0])
-	}
-	if r := replies[1]; r.ID != 3 || r.Result == nil || !r.Result.IsError || r.Result.Content[0].Text != "invalid input: limit: must be 1 to 50 (got 0)" {
-		t.Errorf("tools/call in a batch: %s", got[0])
-	}
-	if r := replies[2]; r.ID != 4 || r.Error == nil || r.Error.Code != -32600 {
-		t.Errorf("initialize in a batch: %s", got[0])
-	}
-
-	for _, protocol := range []string{"2025-06-18", "2025-11-25"} {
-		got := f.wire(t, protocol, batch, `{"jsonrpc":"2.0","id":9,"method":"ping"}`)
-		want := `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"protocol ` + protocol + ` has no JSON-RPC batches (only 2025-03-26 had them); send one message per line"}}`
-		if len(got) != 2 || got[0] != want || !strings.Contains(got[1], `"id":9`) {
-			t.Errorf("%s batch: %q\nwant %s", protocol, got, want)
-		}
-	}
-}
-
-// TestResources: a note read as a resource is the same text as bf read prints for its
-// address, and resources/list pages every note.
-func TestResources(t *testing.T) {
-	f := newFixture(t)
-	s := f.start(t, "--brain", f.brain)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-
-	tpl, err := s.c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-	if err != nil || len(tpl.ResourceTemplates) != 1 || tpl.ResourceTemplates[0].URITemplate.Raw() != "bf://{brain}/{path}" {
-		t.Fatalf("resource templates: %+v %v", tpl, err)
-	}
-
-	for _, uri := range []string{"bf://acme/concepts/ledger.md", "bf://acme/concepts/ledger.md#" + "nothing-here", "bf://acme/projects"} {
-		req := mcp.ReadResourceRequest{}
-		req.Params.URI = uri
-		res, err := s.c.ReadResource(ctx, req)
-		if strings.Contains(uri, "#") {
-			if err == nil || !strings.Contains(err.Error(), "section not found") {
-				t.Errorf("%s: %v", uri, err)
-			}
-			continue
-		}
-		if err != nil || len(res.Contents) != 1 {
-			t.Fatalf("%s: %+v %v", uri, res, err)
-		}
-		tc, ok := res.Contents[0].(mcp.TextResourceContents)
-		if !ok || tc.URI != uri || tc.MIMEType != "application/json" {
-			t.Fatalf("%s: %+v", uri, res.Contents[0])
-		}
-		if want := f.cli(t, "bf-read", uri); tc.Text != string(want) {
-			t.Errorf("%s: resource text differs from bf read:\n%s\n%s", uri, tc.Text, want)
-		}
-	}
-
-	// A large note continues through resources at ?offset=NEXT_OFFSET, page for page as
-	// bf read --offset prints it, until the text is whole.
-	const big = "bf://acme/concepts/retention.md"
-	var whole strings.Builder
-	textPages := 0
-	for uri := big; uri != ""; textPages++ {
-		req := mcp.ReadResourceRequest{}
-		req.Params.URI = uri
-		res, err := s.c.ReadResource(ctx, req)
-		if err != nil || len(res.Contents) != 1 {
-			t.Fatalf("%s: %+v %v", uri, res, err)
-		}
-		tc := res.Contents[0].(mcp.TextResourceContents)
-		_, offset, _ := strings.Cut(uri, "?offset=")
-		if offset == "" {
-			offset = "0"
-		}
-		if want := f.cli(t, "bf-read", big, "--offset", offset); tc.URI != uri || tc.Text != string(want) {
-			t.Fatalf("%s: resource differs from bf read --offset %s:\n%.300s\n%.300s", uri, offset, tc.Text, want)
-		}
-		var page struct {
-			Text       string `json:"text"`
-			NextOffset *int64 `json:"next_offset"`
-		}
-		if err := json.Unmarshal([]byte(tc.Text), &page); err != nil {
-			t.Fatal(err)
-		}
-		whole.WriteString(page.Text)
-		uri = ""
-		if page.NextOffset != nil {
-			uri = big + "?offset=" + strconv.FormatInt(*page.NextOffset, 10)
-		}
-	}
-	note, err := os.ReadFile(filepath.Join(f.brain, "concepts", "retention.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if textPages < 2 || !strings.Contains(string(note), whole.String()) || len(whole.String()) < len(note)*9/10 {
-		t.Errorf("%d text pages gave %d of the note's %d bytes", textPages, len(whole.String()), len(note))
-	}
-	bad := mcp.ReadResourceRequest{}
-	bad.Params.URI = big + "?offset=x"
-	if _, err := s.c.ReadResource(ctx, bad); err == nil || !strings.Contains(err.Error(), "invalid input: offset: expected an integer from 0 to 9007199254740991") {
-		t.Errorf("%s: %v", bad.Params.URI, err)
-	}
-
-	var uris []string
-	var cursor mcp.Cursor
-	pages := 0
-	for {
-		req := mcp.ListResourcesRequest{}
-		req.Params.Cursor = cursor
-		res, err := s.c.ListResources(ctx, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pages++
-		for _, r := range res.Resources {
-			uris = append(uris, r.URI)
-		}
-		if res.NextCursor == "" {
-			break
-		}
-		cursor = res.NextCursor
-	}
-	// The example brain's notes and the fixture's large one, each once, in path order.
-	var want []string
-	for _, root := range []string{"actions", "concepts", "projects"} {
-		filepath.WalkDir(filepath.Join(f.brain, root), func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
-				rel, _ := filepath.Rel(f.brain, p)
-				want = append(want, "bf://acme/"+filepath.ToSlash(rel))
-			}
-			return nil
-		})
-	}
-	if diff := cmp.Diff(want, uris); diff != "" || pages != 1+len(want)/100 {
-		t.Errorf("resources/list in %d pages (-want +got):\n%s", pages, diff)
-	}
 }
 
 // trust registers the fixture's brain on its machine with collection trust, which lets its

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/bfgo/bf/libbf/mcptest"
 )
 
 // memoryCLI runs bf remember, recall or brief as bf-memory VERB and returns its stdout and
@@ -42,21 +43,21 @@ func TestMemoryTools(t *testing.T) {
 	s := f.start(t, "--brain", f.brain)
 
 	// A first save through the tool, then the same save through both: unchanged, equal.
-	first := s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`)
-	if first.IsError || !strings.Contains(text(t, first), `"action":"created"`) {
-		t.Fatalf("remember: %s", text(t, first))
+	first := s.Call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`)
+	if first.IsError || !strings.Contains(mcptest.Text(t, first), `"action":"created"`) {
+		t.Fatalf("remember: %s", mcptest.Text(t, first))
 	}
 	cli, code := f.memoryCLI(t, "remember", "--type", "infra", "--title", "Staging box is stage-3 since March", "--body", "stage-3 runs staging.")
 	if code != 0 {
 		t.Fatalf("bf remember exit %d: %s", code, cli)
 	}
-	sameAsCLI(t, s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`), cli)
+	mcptest.SameAsCLI(t, s.Call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`), cli)
 
 	// A refused duplicate: the tool's error text is the CLI's refusal document, its ways
 	// forward named as the tool's arguments instead of flags.
 	const stored = "concepts/memory/staging-box-is-stage-3-since-march.md"
 	cli, code = f.memoryCLI(t, "remember", "--type", "infra", "--title", "Staging box is stage-3 since April", "--body", "x")
-	res := s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since April","body":"x"}`)
+	res := s.Call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since April","body":"x"}`)
 	var cliRefusal, toolRefusal struct {
 		Refused struct {
 			Reason, Existing string
@@ -66,9 +67,9 @@ func TestMemoryTools(t *testing.T) {
 		}
 	}
 	if err := json.Unmarshal(cli, &cliRefusal); err != nil || code != 2 || !res.IsError {
-		t.Fatalf("refusal: cli %d %s, tool %v %s", code, cli, res.IsError, text(t, res))
+		t.Fatalf("refusal: cli %d %s, tool %v %s", code, cli, res.IsError, mcptest.Text(t, res))
 	}
-	if err := json.Unmarshal([]byte(text(t, res)), &toolRefusal); err != nil {
+	if err := json.Unmarshal([]byte(mcptest.Text(t, res)), &toolRefusal); err != nil {
 		t.Fatal(err)
 	}
 	want := cliRefusal
@@ -84,7 +85,7 @@ Storing both would put two answers to one question in the brain. Pick one:
 		t.Errorf("duplicate refusal (-want +got):\n%s", diff)
 	}
 	// A different body for a stored title: the same, with its own ways forward.
-	wantError(t, s.call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-4 runs staging."}`),
+	mcptest.WantError(t, s.Call(t, "remember", `{"type":"infra","title":"Staging box is stage-3 since March","body":"stage-4 runs staging."}`),
 		func(m string) bool {
 			return strings.Contains(m, `"flags":["update: true","supersedes: \"`+stored+`\""]`) &&
 				strings.Contains(m, `same fact, better words   update: true (the old body is kept in history)\n  the fact CHANGED          supersedes: \"`+stored+`\"`) &&
@@ -108,69 +109,23 @@ Storing both would put two answers to one question in the brain. Pick one:
 		{"remember", `{"type":"fact","title":"Staging box is stage-3 since March","body":"stage-3 runs staging."}`,
 			`invalid input: type: ` + stored + ` is a infra memory; keep type: "infra" or save a correction with supersedes: "` + stored + `"`},
 	} {
-		wantError(t, s.call(t, c.tool, c.args), func(m string) bool { return m == c.want }, c.tool+" "+c.args+": "+c.want)
+		mcptest.WantError(t, s.Call(t, c.tool, c.args), func(m string) bool { return m == c.want }, c.tool+" "+c.args+": "+c.want)
 	}
 
 	cli, _ = f.memoryCLI(t, "recall", "staging box", "--no-touch")
-	sameAsCLI(t, s.call(t, "recall", `{"query":"staging box","no_touch":true}`), cli)
+	mcptest.SameAsCLI(t, s.Call(t, "recall", `{"query":"staging box","no_touch":true}`), cli)
 	cli, _ = f.memoryCLI(t, "recall", "--no-touch", "--limit", "3")
-	sameAsCLI(t, s.call(t, "recall", `{"no_touch":true,"limit":3}`), cli)
+	mcptest.SameAsCLI(t, s.Call(t, "recall", `{"no_touch":true,"limit":3}`), cli)
 	cli, _ = f.memoryCLI(t, "brief", "--bytes", "300")
-	sameAsCLI(t, s.call(t, "brief", `{"bytes":300}`), cli)
+	mcptest.SameAsCLI(t, s.Call(t, "brief", `{"bytes":300}`), cli)
 	cli, _ = f.memoryCLI(t, "brief")
-	sameAsCLI(t, s.call(t, "brief", `{}`), cli)
+	mcptest.SameAsCLI(t, s.Call(t, "brief", `{}`), cli)
 
 	// Arguments the published schema excludes are refused in the words of every tool.
-	wantError(t, s.call(t, "remember", `{"type":"infra","title":"t","body":"b","pin":"yes"}`), func(m string) bool {
+	mcptest.WantError(t, s.Call(t, "remember", `{"type":"infra","title":"t","body":"b","pin":"yes"}`), func(m string) bool {
 		return m == `invalid input: pin: must be true or false (got "yes")`
 	}, "the shared checker's refusal")
-	wantError(t, s.call(t, "recall", `{"limit":0}`), func(m string) bool {
+	mcptest.WantError(t, s.Call(t, "recall", `{"limit":0}`), func(m string) bool {
 		return m == "invalid input: limit: must be 1 to 50 (got 0)"
 	}, "the shared checker's refusal")
-}
-
-// TestPipelinedRememberThenRecall: a host that writes a remember and then a recall without
-// waiting for the first answer gets a recall that sees the memory just saved, every time.
-func TestPipelinedRememberThenRecall(t *testing.T) {
-	t.Setenv("BF_NOW", "2026-01-01T00:00:00Z")
-	f := newFixture(t)
-	const pairs = 20
-	var lines []string
-	for i := range pairs {
-		lines = append(lines,
-			fmt.Sprintf(`{"jsonrpc":"2.0","id":"remember-%d","method":"tools/call","params":{"name":"remember","arguments":{"type":"fact","title":"Locker %d code","body":"Locker %d opens with code q%dz."}}}`, i, i, i, i),
-			fmt.Sprintf(`{"jsonrpc":"2.0","id":"recall-%d","method":"tools/call","params":{"name":"recall","arguments":{"query":"q%dz","no_touch":true}}}`, i, i))
-	}
-	recalled := map[string][]string{}
-	for _, line := range f.wire(t, "2025-06-18", lines...) {
-		var resp struct {
-			ID     string `json:"id"`
-			Result struct {
-				IsError           bool `json:"isError"`
-				StructuredContent struct {
-					Items []struct {
-						Title string `json:"title"`
-					} `json:"items"`
-				} `json:"structuredContent"`
-			} `json:"result"`
-		}
-		if err := json.Unmarshal([]byte(line), &resp); err != nil {
-			t.Fatalf("output line %q: %v", line, err)
-		}
-		if resp.Result.IsError {
-			t.Fatalf("%s: %s", resp.ID, line)
-		}
-		if strings.HasPrefix(resp.ID, "recall-") {
-			for _, it := range resp.Result.StructuredContent.Items {
-				recalled[resp.ID] = append(recalled[resp.ID], it.Title)
-			}
-		}
-	}
-	want := map[string][]string{}
-	for i := range pairs {
-		want[fmt.Sprintf("recall-%d", i)] = []string{fmt.Sprintf("Locker %d code", i)}
-	}
-	if diff := cmp.Diff(want, recalled); diff != "" {
-		t.Errorf("what each pipelined recall found (-want +got):\n%s", diff)
-	}
 }

@@ -98,4 +98,7 @@
 //   - Test brains (bf.yaml, notes, records, trust, registry, on a machine of their own):
 //     brainfix, for tests only: the unit tests of every package and the e2e harness build
 //     their brains with it.
+//   - A host's session with an MCP server (initialize, list and call tools, compare a result
+//     with the command's reply): mcptest, for tests only: libbf/mcpserver's protocol
+//     tests (in process) and bf-mcp's (the binary) share it.
 package libbf

@@ -38,7 +38,7 @@ const (
 	SettingBool    = "boolean"
 )
 
-// Settings are bf.yaml's scalar settings, in the order the schema declares them.
+// Settings are bf.yaml's scalar settings, section by section.
 var Settings = []Setting{
 	{Path: "fields.*.type", Type: SettingWord, Words: fieldTypes},
 	{Path: "fields.*.cardinality", Type: SettingWord, Words: []string{string(One), string(Optional), string(Many)}, Default: string(Optional),
@@ -159,16 +159,16 @@ var settingsByPath = sync.OnceValue(func() map[string]*Setting {
 	return out
 })
 
-// SettingAt returns the description of the setting at the dotted key path (sensors.git.timeout),
+// settingAt returns the description of the setting at the dotted key path (sensors.git.timeout),
 // or nil when bf.yaml has no such scalar setting.
-func SettingAt(path string) *Setting {
+func settingAt(path string) *Setting {
 	return settingsByPath()[settingPattern(path)]
 }
 
-// described is SettingAt for a path the decoder or Marshal knows is described; a missing
+// described is settingAt for a path the decoder or Marshal knows is described; a missing
 // description is a mistake in this package, not in a file.
 func described(path string) *Setting {
-	s := SettingAt(path)
+	s := settingAt(path)
 	if s == nil {
 		panic(fmt.Sprintf("config: no Setting describes %s", path))
 	}

@@ -17,11 +17,11 @@ func TestSettingAt(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := ""
-		if s := SettingAt(tt.path); s != nil {
+		if s := settingAt(tt.path); s != nil {
 			got = s.Path
 		}
 		if got != tt.want {
-			t.Errorf("SettingAt(%q) describes %q, want %q", tt.path, got, tt.want)
+			t.Errorf("settingAt(%q) describes %q, want %q", tt.path, got, tt.want)
 		}
 	}
 }
