@@ -49,11 +49,16 @@ test: lint build
 	$(GO) test -race -count=1 ./libbf/queue/... ./libbf/assist/... ./libbf/watch/... ./libbf/channel/... ./libbf/lsp/...
 	@echo "== make test: all passed"
 
+# The surface check: an exported name of libbf that no other package uses belongs
+# unexported, so that go doc of a package reads as its API (bench/cmd/surface says what
+# counts as a use).
 lint:
 	@echo "== lint: gofmt"
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@echo "== lint: go vet (type-checks every module; the first run compiles them)"
 	$(GO) vet $(PKGS)
+	@echo "== lint: libbf's exported surface (names used outside their package, at least 80 %)"
+	$(GO) run ./bench/cmd/surface -min 80
 
 demo: build
 	@./examples/demo.sh
