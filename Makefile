@@ -58,6 +58,9 @@ test: lint build
 	$(GO) test -race -count=1 ./libbf/queue/... ./libbf/assist/... ./libbf/watch/... ./libbf/channel/... ./libbf/lsp/...
 	@echo "== make test: all passed"
 
+# The surface check: an exported name of libbf that no other package uses belongs
+# unexported, so that go doc of a package reads as its API (bench/cmd/surface says what
+# counts as a use).
 lint:
 	@echo "== lint: gofmt"
 	@out=$$(gofmt -l $(MODULES)); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
@@ -65,6 +68,8 @@ lint:
 	$(GO) vet $(PKGS)
 	@echo "== lint: staticcheck (the first run fetches and compiles $(STATICCHECK))"
 	$(GO) run $(STATICCHECK) $(PKGS)
+	@echo "== lint: libbf's exported surface (names used outside their package, at least 80 %)"
+	$(GO) run ./bench/cmd/surface -min 80
 
 demo: build
 	@./examples/demo.sh

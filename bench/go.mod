@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/bfgo/bf/libbf v0.1.0
 	github.com/google/go-cmp v0.7.0
+	golang.org/x/tools v0.52.0
 )
 
 require (
@@ -14,6 +15,8 @@ require (
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
 	github.com/yuin/goldmark v1.8.7 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.25.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
