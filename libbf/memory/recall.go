@@ -203,9 +203,7 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 				weak = append(weak, c)
 			}
 		}
-		if len(cands) == 0 && len(weak) > 0 {
-			cands, weak, out.Loose = weak, nil, true
-		}
+		out.Loose = len(cands) == 0 && len(weak) > 0
 	}
 
 	if !req.All {
@@ -220,11 +218,11 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 		return nil, err
 	}
 	r := ranking{browse: out.Browse, nTerms: nTerms, asked: req.Scope, uses: uses, now: Now()}
-	items := r.rank(cands, out.Loose)
+	items := r.rank(cands, false)
 	// The fill: after every memory that holds enough of the query come the weaker matches,
-	// ranked among themselves by the same formula and marked weak, so a recall never
-	// returns less than a search of its words would. A weak match whose current version
-	// is already listed is not listed twice.
+	// in the order of a word search and marked weak, so a recall never returns less than a
+	// search of its words would; when none holds enough (a loose reply) they are the whole
+	// page. A weak match whose current version is already listed is not listed twice.
 	have := make(map[string]bool, len(items))
 	for _, it := range items {
 		have[it.Ref] = true
@@ -302,10 +300,12 @@ func (r ranking) rank(cands []*candidate, weak bool) []RecallItem {
 	return items
 }
 
-// fill ranks the weaker matches that complete a page as a word search of the query ranks
-// them, by how many of its words they hold, then how strongly they match: the seed's
-// formula decides what ranks first, and the fill is there so that a recall never returns
-// less than a search would. Each still shows its formula's factors and score.
+// fill ranks the weaker matches that complete a page, or make the whole of a loose one, as
+// a word search of the query ranks them: by how many of its words they hold, then how
+// strongly they match. The seed's formula ranks the memories that hold enough of the query;
+// a weaker match is listed because a search would have returned it, and recency or stakes
+// would otherwise sink the match a whole sentence shares one or two words with. Each still
+// shows its formula's factors and score.
 func (r ranking) fill(weak []*candidate) []RecallItem {
 	items := r.rank(weak, true)
 	order := make(map[string]*candidate, len(weak))
