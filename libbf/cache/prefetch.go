@@ -124,10 +124,19 @@ func readFolder(dir string, want func(dirEntry) bool, run func([]func())) *folde
 	if len(entries) > scan.MaxEntries {
 		return d
 	}
+	d.fingerprinted = fingerprintEntries(fd, entries, want, d.stats, run)
+	return d
+}
+
+// fingerprintEntries fingerprints the entries of the open folder fd that want selects into
+// stats (by index), in chunks of statChunk files that run runs, and returns how many it
+// fingerprinted (taken or failed).
+func fingerprintEntries(fd int, entries []dirEntry, want func(dirEntry) bool, stats []statResult, run func([]func())) int {
 	var chunks []func()
+	total := 0
 	for start := 0; start < len(entries); start += statChunk {
 		part := entries[start:min(start+statChunk, len(entries))]
-		out := d.stats[start : start+len(part)]
+		out := stats[start : start+len(part)]
 		n := 0
 		for _, e := range part {
 			if want(e) {
@@ -137,7 +146,7 @@ func readFolder(dir string, want func(dirEntry) bool, run func([]func())) *folde
 		if n == 0 {
 			continue
 		}
-		d.fingerprinted += n
+		total += n
 		chunks = append(chunks, func() {
 			var st unix.Stat_t
 			for k, e := range part {
@@ -153,7 +162,7 @@ func readFolder(dir string, want func(dirEntry) bool, run func([]func())) *folde
 		})
 	}
 	run(chunks)
-	return d
+	return total
 }
 
 // openFolder opens a folder for reading its entries, never through a symbolic link. It

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"encoding/gob"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 // Parsing a memory note's front matter is most of what reading a memory costs (about 45 µs
@@ -115,25 +115,24 @@ func (s *Store) writeNotesCache(notes []parsedNote) {
 // parseEntry reads and parses one memory note file, or reuses its kept parse. It reports
 // whether the parse may be kept: never for a file that could not be read, nor for one
 // modified within racyWindow of now.
-func parseEntry(dir string, e fs.DirEntry, p string, kept map[string]*parsedNote, now time.Time) (pn parsedNote, keep bool) {
-	info, err := e.Info()
-	if err == nil {
-		if k, ok := kept[e.Name()]; ok && k.Size == info.Size() && k.ModTime == info.ModTime().UnixNano() {
+func parseEntry(dir string, e cache.FolderFile, p string, kept map[string]*parsedNote, now time.Time) (pn parsedNote, keep bool) {
+	if e.StatErr == nil {
+		if k, ok := kept[e.Name]; ok && k.Size == e.Size && k.ModTime == e.ModTime {
 			return *k, true
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+	data, err := os.ReadFile(filepath.Join(dir, e.Name))
 	if err != nil {
 		return parsedNote{Skipped: p + ": cannot read: " + reason(err)}, false
 	}
-	if info == nil {
+	if e.StatErr != nil {
 		return parse(p, data), false
 	}
 	// The size and time of the bytes read: taken before reading, a write in between
 	// would be kept under the old time.
 	pn = parse(p, data)
-	pn.Name, pn.Size, pn.ModTime = e.Name(), info.Size(), info.ModTime().UnixNano()
-	return pn, int64(len(data)) == info.Size() && now.Sub(info.ModTime()) > racyWindow
+	pn.Name, pn.Size, pn.ModTime = e.Name, e.Size, e.ModTime
+	return pn, int64(len(data)) == e.Size && now.Sub(time.Unix(0, e.ModTime)) > racyWindow
 }
 
 func parse(p string, data []byte) parsedNote {

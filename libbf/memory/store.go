@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/cache"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
 	"github.com/bfgo/bf/libbf/lock"
@@ -61,7 +62,7 @@ func (l *Loaded) titleWords(m *Memory) []string {
 // fatal; supersession links are resolved into SupersededBy.
 func (s *Store) Load() (*Loaded, error) {
 	dir := filepath.Join(s.Brain.Root, filepath.FromSlash(Folder))
-	entries, err := os.ReadDir(dir)
+	entries, err := cache.StatFolder(dir, func(name string, typ fs.FileMode) bool { return isMemoryFile(name, typ) })
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Loaded{ByRef: map[string]*Memory{}}, nil
 	}
@@ -74,14 +75,14 @@ func (s *Store) Load() (*Loaded, error) {
 	changed := false
 	now := time.Now()
 	for _, e := range entries {
-		p := Folder + "/" + e.Name()
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || !IsMemoryPath(p) {
+		if !e.Stated {
 			continue
 		}
+		p := Folder + "/" + e.Name
 		pn, ok := parseEntry(dir, e, p, kept, now)
 		if ok {
 			keep = append(keep, pn)
-			if k, was := kept[e.Name()]; !was || k.Size != pn.Size || k.ModTime != pn.ModTime {
+			if k, was := kept[e.Name]; !was || k.Size != pn.Size || k.ModTime != pn.ModTime {
 				changed = true
 			}
 		}
@@ -106,6 +107,12 @@ func (s *Store) Load() (*Loaded, error) {
 		}
 	}
 	return l, nil
+}
+
+// isMemoryFile reports whether an entry of the memory folder is a memory note to read: a
+// regular file, not hidden (a save's temporary file), named as a memory.
+func isMemoryFile(name string, typ fs.FileMode) bool {
+	return typ.IsRegular() && !strings.HasPrefix(name, ".") && IsMemoryPath(Folder+"/"+name)
 }
 
 // Parse reads one memory note file.
