@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // recalled is what a fill test compares of each item: which memory, in what order, how
@@ -143,5 +144,40 @@ func TestRecallFillOrder(t *testing.T) {
 				t.Errorf("loose %v, want %v", res.Loose, tt.loose)
 			}
 		})
+	}
+}
+
+// Paging through the weaker matches gives the page of all of them, one at a time, each
+// page but the last pointing to the next.
+func TestRecallPagesThroughWeakMatches(t *testing.T) {
+	s := newStore(t)
+	saveAll(t, s, [][2]string{
+		{"Postgres backups", "The Postgres backups run nightly at 02:00 from the replica."},
+		{"Restore drill", "A restore of last night's backups was tested in March."},
+		{"Deploy window", "Deploys happen on Tuesdays only."},
+		{"Replica lag", "The replica lags a few seconds behind at night."},
+	})
+	ctx := context.Background()
+	for _, query := range []string{"postgres backups nightly replica", "replica restore drill tuesdays"} {
+		whole, err := s.Recall(ctx, RecallRequest{Query: query, Limit: 10, NoTouch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for off := range whole.Total + 1 {
+			page, err := s.Recall(ctx, RecallRequest{Query: query, Limit: 1, Offset: off, NoTouch: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []RecallItem
+			if off < whole.Total {
+				want = whole.Items[off : off+1]
+			}
+			if diff := cmp.Diff(want, page.Items, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%q offset %d (-whole page +this page):\n%s", query, off, diff)
+			}
+			if page.Total != whole.Total || (page.NextOffset != nil) != (off+1 < whole.Total) {
+				t.Errorf("%q offset %d: total %d next_offset %v, want total %d and a next page %v", query, off, page.Total, page.NextOffset, whole.Total, off+1 < whole.Total)
+			}
+		}
 	}
 }
