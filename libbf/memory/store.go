@@ -39,7 +39,13 @@ type Loaded struct {
 	All      []*Memory
 	ByRef    map[string]*Memory
 	Warnings []string // notes skipped, with why
-	titles   map[*Memory]parsedNote
+	titles   map[*Memory]foldedTitle
+}
+
+// foldedTitle is what the save guards compare of a memory's title, as its kept parse holds it.
+type foldedTitle struct {
+	Title string
+	Words []string
 }
 
 // identity is m.Identity(), read from the parse when Load folded it.
@@ -69,7 +75,9 @@ func (s *Store) Load() (*Loaded, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot list memories: %w", Folder, err)
 	}
-	l := &Loaded{ByRef: map[string]*Memory{}, titles: map[*Memory]parsedNote{}}
+	l := &Loaded{ByRef: make(map[string]*Memory, len(entries)), titles: make(map[*Memory]foldedTitle, len(entries))}
+	// One array for every memory, its capacity set: the pointers into it stay valid.
+	mems := make([]Memory, 0, len(entries))
 	kept := s.readNotesCache()
 	keep := make([]parsedNote, 0, len(entries))
 	changed := false
@@ -91,10 +99,11 @@ func (s *Store) Load() (*Loaded, error) {
 			continue
 		}
 		// A copy: the links resolved below must not reach the kept parse.
-		m := pn.Memory
-		l.All = append(l.All, &m)
-		l.ByRef[p] = &m
-		l.titles[&m] = parsedNote{Title: pn.Title, Words: pn.Words}
+		mems = append(mems, pn.Memory)
+		m := &mems[len(mems)-1]
+		l.All = append(l.All, m)
+		l.ByRef[p] = m
+		l.titles[m] = foldedTitle{Title: pn.Title, Words: pn.Words}
 	}
 	if changed || len(keep) != len(kept) {
 		s.writeNotesCache(keep)
