@@ -387,9 +387,11 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	defer c.Close()
 	db := c.DB()
-	const base = `SELECT i.ref, -` + cache.RankBM25 + ` FROM search
-		JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
+	const from = ` FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
 		WHERE search MATCH ? AND ` + inMemoryFolder
+	const base = `SELECT i.ref, -` + cache.RankBM25 + from
+	// Which memories hold a term needs no score: BM25 reads every matched row's size.
+	const holding = `SELECT i.ref, 0` + from
 	out := map[string]*candidate{}
 	rows, err := db.QueryContext(ctx, base, inSaid(q.Match()))
 	if err != nil {
@@ -404,7 +406,7 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	for _, t := range q.Terms {
 		seen := map[string]bool{}
-		rows, err := db.QueryContext(ctx, base, inSaid(t.Match()))
+		rows, err := db.QueryContext(ctx, holding, inSaid(t.Match()))
 		if err != nil {
 			return nil, cacheErr(err)
 		}
