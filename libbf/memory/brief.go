@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bfgo/bf/libbf/cache"
@@ -155,7 +156,16 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	// Sessions start more often than memories are saved: the brief clears what a killed
 	// save left too (only files old enough that no save can still be writing them).
 	removeLeftovers(filepath.Join(s.Brain.Root, filepath.FromSlash(Folder)))
+	// The code's state (git processes) and the inbox (the search cache) need nothing from
+	// the memories: they are read while the memories load. Git runs after the leftovers
+	// are gone, which it would count as changes.
+	var code, tasks []string
+	var tasksErr error
+	var side sync.WaitGroup
+	side.Go(func() { code = (Git{BrainRoot: s.Brain.Root, Dir: req.Repo}).Status(ctx) })
+	side.Go(func() { tasks, tasksErr = s.openTasks(ctx) })
 	l, err := s.Load()
+	side.Wait()
 	if err != nil {
 		return nil, err
 	}
@@ -223,12 +233,11 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		}
 		secs["due"].items = append(secs["due"].items, fmt.Sprintf("- review due %s: %s (%s) — bf verify %s --source ...", m.Review, reply.Escape(m.Title), m.Ref, m.Ref))
 	}
-	for _, ln := range (Git{BrainRoot: s.Brain.Root, Dir: req.Repo}).Status(ctx) {
+	for _, ln := range code {
 		secs["code"].items = append(secs["code"].items, "- "+ln)
 	}
-	tasks, err := s.openTasks(ctx)
-	if err != nil {
-		out.Warnings = append(out.Warnings, "inbox left out: "+err.Error())
+	if tasksErr != nil {
+		out.Warnings = append(out.Warnings, "inbox left out: "+tasksErr.Error())
 	}
 	secs["inbox"].items = tasks
 	if cfg := s.Brain.Config; cfg != nil {

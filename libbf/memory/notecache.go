@@ -1,16 +1,14 @@
 package memory
 
 import (
-	"bytes"
-	"encoding/gob"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/bfgo/bf/libbf/brain"
+	"github.com/bfgo/bf/libbf/internal/fastlist"
 )
 
 // Parsing a memory note's front matter is most of what reading a memory costs (about 45 µs
@@ -18,18 +16,21 @@ import (
 // the parses are kept in the brain's state folder, by file name, each with the size and
 // modification time of the file it was read from: a note whose file still has both is not
 // parsed again. Machine state like the usage counts, never written into the brain.
-const notesCacheFile = "memory-notes.gob"
+const notesCacheFile = "memory-notes.bin"
 
-// notesCacheFormat changes when parsedNote or Memory change shape.
-const notesCacheFormat = 3
+// oldNotesCacheFile is where builds before notecodec.go kept the parses, with gob; a write
+// of the new file removes it.
+const oldNotesCacheFile = "memory-notes.gob"
+
+// notesCacheFormat changes when parsedNote or Memory change shape (notecodec.go).
+const notesCacheFormat = 4
 
 // racyWindow is how recent a modification time must be for its parse to be left out of
 // the cache: a file rewritten twice within its file system's timestamp resolution (whole
 // seconds, or two, on some) would keep one modification time for two contents.
 const racyWindow = 2 * time.Second
 
-// parsedNote is one note's parse: the memory, or why it was skipped. Kept as a list of
-// values, which decodes in half the time a map of pointers takes.
+// parsedNote is one note's parse: the memory, or why it was skipped.
 type parsedNote struct {
 	Name    string // the file's name in the memory folder
 	Size    int64
@@ -72,8 +73,8 @@ func (s *Store) readNotesCache() map[string]*parsedNote {
 	if err != nil {
 		return nil
 	}
-	var c notesCache
-	if err := gob.NewDecoder(bytes.NewReader(data)).Decode(&c); err != nil || c.Format != notesCacheFormat || c.Program != program() {
+	c, err := decodeNotes(data, notesCacheFormat, program())
+	if err != nil || c.Format != notesCacheFormat || c.Program != program() {
 		return nil
 	}
 	byName := make(map[string]*parsedNote, len(c.Notes))
@@ -94,46 +95,47 @@ func (s *Store) writeNotesCache(notes []parsedNote) {
 	if err != nil {
 		return
 	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(notesCache{Format: notesCacheFormat, Program: program(), Notes: notes}); err != nil {
+	data, err := encodeNotes(notesCache{Format: notesCacheFormat, Program: program(), Notes: notes})
+	if err != nil {
 		return
 	}
 	f, err := os.CreateTemp(dir, "."+notesCacheFile+".*.tmp")
 	if err != nil {
 		return
 	}
-	_, werr := f.Write(buf.Bytes())
+	_, werr := f.Write(data)
 	if cerr := f.Close(); werr != nil || cerr != nil {
 		os.Remove(f.Name())
 		return
 	}
 	if err := os.Rename(f.Name(), filepath.Join(dir, notesCacheFile)); err != nil {
 		os.Remove(f.Name())
+		return
 	}
+	os.Remove(filepath.Join(dir, oldNotesCacheFile))
 }
 
 // parseEntry reads and parses one memory note file, or reuses its kept parse. It reports
 // whether the parse may be kept: never for a file that could not be read, nor for one
 // modified within racyWindow of now.
-func parseEntry(dir string, e fs.DirEntry, p string, kept map[string]*parsedNote, now time.Time) (pn parsedNote, keep bool) {
-	info, err := e.Info()
-	if err == nil {
-		if k, ok := kept[e.Name()]; ok && k.Size == info.Size() && k.ModTime == info.ModTime().UnixNano() {
+func parseEntry(dir string, e fastlist.FolderFile, p string, kept map[string]*parsedNote, now time.Time) (pn parsedNote, keep bool) {
+	if e.StatErr == nil {
+		if k, ok := kept[e.Name]; ok && k.Size == e.Size && k.ModTime == e.ModTime {
 			return *k, true
 		}
 	}
-	data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+	data, err := os.ReadFile(filepath.Join(dir, e.Name))
 	if err != nil {
 		return parsedNote{Skipped: p + ": cannot read: " + reason(err)}, false
 	}
-	if info == nil {
+	if e.StatErr != nil {
 		return parse(p, data), false
 	}
 	// The size and time of the bytes read: taken before reading, a write in between
 	// would be kept under the old time.
 	pn = parse(p, data)
-	pn.Name, pn.Size, pn.ModTime = e.Name(), info.Size(), info.ModTime().UnixNano()
-	return pn, int64(len(data)) == info.Size() && now.Sub(info.ModTime()) > racyWindow
+	pn.Name, pn.Size, pn.ModTime = e.Name, e.Size, e.ModTime
+	return pn, int64(len(data)) == e.Size && now.Sub(time.Unix(0, e.ModTime)) > racyWindow
 }
 
 func parse(p string, data []byte) parsedNote {

@@ -203,9 +203,7 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 				weak = append(weak, c)
 			}
 		}
-		if len(cands) == 0 && len(weak) > 0 {
-			cands, weak, out.Loose = weak, nil, true
-		}
+		out.Loose = len(cands) == 0 && len(weak) > 0
 	}
 
 	if !req.All {
@@ -220,27 +218,33 @@ func (s *Store) Recall(ctx context.Context, req RecallRequest) (*RecallReply, er
 		return nil, err
 	}
 	r := ranking{browse: out.Browse, nTerms: nTerms, asked: req.Scope, uses: uses, now: s.now()}
-	items := r.rank(cands, out.Loose)
+	items := r.rank(cands, false)
 	// The fill: after every memory that holds enough of the query come the weaker matches,
-	// ranked among themselves by the same formula and marked weak, so a recall never
-	// returns less than a search of its words would. A weak match whose current version
-	// is already listed is not listed twice.
+	// in the order of a word search and marked weak, so a recall never returns less than a
+	// search of its words would; when none holds enough (a loose reply) they are the whole
+	// page. A weak match whose current version is already listed is not listed twice.
 	have := make(map[string]bool, len(items))
 	for _, it := range items {
 		have[it.Ref] = true
 	}
 	weak = slices.DeleteFunc(weak, func(c *candidate) bool { return have[c.m.Ref] })
-	items = append(items, r.fill(weak)...)
+	out.Total = len(items) + len(weak)
+	// Only the weaker matches this page shows are made into items: a question's common
+	// word can match thousands.
+	shown := len(weak)
+	if req.Order != OrderImportance {
+		shown = min(shown, max(req.Offset+req.Limit-len(items), 0))
+	}
+	items = append(items, r.fill(weak, shown)...)
 	if req.Order == OrderImportance {
 		// The brief's order, for listing rules: a browse has no weaker matches to keep after.
 		slices.SortStableFunc(items, func(a, b RecallItem) int { return byStanding(l.ByRef[a.Ref], l.ByRef[b.Ref]) })
 	}
-	out.Total = len(items)
 	items = items[min(req.Offset, len(items)):]
-	if len(items) > req.Limit {
-		items = items[:req.Limit]
+	if out.Total-req.Offset > req.Limit {
 		out.NextOffset = reply.NextOffset(int64(req.Offset), req.Limit, true)
 	}
+	items = items[:min(req.Limit, len(items))]
 	s.commitLines(ctx, l, items, req.Repo)
 	out.Items = items
 	if !req.NoTouch {
@@ -268,33 +272,10 @@ type ranking struct {
 // match of the group, so the weaker matches that fill a page never change how the
 // candidates that hold enough of the query rank among themselves.
 func (r ranking) rank(cands []*candidate, weak bool) []RecallItem {
-	best := 0.0
-	for _, c := range cands {
-		best = max(best, c.strength)
-	}
+	best := bestStrength(cands)
 	items := make([]RecallItem, 0, len(cands))
 	for _, c := range cands {
-		m := c.m
-		f := Factors{Relevance: 1, Coverage: 1, Pin: 1, Scope: 1}
-		if !r.browse {
-			f.Relevance = Relevance(c.strength, best)
-			f.Coverage = float64(c.held) / float64(r.nTerms)
-		} else if m.Pinned {
-			f.Pin = PinBrowse
-		}
-		days := r.now.Sub(m.Saved).Hours() / 24
-		f.Recency = Recency(days, m.Tier().HalfLife)
-		f.Usage = Usage(r.uses[m.Ref])
-		f.Stakes = Stakes(m.Tier().Weight, float64(m.Importance), f.Usage, ConfidenceFactor[m.Confidence])
-		if r.asked != "" {
-			f.Scope = ScopeFactor(ScopeDistance(r.asked, m.Scope))
-		}
-		score := f.Score()
-		items = append(items, RecallItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
-			Importance: m.Importance, Confidence: m.Confidence, Trust: m.Trust, Pinned: m.Pinned, Body: m.Body,
-			Score: round(score, 4), Factors: roundFactors(f), Days: round(max(days, 0), 2), Uses: r.uses[m.Ref], Held: c.held,
-			Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via,
-			Unreviewed: m.Unreviewed, Weak: weak})
+		items = append(items, r.item(c, best, weak))
 	}
 	slices.SortFunc(items, func(a, b RecallItem) int {
 		return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Ref, b.Ref))
@@ -302,20 +283,55 @@ func (r ranking) rank(cands []*candidate, weak bool) []RecallItem {
 	return items
 }
 
-// fill ranks the weaker matches that complete a page as a word search of the query ranks
-// them, by how many of its words they hold, then how strongly they match: the seed's
-// formula decides what ranks first, and the fill is there so that a recall never returns
-// less than a search would. Each still shows its formula's factors and score.
-func (r ranking) fill(weak []*candidate) []RecallItem {
-	items := r.rank(weak, true)
-	order := make(map[string]*candidate, len(weak))
-	for _, c := range weak {
-		order[c.m.Ref] = c
+func bestStrength(cands []*candidate) float64 {
+	best := 0.0
+	for _, c := range cands {
+		best = max(best, c.strength)
 	}
-	slices.SortStableFunc(items, func(a, b RecallItem) int {
-		ca, cb := order[a.Ref], order[b.Ref]
-		return cmp.Or(cmp.Compare(cb.held, ca.held), cmp.Compare(cb.strength, ca.strength), cmp.Compare(a.Ref, b.Ref))
+	return best
+}
+
+// item is one candidate scored by the seed's formula, its relevance measured against best.
+func (r ranking) item(c *candidate, best float64, weak bool) RecallItem {
+	m := c.m
+	f := Factors{Relevance: 1, Coverage: 1, Pin: 1, Scope: 1}
+	if !r.browse {
+		f.Relevance = Relevance(c.strength, best)
+		f.Coverage = float64(c.held) / float64(r.nTerms)
+	} else if m.Pinned {
+		f.Pin = PinBrowse
+	}
+	days := r.now.Sub(m.Saved).Hours() / 24
+	f.Recency = Recency(days, m.Tier().HalfLife)
+	f.Usage = Usage(r.uses[m.Ref])
+	f.Stakes = Stakes(m.Tier().Weight, float64(m.Importance), f.Usage, ConfidenceFactor[m.Confidence])
+	if r.asked != "" {
+		f.Scope = ScopeFactor(ScopeDistance(r.asked, m.Scope))
+	}
+	score := f.Score()
+	return RecallItem{Ref: m.Ref, Title: m.Title, Type: m.Type, Tier: m.Tier().Name, Scope: m.Scope,
+		Importance: m.Importance, Confidence: m.Confidence, Trust: m.Trust, Pinned: m.Pinned, Body: m.Body,
+		Score: round(score, 4), Factors: roundFactors(f), Days: round(max(days, 0), 2), Uses: r.uses[m.Ref], Held: c.held,
+		Review: m.Review, Source: m.Source, Supersedes: m.Supersedes, SupersededBy: m.SupersededBy, Via: c.via,
+		Unreviewed: m.Unreviewed, Weak: weak}
+}
+
+// fill ranks the weaker matches that complete a page, or make the whole of a loose one, as
+// a word search of the query ranks them: by how many of its words they hold, then how
+// strongly they match. The seed's formula ranks the memories that hold enough of the query;
+// a weaker match is listed because a search would have returned it, and recency or stakes
+// would otherwise sink the match a whole sentence shares one or two words with. Each still
+// shows its formula's factors and score, its relevance measured against the best of them
+// all. It returns the first n, in that order.
+func (r ranking) fill(weak []*candidate, n int) []RecallItem {
+	slices.SortFunc(weak, func(a, b *candidate) int {
+		return cmp.Or(cmp.Compare(b.held, a.held), cmp.Compare(b.strength, a.strength), cmp.Compare(a.m.Ref, b.m.Ref))
 	})
+	best := bestStrength(weak)
+	items := make([]RecallItem, 0, n)
+	for _, c := range weak[:n] {
+		items = append(items, r.item(c, best, true))
+	}
 	return items
 }
 
@@ -371,9 +387,11 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	defer c.Close()
 	db := c.DB()
-	const base = `SELECT i.ref, -` + cache.RankBM25 + ` FROM search
-		JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
+	const from = ` FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
 		WHERE search MATCH ? AND ` + inMemoryFolder
+	const base = `SELECT i.ref, -` + cache.RankBM25 + from
+	// Which memories hold a term needs no score: BM25 reads every matched row's size.
+	const holding = `SELECT i.ref, 0` + from
 	out := map[string]*candidate{}
 	rows, err := db.QueryContext(ctx, base, inSaid(q.Match()))
 	if err != nil {
@@ -388,7 +406,7 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	for _, t := range q.Terms {
 		seen := map[string]bool{}
-		rows, err := db.QueryContext(ctx, base, inSaid(t.Match()))
+		rows, err := db.QueryContext(ctx, holding, inSaid(t.Match()))
 		if err != nil {
 			return nil, cacheErr(err)
 		}

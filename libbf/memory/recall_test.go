@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // recalled is what a fill test compares of each item: which memory, in what order, how
@@ -58,8 +59,8 @@ func TestRecallFillsWithWeakMatches(t *testing.T) {
 		{"no strong match: a loose reply, every item weak", "replica restore drill tuesdays", 10, true, []recalled{
 			{"Restore drill", 2, true},
 			{"Deploy window", 1, true},
-			{"Postgres backups", 1, true},
 			{"Replica lag", 1, true},
+			{"Postgres backups", 1, true},
 		}, 4},
 	}
 	for _, tt := range tests {
@@ -102,11 +103,11 @@ func TestPromptHookMarksWeakMatches(t *testing.T) {
 	}
 }
 
-// The weaker matches that fill a page come as a word search would order them: by how many
-// of the query's words they hold, then how strongly they match. Fading is left to the
-// memories that hold enough of the query, so a two-year-old memory that names more of the
-// question is not pushed below one that names a single word today (the formula would put
-// it last: its recency is 0.5^(730/180)).
+// The weaker matches that fill a page, or make the whole of a loose one, come as a word
+// search would order them: by how many of the query's words they hold, then how strongly
+// they match. Fading is left to the memories that hold enough of the query, so a
+// two-year-old memory that names more of the question is not pushed below one that names a
+// single word today (the formula would put it last: its recency is 0.5^(730/180)).
 func TestRecallFillOrder(t *testing.T) {
 	s := newStore(t)
 	s.Now = pinned(t, "2024-01-01T00:00:00Z")
@@ -116,16 +117,67 @@ func TestRecallFillOrder(t *testing.T) {
 		{"Pier tickets", "Tickets are sold at the pier."},
 		{"Evening crossing", "At dusk the ferry leaves the harbour."},
 	})
-	res, err := s.Recall(context.Background(), RecallRequest{Query: "ferry lighthouse dusk pier harbour", Limit: 10, NoTouch: true})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name, query string
+		loose       bool
+		want        []recalled
+	}{
+		{"after the memories that hold enough", "ferry lighthouse dusk pier harbour", false,
+			[]recalled{{"Evening crossing", 3, false}, {"Lighthouse visit", 2, true}, {"Pier tickets", 1, true}}},
+		{"a loose reply", "ferry lighthouse pier otter kelp", true,
+			[]recalled{{"Lighthouse visit", 2, true}, {"Pier tickets", 1, true}, {"Evening crossing", 1, true}}},
 	}
-	var got []recalled
-	for _, it := range res.Items {
-		got = append(got, recalled{it.Title, it.Held, it.Weak})
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := s.Recall(context.Background(), RecallRequest{Query: tt.query, Limit: 10, NoTouch: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []recalled
+			for _, it := range res.Items {
+				got = append(got, recalled{it.Title, it.Held, it.Weak})
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("items (-want +got):\n%s", diff)
+			}
+			if res.Loose != tt.loose {
+				t.Errorf("loose %v, want %v", res.Loose, tt.loose)
+			}
+		})
 	}
-	want := []recalled{{"Evening crossing", 3, false}, {"Lighthouse visit", 2, true}, {"Pier tickets", 1, true}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Fatalf("items (-want +got):\n%s", diff)
+}
+
+// Paging through the weaker matches gives the page of all of them, one at a time, each
+// page but the last pointing to the next.
+func TestRecallPagesThroughWeakMatches(t *testing.T) {
+	s := newStore(t)
+	saveAll(t, s, [][2]string{
+		{"Postgres backups", "The Postgres backups run nightly at 02:00 from the replica."},
+		{"Restore drill", "A restore of last night's backups was tested in March."},
+		{"Deploy window", "Deploys happen on Tuesdays only."},
+		{"Replica lag", "The replica lags a few seconds behind at night."},
+	})
+	ctx := context.Background()
+	for _, query := range []string{"postgres backups nightly replica", "replica restore drill tuesdays"} {
+		whole, err := s.Recall(ctx, RecallRequest{Query: query, Limit: 10, NoTouch: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for off := range whole.Total + 1 {
+			page, err := s.Recall(ctx, RecallRequest{Query: query, Limit: 1, Offset: off, NoTouch: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []RecallItem
+			if off < whole.Total {
+				want = whole.Items[off : off+1]
+			}
+			if diff := cmp.Diff(want, page.Items, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("%q offset %d (-whole page +this page):\n%s", query, off, diff)
+			}
+			if page.Total != whole.Total || (page.NextOffset != nil) != (off+1 < whole.Total) {
+				t.Errorf("%q offset %d: total %d next_offset %v, want total %d and a next page %v", query, off, page.Total, page.NextOffset, whole.Total, off+1 < whole.Total)
+			}
+		}
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/config"
 	"github.com/bfgo/bf/libbf/durable"
+	"github.com/bfgo/bf/libbf/internal/fastlist"
 	"github.com/bfgo/bf/libbf/lock"
 	"github.com/bfgo/bf/libbf/note"
 	"github.com/bfgo/bf/libbf/reply"
@@ -45,7 +46,13 @@ type Loaded struct {
 	All      []*Memory
 	ByRef    map[string]*Memory
 	Warnings []string // notes skipped, with why
-	titles   map[*Memory]parsedNote
+	titles   map[*Memory]foldedTitle
+}
+
+// foldedTitle is what the save guards compare of a memory's title, as its kept parse holds it.
+type foldedTitle struct {
+	Title string
+	Words []string
 }
 
 // identity is m.Identity(), read from the parse when Load folded it.
@@ -68,27 +75,29 @@ func (l *Loaded) titleWords(m *Memory) []string {
 // fatal; supersession links are resolved into SupersededBy.
 func (s *Store) Load() (*Loaded, error) {
 	dir := filepath.Join(s.Brain.Root, filepath.FromSlash(Folder))
-	entries, err := os.ReadDir(dir)
+	entries, err := fastlist.StatFolder(dir, func(name string, typ fs.FileMode) bool { return isMemoryFile(name, typ) })
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Loaded{ByRef: map[string]*Memory{}}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot list memories: %w", Folder, err)
 	}
-	l := &Loaded{ByRef: map[string]*Memory{}, titles: map[*Memory]parsedNote{}}
+	l := &Loaded{ByRef: make(map[string]*Memory, len(entries)), titles: make(map[*Memory]foldedTitle, len(entries))}
+	// One array for every memory, its capacity set: the pointers into it stay valid.
+	mems := make([]Memory, 0, len(entries))
 	kept := s.readNotesCache()
 	keep := make([]parsedNote, 0, len(entries))
 	changed := false
 	now := time.Now()
 	for _, e := range entries {
-		p := Folder + "/" + e.Name()
-		if !e.Type().IsRegular() || strings.HasPrefix(e.Name(), ".") || !IsMemoryPath(p) {
+		if !e.Stated {
 			continue
 		}
+		p := Folder + "/" + e.Name
 		pn, ok := parseEntry(dir, e, p, kept, now)
 		if ok {
 			keep = append(keep, pn)
-			if k, was := kept[e.Name()]; !was || k.Size != pn.Size || k.ModTime != pn.ModTime {
+			if k, was := kept[e.Name]; !was || k.Size != pn.Size || k.ModTime != pn.ModTime {
 				changed = true
 			}
 		}
@@ -97,10 +106,11 @@ func (s *Store) Load() (*Loaded, error) {
 			continue
 		}
 		// A copy: the links resolved below must not reach the kept parse.
-		m := pn.Memory
-		l.All = append(l.All, &m)
-		l.ByRef[p] = &m
-		l.titles[&m] = parsedNote{Title: pn.Title, Words: pn.Words}
+		mems = append(mems, pn.Memory)
+		m := &mems[len(mems)-1]
+		l.All = append(l.All, m)
+		l.ByRef[p] = m
+		l.titles[m] = foldedTitle{Title: pn.Title, Words: pn.Words}
 	}
 	if changed || len(keep) != len(kept) {
 		s.writeNotesCache(keep)
@@ -113,6 +123,12 @@ func (s *Store) Load() (*Loaded, error) {
 		}
 	}
 	return l, nil
+}
+
+// isMemoryFile reports whether an entry of the memory folder is a memory note to read: a
+// regular file, not hidden (a save's temporary file), named as a memory.
+func isMemoryFile(name string, typ fs.FileMode) bool {
+	return typ.IsRegular() && !strings.HasPrefix(name, ".") && IsMemoryPath(Folder+"/"+name)
 }
 
 // Parse reads one memory note file.

@@ -89,10 +89,19 @@ func ReadFolder(dir string, want func(Entry) bool, run func([]func())) *Folder {
 	if len(entries) > scan.MaxEntries {
 		return d
 	}
+	d.Fingerprinted = fingerprintEntries(fd, entries, want, d.Stats, run)
+	return d
+}
+
+// fingerprintEntries fingerprints the entries of the open folder fd that want selects into
+// stats (by index), in chunks of statChunk files that run runs, and returns how many it
+// fingerprinted (taken or failed).
+func fingerprintEntries(fd int, entries []Entry, want func(Entry) bool, stats []Stat, run func([]func())) int {
 	var chunks []func()
+	total := 0
 	for start := 0; start < len(entries); start += statChunk {
 		part := entries[start:min(start+statChunk, len(entries))]
-		out := d.Stats[start : start+len(part)]
+		out := stats[start : start+len(part)]
 		n := 0
 		for _, e := range part {
 			if want(e) {
@@ -102,7 +111,7 @@ func ReadFolder(dir string, want func(Entry) bool, run func([]func())) *Folder {
 		if n == 0 {
 			continue
 		}
-		d.Fingerprinted += n
+		total += n
 		chunks = append(chunks, func() {
 			var st unix.Stat_t
 			for k, e := range part {
@@ -118,7 +127,7 @@ func ReadFolder(dir string, want func(Entry) bool, run func([]func())) *Folder {
 		})
 	}
 	run(chunks)
-	return d
+	return total
 }
 
 // openFolder opens a folder for reading its entries, never through a symbolic link. It
