@@ -17,8 +17,6 @@ const (
 	// MinPart is the shortest part; a second holding more than MaxBatch messages cannot
 	// be read in batches at all.
 	MinPart = time.Second
-	// BacklogDelay is how soon a watch polls an input again while a backlog remains.
-	BacklogDelay = time.Second
 )
 
 // ErrTooDense is more than MaxBatch messages within one second of a read input's window.
@@ -51,7 +49,7 @@ type PollResult struct {
 	Messages int
 	// Checkpoint is where the input's checkpoint now stands.
 	Checkpoint time.Time
-	// Backlog says the checkpoint stopped before End: poll again after BacklogDelay
+	// Backlog says the checkpoint stopped before End: poll again soon (bf watch waits a second)
 	// rather than after the input's usual interval.
 	Backlog bool
 }

@@ -1,17 +1,11 @@
 package channel
 
-import (
-	"fmt"
-	"time"
-)
-
-// EchoAge is how long a send receipt identifies the brain's own messages: longer than a
-// Pub/Sub subscription keeps redelivering (31 days).
-const EchoAge = 35 * 24 * time.Hour
+import "fmt"
 
 // Receipts knows the receipts of a brain's recent sends. The queue implements it: IsEcho
-// reports whether messageID is the receipt ID of one of channel's deliveries of the last
-// EchoAge.
+// reports whether messageID is the receipt ID of one of channel's deliveries the queue
+// still keeps (35 days by default: longer than a Pub/Sub subscription keeps redelivering,
+// 31 days).
 type Receipts interface {
 	IsEcho(channel, messageID string) (bool, error)
 }

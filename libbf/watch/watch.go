@@ -30,9 +30,9 @@ import (
 // ErrOwned is a JSON watcher started while another watcher collects for the brain.
 var ErrOwned = errors.New("another watcher owns this brain; stop it first, or run bf status to observe")
 
-// StopGrace is how long a stopping watcher lets its active cycle end, so interrupted
-// writes can be rolled back and attempts recorded.
-const StopGrace = 60 * time.Second
+// backlogDelay is how soon a watch polls its inputs again while a read input has a
+// backlog left (channel.Poll stopped before the end of its window).
+const backlogDelay = time.Second
 
 // Options tune Run.
 type Options struct {
@@ -157,7 +157,7 @@ func (w *watcher) loop(ctx context.Context) error {
 		}
 		wait := w.interval()
 		if w.last != nil && w.last.Backlog {
-			wait = time.Second
+			wait = backlogDelay
 		}
 		timer := time.NewTimer(wait)
 	idle:
