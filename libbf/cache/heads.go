@@ -29,7 +29,7 @@ import (
 // keep its head; HeadLength is how many passages a head keeps. Tests shrink them.
 var (
 	HeadMinPassages int64 = 5000
-	HeadLength            = 1024
+	HeadLength            = 512
 )
 
 // HeadEntry is a passage of a term's head: the term's weighted count in it and its size.
@@ -103,9 +103,11 @@ func uvarints(b []byte, out []uint64) ([]byte, error) {
 
 // headAcc gathers one frequent term's head while the rows are read.
 type headAcc struct {
-	// top is a min-heap of the best entries by impact; rest maps twice a weighted count
-	// to the least size seen with it outside top.
-	top    []headCandidate
+	// top is a min-heap of the best entries by impact.
+	top []headCandidate
+	// small and rest map twice a weighted count to the least size seen with it outside
+	// top (keepRest); a size is never 0, so 0 in small is unseen.
+	small  []int64
 	rest   map[uint64]int64
 	freq   float64
 	lastID int64
@@ -196,9 +198,10 @@ func buildHeads(ctx context.Context, tx *sql.Tx) error {
 }
 
 // add keeps an entry in the head when its impact is among the best, and the pair of the
-// one it displaces (or its own) in the rest.
+// one it displaces (or its own) in the rest. The impact orders passages as their BM25 for
+// the term does under the build's average size, whatever the idf.
 func (a *headAcc) add(e HeadEntry, avgdl float64) {
-	c := headCandidate{impact: BM25([]float64{1}, []float64{e.Freq}, float64(e.Size), avgdl), e: e}
+	c := headCandidate{impact: e.Freq / (e.Freq + BM25K1*(1-BM25B+BM25B*float64(e.Size)/avgdl)), e: e}
 	if len(a.top) < HeadLength {
 		a.top = append(a.top, c)
 		a.up(len(a.top) - 1)
@@ -208,11 +211,28 @@ func (a *headAcc) add(e HeadEntry, avgdl float64) {
 		c, a.top[0] = a.top[0], c
 		a.down(0)
 	}
-	f := uint64(c.e.Freq * 2)
-	if s, ok := a.rest[f]; !ok || c.e.Size < s {
-		a.rest[f] = c.e.Size
+	a.keepRest(uint64(c.e.Freq*2), c.e.Size)
+}
+
+// keepRest keeps the least size seen with twice a weighted count outside the head: small
+// counts in a slice, the rare large ones in a map.
+func (a *headAcc) keepRest(f uint64, size int64) {
+	if f < restDense {
+		if int(f) >= len(a.small) {
+			a.small = append(a.small, make([]int64, int(f)+1-len(a.small))...)
+		}
+		if s := a.small[f]; s == 0 || size < s {
+			a.small[f] = size
+		}
+		return
+	}
+	if s, ok := a.rest[f]; !ok || size < s {
+		a.rest[f] = size
 	}
 }
+
+// restDense bounds the counts kept in headAcc.small.
+const restDense = 1024
 
 func (a *headAcc) up(i int) {
 	for i > 0 {
@@ -259,6 +279,11 @@ func (a *headAcc) encode() (entries, rest []byte) {
 		entries = binary.AppendUvarint(entries, uint64(c.e.Passage))
 		entries = binary.AppendUvarint(entries, uint64(c.e.Freq*2))
 		entries = binary.AppendUvarint(entries, uint64(c.e.Size))
+	}
+	for f, s := range a.small {
+		if s > 0 {
+			a.rest[uint64(f)] = s
+		}
 	}
 	freqs := make([]uint64, 0, len(a.rest))
 	for f := range a.rest {

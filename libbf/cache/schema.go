@@ -130,7 +130,7 @@ var Tables = []Table{
 		{"col", "the search column: 0 title, 1 text, 2 names, 3 context"},
 		{"count", "its occurrences in that column of the passage"},
 	}},
-	{Name: "heads", Doc: "the heads of the terms in more than 5,000 passages when the generation was built: the 1,024 passages of the best BM25 and bounds for the others, so a one-word search reads a head instead of scoring every match (heads.go)", Columns: []Column{
+	{Name: "heads", Doc: "the heads of the terms in more than 5,000 passages when the generation was built: the 512 passages of the best BM25 and bounds for the others, so a one-word search reads a head instead of scoring every match (heads.go)", Columns: []Column{
 		{"term", "an indexed (stemmed, folded) term"},
 		{"entries", "uvarints: passage id, twice the term's weighted count in it, its size in tokens; best first"},
 		{"rest", "uvarints: twice a weighted count and a size of the other passages holding the term, none beaten on both by another pair"},
