@@ -308,7 +308,7 @@ func (a *headAcc) encode() (entries, rest []byte) {
 // search index's totals record (SQLite varints: the row count, then each column's tokens).
 // It returns the row count too.
 func AverageSize(block []byte) (uint64, float64, error) {
-	rows, n := sqliteVarint(block)
+	rows, n := SQLiteVarint(block)
 	var tokens uint64
 	for range SearchColumns {
 		if n == 0 {
@@ -316,7 +316,7 @@ func AverageSize(block []byte) (uint64, float64, error) {
 		}
 		block = block[n:]
 		var v uint64
-		v, n = sqliteVarint(block)
+		v, n = SQLiteVarint(block)
 		tokens += v
 	}
 	if n == 0 || rows == 0 {
@@ -325,9 +325,9 @@ func AverageSize(block []byte) (uint64, float64, error) {
 	return rows, float64(int64(tokens)) / float64(int64(rows)), nil
 }
 
-// sqliteVarint decodes an SQLite varint: big-endian groups of 7 bits, the ninth byte
+// SQLiteVarint decodes an SQLite varint (FTS5's records): big-endian groups of 7 bits, the ninth byte
 // whole. It returns the value and its length, 0 when b holds none.
-func sqliteVarint(b []byte) (uint64, int) {
+func SQLiteVarint(b []byte) (uint64, int) {
 	var v uint64
 	for i := 0; i < 8 && i < len(b); i++ {
 		v = v<<7 | uint64(b[i]&0x7f)

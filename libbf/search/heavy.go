@@ -136,7 +136,7 @@ func (h *heavy) score(ctx context.Context, p *part, hits []uint64, id int64) (fl
 	}
 	var size int32
 	for range cache.SearchColumns {
-		v, n := varint(sz)
+		v, n := cache.SQLiteVarint(sz)
 		if n == 0 {
 			return 0, false, errors.New("the search index's size record is damaged")
 		}
