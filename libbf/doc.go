@@ -52,7 +52,9 @@
 //     cache.Snapshot, cache.NoteDays (cache.Days when few are needed), cache.DaysCTE.
 //     Opening every selected brain for a page, a search or an export (problems, stale
 //     brains, the only brain failing): cache.OpenReadings. Reading a query's rows: cache.Collect (cache.ReadRows and
-//     cache.EachRow for statements and callbacks). Chunks for the dense strategy: chunk;
+//     cache.EachRow for statements and callbacks). The heads of the frequent terms a
+//     one-word search reads, and the passages refreshes touched: cache.Head, cache.Touched
+//     (cache/heads.go). Chunks for the dense strategy: chunk;
 //     their vectors, kept across rebuilds in .bf/vectors.sqlite: cache.OpenVectors
 //     (cache/vectors.go); computing them and the dense scan over .bf/vectors.scan: vector. The private in-memory database where text runs through
 //     FTS5 (excerpts' snippet()): scratch.

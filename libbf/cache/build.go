@@ -349,6 +349,9 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	if err := keepNoteDays(ctx, tx); err != nil {
 		return res, err
 	}
+	if err := buildHeads(ctx, tx); err != nil {
+		return res, err
+	}
 	if err := tx.Commit(); err != nil {
 		return res, err
 	}

@@ -13,8 +13,9 @@ import "github.com/bfgo/bf/libbf/config"
 // edges_supersedes, a partial index of the supersedes edges fused search reads; version 8
 // keeps in reviews the records collection did not write (package provenance); version 9
 // moves the vectors to their own store (.bf/vectors.sqlite, VectorTables), which rebuilds
-// keep, and adds chunk_state.
-const SchemaVersion = 9
+// keep, and adds chunk_state; version 10 adds the heads of the frequent terms and the
+// passages refreshes touched (heads.go).
+const SchemaVersion = 10
 
 // searchTokenizer is the search table's tokenizer: FTS5's porter stemmer over unicode61,
 // accents removed.
@@ -132,6 +133,14 @@ var Tables = []Table{
 		{"col", "the search column: 0 title, 1 text, 2 names, 3 context"},
 		{"count", "its occurrences in that column of the passage"},
 	}},
+	{Name: "heads", Doc: "the heads of the terms in more than 5,000 passages when the generation was built: the 512 passages of the best BM25 and bounds for the others, so a one-word search reads a head instead of scoring every match (heads.go)", Columns: []Column{
+		{"term", "an indexed (stemmed, folded) term"},
+		{"entries", "uvarints: passage id, twice the term's weighted count in it, its size in tokens; best first"},
+		{"rest", "uvarints: twice a weighted count and a size of the other passages holding the term, none beaten on both by another pair"},
+	}},
+	{Name: "touched", Doc: "the passages refreshes wrote or removed since the build: search scores them apart from the heads", Columns: []Column{
+		{"passage", "passages.id"},
+	}},
 	{Name: "vocabulary", Doc: "fts5vocab(search, row): term, doc, cnt — for spelling suggestions", Columns: []Column{
 		{"term", "an indexed (stemmed, folded) term"},
 		{"doc", "number of passages holding it"},
@@ -214,6 +223,8 @@ var ddl = []string{
 	`CREATE VIRTUAL TABLE vocabulary USING fts5vocab(search, row)`,
 	`CREATE TABLE heavy(passage INTEGER NOT NULL, term TEXT NOT NULL, col INTEGER NOT NULL, count INTEGER NOT NULL,
 		PRIMARY KEY(passage, term, col)) WITHOUT ROWID`,
+	`CREATE TABLE heads(term TEXT PRIMARY KEY, entries BLOB NOT NULL, rest BLOB NOT NULL) WITHOUT ROWID`,
+	`CREATE TABLE touched(passage INTEGER PRIMARY KEY)`,
 	`CREATE VIRTUAL TABLE bigrams USING fts5(text, tokenize='unicode61')`,
 	`CREATE TABLE names(name TEXT NOT NULL, item INTEGER NOT NULL, PRIMARY KEY(name, item)) WITHOUT ROWID`,
 	`CREATE TABLE links(item INTEGER NOT NULL, target TEXT NOT NULL, PRIMARY KEY(item, target)) WITHOUT ROWID`,

@@ -68,6 +68,7 @@ var writeSQL = map[string]string{
 	"dropBigram": `DELETE FROM bigrams WHERE rowid = ?`,
 	"heavy":      `INSERT INTO heavy(passage, term, col, count) VALUES(?, ?, ?, ?)`,
 	"dropHeavy":  `DELETE FROM heavy WHERE passage = ?`,
+	"touch":      `INSERT OR IGNORE INTO touched(passage) VALUES(?)`,
 	"task":       `INSERT OR IGNORE INTO tasks(item, line, fragment, text, done) VALUES(?, ?, ?, ?, ?)`,
 	"name":       `INSERT OR IGNORE INTO names(name, item) VALUES(?, ?)`,
 	"link":       `INSERT OR IGNORE INTO links(item, target) VALUES(?, ?)`,
@@ -325,10 +326,17 @@ func (w *writer) flushFTS(ctx context.Context) error {
 		if _, err := w.exec(ctx, "dropHeavy", id); err != nil {
 			return err
 		}
+		if _, err := w.exec(ctx, "touch", id); err != nil {
+			return err
+		}
 	}
 	w.ftsDel = w.ftsDel[:0]
 	for _, r := range w.ftsAdd {
 		if _, err := w.exec(ctx, "search", r.id, r.title, r.text, r.names, r.context); err != nil {
+			return err
+		}
+		// The heads built with the generation no longer tell this passage (heads.go).
+		if _, err := w.exec(ctx, "touch", r.id); err != nil {
 			return err
 		}
 		if bi := fold.Bigrams(r.title + " " + r.text); bi != "" {

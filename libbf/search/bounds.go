@@ -75,7 +75,7 @@ func (w *wordSearch) rowCount() (uint64, error) {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return 0, err
 	}
-	total, n := varint(block)
+	total, n := cache.SQLiteVarint(block)
 	if n == 0 {
 		return 0, nil
 	}
@@ -90,22 +90,6 @@ func idf(total, n uint64) (float64, bool) {
 	}
 	hits := float64(n)
 	return max(math.Log((float64(total)-hits+0.5)/(hits+0.5)), 1e-6), true
-}
-
-// varint decodes an SQLite varint: big-endian groups of 7 bits, the ninth byte whole. It
-// returns the value and its length, 0 when b holds none.
-func varint(b []byte) (uint64, int) {
-	var v uint64
-	for i := 0; i < 8 && i < len(b); i++ {
-		v = v<<7 | uint64(b[i]&0x7f)
-		if b[i] < 0x80 {
-			return v, i + 1
-		}
-	}
-	if len(b) < 9 {
-		return 0, 0
-	}
-	return v<<8 | uint64(b[8]), 9
 }
 
 // mergeLists merges passage lists in ascending order into entries with the terms they hold.

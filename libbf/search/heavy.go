@@ -47,16 +47,46 @@ func newHeavy(ctx context.Context, p *part, terms []fold.Term) (*heavy, error) {
 	}
 	h := &heavy{}
 	for _, t := range terms {
-		if t.Prefix || t.Phrase {
+		term, ok := indexedTerm(t)
+		if !ok {
 			return nil, nil
 		}
-		counts := cache.TermCounts([4]string{1: t.Text})
-		if len(counts) != 1 || counts[0].Count != 1 {
-			return nil, nil
-		}
-		h.terms = append(h.terms, counts[0].Term)
+		h.terms = append(h.terms, term)
 	}
 	return h, nil
+}
+
+// indexedTerm is the one indexed term a query term stands for; false for a prefix, a
+// phrase or several words.
+func indexedTerm(t fold.Term) (string, bool) {
+	if t.Prefix || t.Phrase {
+		return "", false
+	}
+	counts := cache.TermCounts([4]string{1: t.Text})
+	if len(counts) != 1 || counts[0].Count != 1 {
+		return "", false
+	}
+	return counts[0].Term, true
+}
+
+// exactIDF is each term's idf as FTS5's bm25 computes it, from the row count and the rows
+// holding each term.
+func exactIDF(ctx context.Context, p *part, rows uint64, hits []uint64) ([]float64, error) {
+	var out []float64
+	for _, n := range hits {
+		// The logarithm is SQLite's, the C library's that FTS5 calls: Go's math.Log differs
+		// from it in the last bit for some values.
+		var idf float64
+		ratio := (float64(int64(rows)-int64(n)) + 0.5) / (float64(int64(n)) + 0.5)
+		if err := p.tx.QueryRowContext(ctx, `SELECT ln(?)`, ratio).Scan(&idf); err != nil {
+			return nil, err
+		}
+		if idf <= 0 {
+			idf = 1e-6
+		}
+		out = append(out, idf)
+	}
+	return out, nil
 }
 
 func (h *heavy) close() {
@@ -74,35 +104,14 @@ func (h *heavy) prepare(ctx context.Context, p *part, hits []uint64) error {
 	if err := p.tx.QueryRowContext(ctx, averagesSQL).Scan(&block); err != nil {
 		return err
 	}
-	rows, n := varint(block)
-	var tokens uint64
-	for range cache.SearchColumns {
-		if n == 0 {
-			return errors.New("the search index's totals record is damaged")
-		}
-		block = block[n:]
-		var v uint64
-		v, n = varint(block)
-		tokens += v
+	rows, avgdl, err := cache.AverageSize(block)
+	if err != nil {
+		return err
 	}
-	if n == 0 || rows == 0 {
-		return errors.New("the search index's totals record is damaged")
+	h.avgdl = avgdl
+	if h.idf, err = exactIDF(ctx, p, rows, hits); err != nil {
+		return err
 	}
-	h.avgdl = float64(int64(tokens)) / float64(int64(rows))
-	for _, n := range hits {
-		// The logarithm is SQLite's, the C library's that FTS5 calls: Go's math.Log differs
-		// from it in the last bit for some values.
-		var idf float64
-		ratio := (float64(int64(rows)-int64(n)) + 0.5) / (float64(int64(n)) + 0.5)
-		if err := p.tx.QueryRowContext(ctx, `SELECT ln(?)`, ratio).Scan(&idf); err != nil {
-			return err
-		}
-		if idf <= 0 {
-			idf = 1e-6
-		}
-		h.idf = append(h.idf, idf)
-	}
-	var err error
 	if h.size, err = p.tx.PrepareContext(ctx, `SELECT sz FROM search_docsize WHERE id = ?`); err != nil {
 		return err
 	}
@@ -127,7 +136,7 @@ func (h *heavy) score(ctx context.Context, p *part, hits []uint64, id int64) (fl
 	}
 	var size int32
 	for range cache.SearchColumns {
-		v, n := varint(sz)
+		v, n := cache.SQLiteVarint(sz)
 		if n == 0 {
 			return 0, false, errors.New("the search index's size record is damaged")
 		}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 // TestRankingProperty ranks random small brains with random queries (common words held by
@@ -30,6 +32,9 @@ func TestRankingProperty(t *testing.T) {
 	// attempts run within a scope.
 	defer func(one, many int64) { attemptOneTerm, attemptTerms = one, many }(attemptOneTerm, attemptTerms)
 	attemptOneTerm, attemptTerms = 60, 20
+	// Short heads, so that one-word rankings read them (heads_test.go checks them closely).
+	defer func(least int64, length int) { cache.HeadMinPassages, cache.HeadLength = least, length }(cache.HeadMinPassages, cache.HeadLength)
+	cache.HeadMinPassages, cache.HeadLength = 8, 64
 	var total, one rankStats
 	var split int
 	defer func() { traceRank = nil }()

@@ -408,6 +408,11 @@ type notePassage struct {
 func (w *wordSearch) topIDs(match, among string) (top []scoredRow, last float64, complete bool, err error) {
 	defer w.timed(1)()
 	k := topFirst + topPerRow*min(w.limit, 1<<20)
+	if among == "" && match == w.match {
+		if top, last, ok, err := w.headTop(k); err != nil || ok {
+			return top, last, false, err
+		}
+	}
 	var some bool
 	if err := w.p.tx.QueryRowContext(w.ctx, `SELECT EXISTS(`+heavySQL+`)`).Scan(&some); err != nil {
 		return nil, 0, false, err

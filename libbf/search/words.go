@@ -189,7 +189,9 @@ type wordSearch struct {
 	joins *sql.Stmt
 	// heavy scores the passages whose term counts the cache keeps, or is nil.
 	heavy *heavy
-	stats rankStats
+	// indexed is the indexed term of a query of one, which may have a head (heads.go).
+	indexed string
+	stats   rankStats
 }
 
 // rankStats counts a ranking's work, for tests and benchmarks.
@@ -197,6 +199,8 @@ type rankStats struct {
 	passes, scored, read, lists int
 	// heavy counts the passages scored from the counts the cache keeps.
 	heavy int
+	// heads counts the best few matches read from a term's head (heads.go).
+	heads int
 	// topBound counts the first attempts over the best few matches that settled the page,
 	// topMissed those that did not; everyBound and everyMissed the same for the attempts
 	// over the passages holding every term (topfirst.go), reachBound and reachMissed for
@@ -295,6 +299,9 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 		w.terms = append(w.terms, t.Match())
 	}
 	w.match = strings.Join(w.terms, " OR ")
+	if len(terms) == 1 {
+		w.indexed, _ = indexedTerm(terms[0])
+	}
 	w.low = map[string]bool{}
 	var low []string
 	if err := json.Unmarshal([]byte(p.low), &low); err != nil {
