@@ -387,34 +387,52 @@ func (s *Store) match(ctx context.Context, q fold.Query) (map[string]*candidate,
 	}
 	defer c.Close()
 	db := c.DB()
-	const from = ` FROM search JOIN passages p ON p.id = search.rowid JOIN items i ON i.id = p.item
-		WHERE search MATCH ? AND ` + inMemoryFolder
-	const base = `SELECT i.ref, -` + cache.RankBM25 + from
-	// Which memories hold a term needs no score: BM25 reads every matched row's size.
-	const holding = `SELECT i.ref, 0` + from
+	// The query matches every term, so its rows are every passage holding one: which
+	// memories hold each term is then read from the full-text index alone, by passage,
+	// without joining each row to its note again.
+	const all = `SELECT search.rowid, i.ref, -` + cache.RankBM25 + ` FROM search JOIN passages p ON p.id = search.rowid
+		JOIN items i ON i.id = p.item WHERE search MATCH ? AND ` + inMemoryFolder
+	const holding = `SELECT rowid FROM search WHERE search MATCH ?`
 	out := map[string]*candidate{}
-	rows, err := db.QueryContext(ctx, base, inSaid(q.Match()))
+	byPassage := map[int64]*candidate{}
+	rows, err := db.QueryContext(ctx, all, inSaid(q.Match()))
 	if err != nil {
 		return nil, cacheErr(err)
 	}
-	if err := scanRows(rows, func(ref string, s float64) {
-		if c := out[ref]; c == nil || s > c.strength {
-			out[ref] = &candidate{strength: s}
+	if err := scanRows(rows, func(sc func(...any) error) error {
+		var passage int64
+		var ref string
+		var strength float64
+		if err := sc(&passage, &ref, &strength); err != nil {
+			return err
 		}
+		c := out[ref]
+		if c == nil {
+			c = &candidate{strength: strength}
+			out[ref] = c
+		}
+		c.strength = max(c.strength, strength)
+		byPassage[passage] = c
+		return nil
 	}); err != nil {
 		return nil, err
 	}
 	for _, t := range q.Terms {
-		seen := map[string]bool{}
+		seen := map[*candidate]bool{}
 		rows, err := db.QueryContext(ctx, holding, inSaid(t.Match()))
 		if err != nil {
 			return nil, cacheErr(err)
 		}
-		if err := scanRows(rows, func(ref string, _ float64) {
-			if c := out[ref]; c != nil && !seen[ref] {
-				seen[ref] = true
+		if err := scanRows(rows, func(sc func(...any) error) error {
+			var passage int64
+			if err := sc(&passage); err != nil {
+				return err
+			}
+			if c := byPassage[passage]; c != nil && !seen[c] {
+				seen[c] = true
 				c.held++
 			}
+			return nil
 		}); err != nil {
 			return nil, err
 		}
@@ -431,15 +449,13 @@ const inMemoryFolder = `i.ref >= '` + Folder + `/' AND i.ref < '` + Folder + `0'
 // them all, and stage-3 would hold its 3 in a stage-2 memory's importance.
 func inSaid(match string) string { return "{title text} : (" + match + ")" }
 
-func scanRows(rows *sql.Rows, each func(string, float64)) error {
+// scanRows calls each with the scan of every row.
+func scanRows(rows *sql.Rows, each func(scan func(...any) error) error) error {
 	defer rows.Close()
 	for rows.Next() {
-		var ref string
-		var s float64
-		if err := rows.Scan(&ref, &s); err != nil {
+		if err := each(rows.Scan); err != nil {
 			return cacheErr(err)
 		}
-		each(ref, s)
 	}
 	return cacheErr(rows.Err())
 }
