@@ -225,18 +225,21 @@ var leftoverName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustComp
 // temporary files are what makes a save atomic (the rename), but one left behind is
 // staged by git add -A and removed by nothing else. Best effort: a save never fails on it.
 func removeLeftovers(dir string) {
-	entries, err := os.ReadDir(dir)
+	// Listed without os.ReadDir's value per entry: a brief runs this over thousands.
+	entries, err := fastlist.StatFolder(dir, isLeftover)
 	if err != nil {
 		return
 	}
 	for _, e := range entries {
-		if !e.Type().IsRegular() || !leftoverName().MatchString(e.Name()) {
-			continue
-		}
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > leftoverAge {
-			_ = os.Remove(filepath.Join(dir, e.Name()))
+		if e.Stated && e.StatErr == nil && time.Since(time.Unix(0, e.ModTime)) > leftoverAge {
+			_ = os.Remove(filepath.Join(dir, e.Name))
 		}
 	}
+}
+
+// isLeftover reports an entry of the memory folder named as a save's temporary file.
+func isLeftover(name string, typ fs.FileMode) bool {
+	return typ.IsRegular() && leftoverName().MatchString(name)
 }
 
 // Write stores a memory note atomically.
