@@ -86,7 +86,7 @@ func TestStreamAdapterRestart(t *testing.T) {
 	}
 	w.until("every message answered", func() bool { return l.sent() >= streamMessages })
 	// The kills show in bf status until the restarted adapter has stayed connected
-	// (channel.ConnectedAfter); then bf status --check passes while the watcher runs.
+	// (channel.connectedAfter); then bf status --check passes while the watcher runs.
 	w.until("the stream error to clear", func() bool {
 		cmd := exec.Command(filepath.Join(binDir, "bf"), "status", "--check")
 		cmd.Dir, cmd.Env = l.root, l.env

@@ -63,7 +63,7 @@
 //   - bf read: read routes a ref to a computed page (pages), an exact read of a note,
 //     section, record or identity (read), or backlinks and relation pages (graph).
 //     Identity owners, names claimed by two items and how far an item's names expand:
-//     graph (BrainOwners, ClaimedElsewhere, MaxNames), for graph targets and identity
+//     graph (target.go: brainOwners, ClaimedElsewhere, MaxNames), for graph targets and identity
 //     search alike.
 //   - What every search and read reply shares (notice, problems, items, coverage, paging,
 //     the reply encoding and caps): reply. Reply and config JSON Schemas (bf schema):

@@ -135,7 +135,7 @@ func TestAskCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var chat Chat
+	var chat chat
 	if err := json.Unmarshal(raw, &chat); err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +180,7 @@ func TestAskRedactsPassageWhole(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var chat Chat
+	var chat chat
 	if err := json.Unmarshal(raw, &chat); err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestAskRejectsInventedCitation(t *testing.T) {
 	yaml, _ := fakeModel(t, "invent")
 	b := newBrain(t, yaml)
 	_, err := ask(t, b, "rollback", "")
-	var ce *CitationError
+	var ce *citationError
 	if !errors.As(err, &ce) || ce.Cited != "b999" {
 		t.Fatalf("got %v", err)
 	}
@@ -254,7 +254,7 @@ func TestAskURL(t *testing.T) {
 func TestAllowance(t *testing.T) {
 	dir := t.TempDir()
 	at := time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC)
-	for i := 0; i < Burst; i++ {
+	for i := 0; i < burst; i++ {
 		if err := take(context.Background(), dir, at); err != nil {
 			t.Fatalf("question %d: %v", i+1, err)
 		}
@@ -280,14 +280,14 @@ func TestAllowance(t *testing.T) {
 // as of now, refilling at the usual rate, and the file is rewritten to say so.
 func TestAllowanceFailsClosed(t *testing.T) {
 	now := time.Date(2026, 10, 20, 12, 0, 0, 0, time.UTC)
-	full := fmt.Sprintf(`{"tokens":%d,"at":"2026-10-20T11:00:00Z"}`, Burst)
+	full := fmt.Sprintf(`{"tokens":%d,"at":"2026-10-20T11:00:00Z"}`, burst)
 	for _, tc := range []struct {
 		name, file string
 		// questions allowed at now, then after 3 s
 		now, later int
 	}{
-		{"missing", "", Burst, 1},
-		{"valid full", full, Burst, 1},
+		{"missing", "", burst, 1},
+		{"valid full", full, burst, 1},
 		{"valid half", `{"tokens":10,"at":"2026-10-20T12:00:00Z"}`, 10, 1},
 		{"garbage", "not json at all", 0, 1},
 		{"empty", "", 0, 1},

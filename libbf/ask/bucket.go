@@ -19,7 +19,7 @@ import (
 // The question allowance: a token bucket of Burst questions refilled at Burst a minute,
 // per user on this machine, shared by bf ask and the MCP ask tool.
 const (
-	Burst      = 20
+	burst      = 20
 	refillTime = time.Minute
 )
 
@@ -35,7 +35,7 @@ type LimitError struct {
 }
 
 func (e *LimitError) Error() string {
-	return fmt.Sprintf("at most %d questions a minute; retry in %d s", Burst, int(math.Ceil(e.Retry.Seconds())))
+	return fmt.Sprintf("at most %d questions a minute; retry in %d s", burst, int(math.Ceil(e.Retry.Seconds())))
 }
 
 // bucket is the persisted state.
@@ -55,19 +55,19 @@ func take(ctx context.Context, dir string, now time.Time) error {
 	}
 	defer l.Release()
 	file := filepath.Join(dir, bucketFile)
-	b := bucket{Tokens: Burst, At: now}
+	b := bucket{Tokens: burst, At: now}
 	if raw, err := os.ReadFile(file); err == nil {
 		b = stored(raw, now)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("question allowance: %w", err)
 	}
 	if elapsed := now.Sub(b.At); elapsed > 0 {
-		b.Tokens = math.Min(Burst, b.Tokens+elapsed.Seconds()*Burst/refillTime.Seconds())
+		b.Tokens = math.Min(burst, b.Tokens+elapsed.Seconds()*burst/refillTime.Seconds())
 	}
 	b.At = now.UTC()
 	var refused error
 	if b.Tokens < 1 {
-		need := (1 - b.Tokens) * refillTime.Seconds() / Burst
+		need := (1 - b.Tokens) * refillTime.Seconds() / burst
 		refused = &LimitError{Retry: time.Duration(need * float64(time.Second))}
 	} else {
 		b.Tokens--
@@ -103,7 +103,7 @@ func stored(raw []byte, now time.Time) bucket {
 		return empty
 	}
 	tokens, at := *b.Tokens, *b.At
-	if math.IsNaN(tokens) || tokens < 0 || tokens > Burst || at.IsZero() || at.After(now) {
+	if math.IsNaN(tokens) || tokens < 0 || tokens > burst || at.IsZero() || at.After(now) {
 		return empty
 	}
 	return bucket{Tokens: tokens, At: at}

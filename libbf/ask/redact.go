@@ -40,9 +40,9 @@ type span struct {
 	with       string
 }
 
-// Redact replaces every secret the rules recognise and reports how many it replaced: one
+// redact replaces every secret the rules recognise and reports how many it replaced: one
 // marker, and one count, per stretch of secret text however many rules recognised it.
-func Redact(s string) (string, int) {
+func redact(s string) (string, int) {
 	spans := secrets(s)
 	return replace(s, spans, "", ""), len(spans)
 }

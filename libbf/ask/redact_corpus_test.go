@@ -201,7 +201,7 @@ func TestRedactCorpusLeavesNoSecret(t *testing.T) {
 		if strings.HasPrefix(p.text, "-----BEGIN RSA") && utf8.RuneCountInString(p.text) >= 1674 {
 			sawLongPEM = true
 		}
-		got, n := Redact(note)
+		got, n := redact(note)
 		if n != p.count {
 			t.Errorf("%s: counted %d secrets, want %d in:\n%s\n->\n%s", p.kind, n, p.count, note, got)
 		}
@@ -224,7 +224,7 @@ func TestRedactCorpusLeavesNoSecret(t *testing.T) {
 		all.WriteString(p.text + "\n\nA line of prose between the secrets.\n\n")
 		want += p.count
 	}
-	got, n := Redact(all.String())
+	got, n := redact(all.String())
 	if n != want {
 		t.Errorf("one note: counted %d secrets, want %d", n, want)
 	}
@@ -324,7 +324,7 @@ func TestRedactCorpusKeepsLookAlikes(t *testing.T) {
 	}
 	for i, a := range alikes {
 		note := proseBefore[i%len(proseBefore)] + "\n\n" + a + "\n\n" + proseAfter[i%len(proseAfter)]
-		if got, n := Redact(note); got != note || n != 0 {
+		if got, n := redact(note); got != note || n != 0 {
 			t.Errorf("Redact changed a look-alike (%d replaced):\n%s\n->\n%s", n, note, got)
 		}
 	}

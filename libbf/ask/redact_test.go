@@ -77,11 +77,11 @@ func TestRedact(t *testing.T) {
 		{"id 8fKj29dLq0ZxWm4TbN7cVr1YsPe6HuGa3Q end", "id [redacted secret] end", 1},
 		{"https://docs.example.test/d/1AbC9dEfGh2IjKl3MnOp4QrSt5UvWx6YzAb7Cd/edit", "https://docs.example.test/d/[redacted secret]/edit", 1},
 	} {
-		got, n := Redact(tc.in)
+		got, n := redact(tc.in)
 		if got != tc.want || n != tc.count {
 			t.Errorf("Redact(%q)\n got %q, %d\nwant %q, %d", tc.in, got, n, tc.want, tc.count)
 		}
-		if again, n := Redact(got); again != got || n != 0 {
+		if again, n := redact(got); again != got || n != 0 {
 			t.Errorf("Redact(%q) again gave %q, %d", got, again, n)
 		}
 	}
@@ -111,7 +111,7 @@ func TestRedactKeepsProse(t *testing.T) {
 		"https://user@example.test/path?q=1",
 		"Bearer authentication-scheme is described in RFC 6750.",
 	} {
-		if got, n := Redact(in); got != in || n != 0 {
+		if got, n := redact(in); got != in || n != 0 {
 			t.Errorf("Redact(%q) = %q, %d; want it unchanged", in, got, n)
 		}
 	}
@@ -162,14 +162,14 @@ func FuzzRedact(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out, n := Redact(s)
+		out, n := redact(s)
 		if n == 0 && out != s {
 			t.Fatalf("changed %q to %q counting nothing", s, out)
 		}
 		if utf8.ValidString(s) && !utf8.ValidString(out) {
 			t.Fatalf("Redact(%q) = %q, not UTF-8", s, out)
 		}
-		if again, m := Redact(out); m != 0 {
+		if again, m := redact(out); m != 0 {
 			t.Fatalf("Redact(%q) = %q, which redacts again to %q", s, out, again)
 		}
 	})

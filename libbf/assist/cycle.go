@@ -19,9 +19,9 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// InputMark names the checkpoint of a channel's read input: where its admitted messages
+// inputMark names the checkpoint of a channel's read input: where its admitted messages
 // end. One read per channel serves every assistant that reads it.
-func InputMark(ch string) string { return "read:" + ch }
+func inputMark(ch string) string { return "read:" + ch }
 
 // Report is what one cycle did.
 type Report struct {
@@ -160,7 +160,7 @@ func (o Runner) schedules(ctx context.Context, b *brain.Brain, q *queue.Queue, n
 			}
 			continue
 		}
-		slot, due := Due(s, last, now)
+		slot, due := due(s, last, now)
 		if !due {
 			continue
 		}
@@ -247,12 +247,12 @@ func (o Runner) gated(ctx context.Context, b *brain.Brain, q *queue.Queue, name 
 		}
 		var err error
 		if !hold && w.Review {
-			if hold, err = Review(ctx, b, end); err != nil {
+			if hold, err = review(ctx, b, end); err != nil {
 				return false, fmt.Errorf("assistant %s: when review: %w", name, err)
 			}
 		}
 		if !hold && w.Actions {
-			if hold, err = OpenAction(ctx, b, end); err != nil {
+			if hold, err = openAction(ctx, b, end); err != nil {
 				return false, fmt.Errorf("assistant %s: when actions: %w", name, err)
 			}
 		}
@@ -306,7 +306,7 @@ func (o Runner) reads(ctx context.Context, b *brain.Brain, q *queue.Queue, state
 }
 
 func (o Runner) read(ctx context.Context, b *brain.Brain, q *queue.Queue, ch string, readers []string, every int, now time.Time, rep *Report) error {
-	mark := InputMark(ch)
+	mark := inputMark(ch)
 	p, err := q.InputProgress(mark)
 	if err != nil {
 		return err

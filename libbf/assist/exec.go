@@ -100,12 +100,12 @@ func (o Runner) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state,
 	var turns []queue.Turn
 	if in.Kind == config.RunMessage && len(in.Messages) > 0 {
 		if t, err := timestamp.Parse(in.Messages[0].Time); err == nil {
-			turns, _ = q.Conversation(in.Channel, in.Messages[0].Conversation, t, MaxTurns)
+			turns, _ = q.Conversation(in.Channel, in.Messages[0].Conversation, t, maxTurns)
 		}
 	}
 	prompt := expandPrompt(snap.Prompt, b.Root, env.Home, in, turns)
-	if len(prompt) > MaxPromptBytes {
-		return o.fail(run, res, &snap, in.Kind, fmt.Sprintf("assistant %s: the expanded prompt holds %d bytes, more than %d; shorten the prompt or the input", name, len(prompt), MaxPromptBytes))
+	if len(prompt) > maxPromptBytes {
+		return o.fail(run, res, &snap, in.Kind, fmt.Sprintf("assistant %s: the expanded prompt holds %d bytes, more than %d; shorten the prompt or the input", name, len(prompt), maxPromptBytes))
 	}
 	ctxFile, err := writeContext(state, id, name, in)
 	if err != nil {
@@ -123,7 +123,7 @@ func (o Runner) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state,
 	start, end := in.window()
 	vars := proc.Vars{Home: env.Home, Start: start, End: end, Context: ctxFile}
 	if snap.Reply != nil {
-		vars.Schema = Schema
+		vars.Schema = schema
 	}
 	started := o.now()
 	out, err := proc.Run(ctx, proc.Spec{
@@ -151,11 +151,11 @@ func (o Runner) Exec(ctx context.Context, b *brain.Brain, q *queue.Queue, state,
 	}
 	var marks []queue.Mark
 	if !ans.Wake.IsZero() {
-		marks = append(marks, queue.Mark{Name: WakeMark(name, ans.Slot), Progress: queue.Progress{Position: ans.Wake}})
+		marks = append(marks, queue.Mark{Name: wakeMark(name, ans.Slot), Progress: queue.Progress{Position: ans.Wake}})
 		res.Wake = timestamp.Canonical(ans.Wake)
 	}
 	if !silent && snap.Propose {
-		rel := ProposalPath(name, started)
+		rel := proposalPath(name, started)
 		if err := propose(b.Root, rel, ans.Say); err != nil {
 			return o.fail(run, res, &snap, in.Kind, fmt.Sprintf("assistant %s: the harness %v; see %s", name, err, proc.LogPath(name)))
 		}
@@ -204,8 +204,8 @@ func (o Runner) fail(run *queue.Run, res *Result, snap *snapshot, kind, reason s
 	return res, nil
 }
 
-// WakeMark names the checkpoint of an assistant's wake in slot.
-func WakeMark(name, slot string) string { return "wake:" + name + ":" + slot }
+// wakeMark names the checkpoint of an assistant's wake in slot.
+func wakeMark(name, slot string) string { return "wake:" + name + ":" + slot }
 
 // writeContext writes the private context file of a run in the state folder's runs/ and
 // returns its path.
@@ -230,7 +230,7 @@ func writeContext(state, id, name string, in Input) (string, error) {
 		Stdin     string    `json:"stdin,omitempty"`
 		Args      []string  `json:"args"`
 		Notice    string    `json:"notice"`
-	}{name, id, in.Kind, in.Schedule, in.Slot, in.Start, in.End, in.Channel, in.Messages, in.Stdin, in.Args, Evidence}
+	}{name, id, in.Kind, in.Schedule, in.Slot, in.Start, in.End, in.Channel, in.Messages, in.Stdin, in.Args, evidence}
 	if doc.Messages == nil {
 		doc.Messages = []Message{}
 	}

@@ -16,12 +16,12 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// KindRun is a run started by hand with bf run; the other kinds are config.RunSchedule,
+// kindRun is a run started by hand with bf run; the other kinds are config.RunSchedule,
 // config.RunMessage and config.RunWake.
-const KindRun = "run"
+const kindRun = "run"
 
-// MaxPromptBytes caps the expanded prompt piped to a harness.
-const MaxPromptBytes = 120_000
+// maxPromptBytes caps the expanded prompt piped to a harness.
+const maxPromptBytes = 120_000
 
 // Message is one channel message a message run answers.
 type Message struct {
@@ -79,8 +79,8 @@ func promptText(root, name string, a *config.Assistant) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("assistant %s: cannot read its prompt %s; create it or name another file with prompt: in bf.yaml", name, a.Prompt)
 	}
-	if len(data) > MaxPromptBytes {
-		return "", fmt.Errorf("assistant %s: its prompt %s holds more than %d bytes; shorten it", name, a.Prompt, MaxPromptBytes)
+	if len(data) > maxPromptBytes {
+		return "", fmt.Errorf("assistant %s: its prompt %s holds more than %d bytes; shorten it", name, a.Prompt, maxPromptBytes)
 	}
 	return string(data), nil
 }

@@ -12,9 +12,9 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// ProposalPath is the brain-relative ACTION.md a proposing assistant's run at started
+// proposalPath is the brain-relative ACTION.md a proposing assistant's run at started
 // writes: the action folder of the run's local day and the assistant's name.
-func ProposalPath(name string, started time.Time) string {
+func proposalPath(name string, started time.Time) string {
 	return collect.ActionPath(timestamp.Day(started.In(time.Local)), name)
 }
 

@@ -37,7 +37,7 @@ func TestReadFullQueueNamesChannel(t *testing.T) {
 	}
 	defer q.Close()
 	start := time.Date(2026, 10, 16, 9, 0, 0, 0, time.UTC)
-	if err := q.Mark(queue.Mark{Name: InputMark("inbox"), Progress: queue.Progress{Position: start}}); err != nil {
+	if err := q.Mark(queue.Mark{Name: inputMark("inbox"), Progress: queue.Progress{Position: start}}); err != nil {
 		t.Fatal(err)
 	}
 	o := Runner{Env: &fix.Env}

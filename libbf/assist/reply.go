@@ -14,19 +14,19 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// Schema is the JSON Schema of the {say, wake} object a harness with reply: {path} prints
+// schema is the JSON Schema of the {say, wake} object a harness with reply: {path} prints
 // at that path; {{schema}} passes it to harnesses that take one (such as --json-schema).
-const Schema = `{"type":"object","properties":{"say":{"type":["string","null"],"description":"What to say; null or empty to stay silent."},` +
+const schema = `{"type":"object","properties":{"say":{"type":["string","null"],"description":"What to say; null or empty to stay silent."},` +
 	`"wake":{"type":["object","null"],"description":"Run again later: after seconds, or at an ISO 8601 instant with offset.",` +
 	`"properties":{"after":{"type":"integer","minimum":1,"maximum":31536000},"at":{"type":"string"},` +
 	`"slot":{"type":"string","description":"Names this wake; a new wake of a slot replaces the pending one."}},"additionalProperties":false}},` +
 	`"required":["say"],"additionalProperties":false}`
 
-// DefaultSlot is the slot of a wake that names none.
-const DefaultSlot = "default"
+// defaultSlot is the slot of a wake that names none.
+const defaultSlot = "default"
 
-// Answer is what a harness answered.
-type Answer struct {
+// answer is what a harness answered.
+type answer struct {
 	// Say is the text to deliver or record; blank means silent.
 	Say string
 	// Wake, when not zero, is when the assistant asked to run again, in slot Slot.
@@ -36,30 +36,30 @@ type Answer struct {
 
 // parseAnswer reads a harness's stdout: the whole text, or with reply the {say, wake}
 // object at its JSON Pointer. Errors are bf's sentences, never the output itself.
-func parseAnswer(out []byte, r *config.Reply, now time.Time) (Answer, error) {
+func parseAnswer(out []byte, r *config.Reply, now time.Time) (answer, error) {
 	if !utf8.Valid(out) {
-		return Answer{}, errors.New("the harness printed text that is not UTF-8")
+		return answer{}, errors.New("the harness printed text that is not UTF-8")
 	}
 	if r == nil {
-		return Answer{Say: string(out)}, nil
+		return answer{Say: string(out)}, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(out))
 	dec.UseNumber()
 	var doc any
 	if err := dec.Decode(&doc); err != nil {
-		return Answer{}, errors.New("the harness did not print one JSON object; reply: {path} expects one")
+		return answer{}, errors.New("the harness did not print one JSON object; reply: {path} expects one")
 	}
 	if dec.More() {
-		return Answer{}, errors.New("the harness printed more than one JSON value; reply: {path} expects one object")
+		return answer{}, errors.New("the harness printed more than one JSON value; reply: {path} expects one object")
 	}
 	if _, ok := doc.(map[string]any); !ok {
-		return Answer{}, errors.New("the harness did not print one JSON object; reply: {path} expects one")
+		return answer{}, errors.New("the harness did not print one JSON object; reply: {path} expects one")
 	}
 	obj, ok := collect.Pointer(doc, r.Path).(map[string]any)
 	if !ok {
-		return Answer{}, fmt.Errorf("the harness's output holds no {say, wake} object at %s", r.Path)
+		return answer{}, fmt.Errorf("the harness's output holds no {say, wake} object at %s", r.Path)
 	}
-	var a Answer
+	var a answer
 	for k, v := range obj {
 		switch k {
 		case "say":
@@ -68,7 +68,7 @@ func parseAnswer(out []byte, r *config.Reply, now time.Time) (Answer, error) {
 			case string:
 				a.Say = s
 			default:
-				return Answer{}, errors.New("reply say: expected a string or null")
+				return answer{}, errors.New("reply say: expected a string or null")
 			}
 		case "wake":
 			if v == nil {
@@ -76,23 +76,23 @@ func parseAnswer(out []byte, r *config.Reply, now time.Time) (Answer, error) {
 			}
 			w, ok := v.(map[string]any)
 			if !ok {
-				return Answer{}, errors.New("reply wake: expected an object {after} or {at}, or null")
+				return answer{}, errors.New("reply wake: expected an object {after} or {at}, or null")
 			}
 			if err := a.wake(w, now); err != nil {
-				return Answer{}, err
+				return answer{}, err
 			}
 		default:
-			return Answer{}, errors.New("reply: unexpected key; the reply object holds say and wake")
+			return answer{}, errors.New("reply: unexpected key; the reply object holds say and wake")
 		}
 	}
 	if _, ok := obj["say"]; !ok {
-		return Answer{}, errors.New("reply say: required (null to stay silent)")
+		return answer{}, errors.New("reply say: required (null to stay silent)")
 	}
 	return a, nil
 }
 
-func (a *Answer) wake(w map[string]any, now time.Time) error {
-	a.Slot = DefaultSlot
+func (a *answer) wake(w map[string]any, now time.Time) error {
+	a.Slot = defaultSlot
 	_, hasAfter := w["after"]
 	_, hasAt := w["at"]
 	if hasAfter == hasAt {

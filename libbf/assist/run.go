@@ -30,7 +30,7 @@ type Plan struct {
 // manualInput is the input of a bf run of an assistant: its window is the last day.
 func (o Runner) manualInput(stdin []byte, args []string) Input {
 	now := o.now()
-	return Input{Kind: KindRun, Start: timestamp.Canonical(now.Add(-24 * time.Hour)), End: timestamp.Canonical(now),
+	return Input{Kind: kindRun, Start: timestamp.Canonical(now.Add(-24 * time.Hour)), End: timestamp.Canonical(now),
 		Stdin: string(stdin), Args: args}
 }
 
@@ -60,13 +60,13 @@ func (o Runner) DryRun(b *brain.Brain, name string, stdin []byte, args []string)
 	start, end := in.window()
 	vars := proc.Vars{Home: o.env().Home, Start: start, End: end, Context: config.PlaceholderContext}
 	if a.Reply != nil {
-		vars.Schema = Schema
+		vars.Schema = schema
 	}
 	argv, err := proc.Expand(b.Root, append(append(config.Command{}, a.Command...), args...), vars)
 	if err != nil {
 		return nil, fmt.Errorf("assistant %s: %w", name, err)
 	}
-	return &Plan{Assistant: name, Command: argv, DryRun: true, Kind: KindRun, Prompt: expandPrompt(text, b.Root, o.env().Home, in, nil)}, nil
+	return &Plan{Assistant: name, Command: argv, DryRun: true, Kind: kindRun, Prompt: expandPrompt(text, b.Root, o.env().Home, in, nil)}, nil
 }
 
 // RunNow is bf run NAME for an assistant: it admits a job of kind run (stdin and args as
@@ -92,7 +92,7 @@ func (o Runner) RunNow(ctx context.Context, b *brain.Brain, name string, stdin [
 	var n [8]byte
 	rand.Read(n[:])
 	id := "r-" + o.now().UTC().Format("20060102T150405.000000Z") + "-" + hex.EncodeToString(n[:])
-	if _, _, err := q.AdmitJob(queue.NewJob{ID: id, Assistant: name, Kind: KindRun, Input: data, Config: cfg, MaxBytes: a.MaxBytes}); err != nil {
+	if _, _, err := q.AdmitJob(queue.NewJob{ID: id, Assistant: name, Kind: kindRun, Input: data, Config: cfg, MaxBytes: a.MaxBytes}); err != nil {
 		return nil, err
 	}
 	res, err := o.Exec(ctx, b, q, state, id)

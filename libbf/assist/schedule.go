@@ -10,14 +10,14 @@ import (
 // ScheduleMark names the checkpoint of an assistant's schedule: the slot it last admitted.
 func ScheduleMark(name, schedule string) string { return "schedule:" + name + ":" + schedule }
 
-// Due returns the slot of schedule s that is due at now, given last, the slot it last
+// due returns the slot of schedule s that is due at now, given last, the slot it last
 // admitted (zero: never). An every schedule is due at once the first time, then every
 // seconds after its last slot; its slot is now, so a long pause runs it once, not once per
 // missed interval. An at schedule is due at the latest wall-clock occurrence after last
 // and not after now; a schedule seen for the first time (last zero) is not due: its
 // checkpoint starts at now, so adding a daily 08:00 schedule at 10:00 waits until the next
 // morning.
-func Due(s *config.Schedule, last, now time.Time) (time.Time, bool) {
+func due(s *config.Schedule, last, now time.Time) (time.Time, bool) {
 	if s.Every > 0 {
 		if last.IsZero() || !now.Before(last.Add(time.Duration(s.Every)*time.Second)) {
 			return now, true
@@ -27,7 +27,7 @@ func Due(s *config.Schedule, last, now time.Time) (time.Time, bool) {
 	if last.IsZero() {
 		return time.Time{}, false
 	}
-	slot := Previous(s, now)
+	slot := previous(s, now)
 	if slot.IsZero() || !slot.After(last) {
 		return time.Time{}, false
 	}
@@ -50,9 +50,9 @@ func Next(s *config.Schedule, t time.Time) time.Time {
 	return time.Time{}
 }
 
-// Previous is the latest slot of at schedule s at or before t, within the past eight
+// previous is the latest slot of at schedule s at or before t, within the past eight
 // days; zero when none.
-func Previous(s *config.Schedule, t time.Time) time.Time {
+func previous(s *config.Schedule, t time.Time) time.Time {
 	loc := zone(s)
 	local := t.In(loc)
 	for i := 0; i <= 8; i++ {

@@ -48,7 +48,7 @@ func TestDue(t *testing.T) {
 			if c.last != "" {
 				last = at(t, c.last)
 			}
-			got, due := Due(c.s, last, at(t, c.now))
+			got, due := due(c.s, last, at(t, c.now))
 			if c.want == "" {
 				if due {
 					t.Fatalf("due at %s, want not due", got.UTC())

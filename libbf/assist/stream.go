@@ -13,10 +13,10 @@ import (
 	"github.com/bfgo/bf/libbf/queue"
 )
 
-// StreamMark names the checkpoint of a channel's stream input: the cursor of its last
-// admitted message. StreamSinceMark keeps the stream's first start, which never advances.
-func StreamMark(ch string) string      { return "stream:" + ch }
-func StreamSinceMark(ch string) string { return "stream-since:" + ch }
+// streamMark names the checkpoint of a channel's stream input: the cursor of its last
+// admitted message. streamSinceMark keeps the stream's first start, which never advances.
+func streamMark(ch string) string      { return "stream:" + ch }
+func streamSinceMark(ch string) string { return "stream-since:" + ch }
 
 // Streams returns the channels that the enabled assistants of b (all, or those in only)
 // read as stream inputs, each with its readers, by channel name.
@@ -48,7 +48,7 @@ func (o Runner) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, stat
 	if err != nil {
 		return err
 	}
-	p, err := q.InputProgress(StreamMark(ch))
+	p, err := q.InputProgress(streamMark(ch))
 	if err != nil {
 		return err
 	}
@@ -66,7 +66,7 @@ func (o Runner) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, stat
 			}
 			admit := queue.Message(m)
 			admit.Cursor = cursor
-			res, err := q.AdmitMessages(queue.Batch{Channel: ch, Input: StreamMark(ch),
+			res, err := q.AdmitMessages(queue.Batch{Channel: ch, Input: streamMark(ch),
 				Messages: []queue.Message{admit}, Done: queue.Progress{Position: m.Time, Cursor: cursor}, Jobs: jobs})
 			if err != nil {
 				return err
@@ -98,13 +98,13 @@ func (o Runner) Stream(ctx context.Context, b *brain.Brain, q *queue.Queue, stat
 // keeps whole milliseconds, so now is cut to them before it is used: every run, the first
 // included, then resumes from the same instant.
 func streamSince(q *queue.Queue, ch string, now time.Time) (time.Time, error) {
-	since, err := q.InputProgress(StreamSinceMark(ch))
+	since, err := q.InputProgress(streamSinceMark(ch))
 	if err != nil {
 		return time.Time{}, err
 	}
 	if since.Position.IsZero() {
 		since.Position = now.UTC().Truncate(time.Millisecond)
-		if err := q.Mark(queue.Mark{Name: StreamSinceMark(ch), Progress: since}); err != nil {
+		if err := q.Mark(queue.Mark{Name: streamSinceMark(ch), Progress: since}); err != nil {
 			return time.Time{}, err
 		}
 	}

@@ -15,11 +15,11 @@ var reviewRoots = []string{"projects", "concepts", "actions"}
 
 const actionsRoot = "actions"
 
-// Review reports whether some note of brain b is due for review at now: a project,
+// review reports whether some note of brain b is due for review at now: a project,
 // concept or action that bf read's listings mark with review (its stale_after passed, its
-// file has not changed for pages.ReviewDays, or newer evidence links to it). It reads the
+// file has not changed for pages.reviewDays, or newer evidence links to it). It reads the
 // brain's cache, as bf read does, and nothing else.
-func Review(ctx context.Context, b *brain.Brain, now time.Time) (bool, error) {
+func review(ctx context.Context, b *brain.Brain, now time.Time) (bool, error) {
 	for _, root := range reviewRoots {
 		found := false
 		err := eachItem(ctx, b, root, now, func(it *reply.Item) bool {
@@ -33,19 +33,19 @@ func Review(ctx context.Context, b *brain.Brain, now time.Time) (bool, error) {
 	return false, nil
 }
 
-// OpenAction reports whether brain b holds an open action at now: an
+// openAction reports whether brain b holds an open action at now: an
 // actions/FOLDER/ACTION.md that is not deprecated and lists at least one open task.
-func OpenAction(ctx context.Context, b *brain.Brain, now time.Time) (bool, error) {
+func openAction(ctx context.Context, b *brain.Brain, now time.Time) (bool, error) {
 	found := false
 	err := eachItem(ctx, b, actionsRoot, now, func(it *reply.Item) bool {
-		found = Open(it)
+		found = open(it)
 		return found
 	})
 	return found, err
 }
 
-// Open reports whether a listed action is open: not deprecated, with an open task.
-func Open(it *reply.Item) bool {
+// open reports whether a listed action is open: not deprecated, with an open task.
+func open(it *reply.Item) bool {
 	return it.Status != "deprecated" && it.Tasks != nil && it.Tasks.Open > 0
 }
 

@@ -15,9 +15,9 @@ const Name = ".bf"
 
 // Why .bf cannot be used as it is. Each says the fix: bf recreates the folder itself.
 const (
-	MsgOtherUser = ".bf belongs to another user; remove it so bf can rebuild its own cache"
+	msgOtherUser = ".bf belongs to another user; remove it so bf can rebuild its own cache"
 	MsgSymlink   = ".bf is a symbolic link; remove it so bf can rebuild its own cache"
-	MsgNotDir    = ".bf is not a folder; remove it so bf can rebuild its own cache"
+	msgNotDir    = ".bf is not a folder; remove it so bf can rebuild its own cache"
 )
 
 // Prepare makes sure root/.bf is a real folder owned by the account owner with mode 0700,
@@ -41,10 +41,10 @@ func Prepare(root string, owner int, then string, explain func(error) error) (st
 	case st.Mode()&fs.ModeSymlink != 0:
 		return "", errors.New(MsgSymlink + then)
 	case !st.IsDir():
-		return "", errors.New(MsgNotDir + then)
+		return "", errors.New(msgNotDir + then)
 	}
 	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != owner {
-		return "", errors.New(MsgOtherUser + then)
+		return "", errors.New(msgOtherUser + then)
 	}
 	if st.Mode().Perm() != 0o700 {
 		if err := os.Chmod(dir, 0o700); err != nil {

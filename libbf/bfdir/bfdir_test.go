@@ -29,8 +29,8 @@ func TestPrepare(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(root, Name), nil, 0o600); err != nil {
 				t.Fatal(err)
 			}
-		}, os.Geteuid(), MsgNotDir + ", then retry"},
-		{"another owner", func(t *testing.T, root string) { mkdir(t, root, 0o700) }, os.Geteuid() + 1, MsgOtherUser + ", then retry"},
+		}, os.Geteuid(), msgNotDir + ", then retry"},
+		{"another owner", func(t *testing.T, root string) { mkdir(t, root, 0o700) }, os.Geteuid() + 1, msgOtherUser + ", then retry"},
 		{"unreadable parent", func(t *testing.T, root string) {
 			if err := os.Chmod(root, 0o500); err != nil {
 				t.Fatal(err)

@@ -4,7 +4,7 @@
 // BF_BRAIN, the enclosing brain, the registry and brains: references.
 //
 // Every error it returns on purpose is an *Error whose Kind tells the CLI layer how to
-// exit: Invalid (exit 2, also errors.Is(err, ErrInvalid)) or Failure (exit 1). KindOf maps
+// exit: Invalid (exit 2, also errors.Is(err, errInvalid)) or Failure (exit 1). KindOf maps
 // any error.
 //
 // Everything that reads the machine goes through an Env, so tests use temporary homes;

@@ -58,17 +58,17 @@ func TestOpen(t *testing.T) {
 func TestOpenAbsentIsNotExist(t *testing.T) {
 	f := newFixture(t)
 	_, err := f.env().Open(f.path("nowhere"))
-	if !errors.Is(err, fs.ErrNotExist) || KindOf(err) != Failure {
+	if !errors.Is(err, fs.ErrNotExist) || KindOf(err) != failure {
 		t.Errorf("err = %v (kind %v)", err, KindOf(err))
 	}
 }
 
 func TestKindOf(t *testing.T) {
-	if KindOf(nil) != 0 || KindOf(errors.New("x")) != Failure || KindOf(invalidf("x")) != Invalid || KindOf(failf(nil, "x")) != Failure {
+	if KindOf(nil) != 0 || KindOf(errors.New("x")) != failure || KindOf(invalidf("x")) != Invalid || KindOf(failf(nil, "x")) != failure {
 		t.Error("KindOf")
 	}
 	wrapped := withSource("--brain", invalidf("bad"))
-	if !errors.Is(wrapped, ErrInvalid) || !strings.HasPrefix(wrapped.Error(), "--brain: ") {
+	if !errors.Is(wrapped, errInvalid) || !strings.HasPrefix(wrapped.Error(), "--brain: ") {
 		t.Errorf("withSource: %v", wrapped)
 	}
 }

@@ -130,14 +130,14 @@ func (e Env) abs(p, base string) (string, error) {
 	return filepath.Join(base, p), nil
 }
 
-// MaxPath bounds a brain path in the registry or in a brains: reference, in characters.
-const MaxPath = 4096
+// maxPath bounds a brain path in the registry or in a brains: reference, in characters.
+const maxPath = 4096
 
-// checkPathText reports why s cannot be a brain path: empty, longer than MaxPath
+// checkPathText reports why s cannot be a brain path: empty, longer than maxPath
 // characters, not UTF-8, or holding a control character. The message never quotes s.
 func checkPathText(s string) string {
 	switch {
-	case s == "" || utf8.RuneCountInString(s) > MaxPath:
+	case s == "" || utf8.RuneCountInString(s) > maxPath:
 		return "must be 1 to 4096 characters"
 	case !utf8.ValidString(s):
 		return "must be valid UTF-8"

@@ -9,10 +9,10 @@ import (
 type Kind int
 
 const (
-	// Failure is exit code 1: the input was well formed but the brain, the registry or the
+	// failure is exit code 1: the input was well formed but the brain, the registry or the
 	// machine state does not allow the operation (absent brain, ambiguous name, invalid
 	// bf.yaml, unowned folder, nothing selected…).
-	Failure Kind = iota + 1
+	failure Kind = iota + 1
 	// Invalid is exit code 2: the value itself is malformed — an explicit empty --brain,
 	// a --brain or BF_BRAIN value with control characters or over 4096 characters, a
 	// name that is not ^[a-z][a-z0-9-]{0,63}$ where a name is required, or a folder
@@ -20,8 +20,8 @@ const (
 	Invalid
 )
 
-// ErrInvalid matches, with errors.Is, every error of kind Invalid.
-var ErrInvalid = errors.New("invalid input")
+// errInvalid matches, with errors.Is, every error of kind Invalid.
+var errInvalid = errors.New("invalid input")
 
 // Error is every error this package returns on purpose. Err, when set, is the underlying
 // cause (an *os.PathError, a *yamlx.Error, a config error) for errors.Is and errors.As.
@@ -40,8 +40,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is makes errors.Is(err, ErrInvalid) true for invalid input.
-func (e *Error) Is(target error) bool { return target == ErrInvalid && e.Kind == Invalid }
+// Is makes errors.Is(err, errInvalid) true for invalid input.
+func (e *Error) Is(target error) bool { return target == errInvalid && e.Kind == Invalid }
 
 // KindOf returns the Kind of err: Invalid for invalid input, Failure for anything else
 // that is not nil (including errors from other packages), 0 for nil.
@@ -53,11 +53,11 @@ func KindOf(err error) Kind {
 	if errors.As(err, &e) && e.Kind == Invalid {
 		return Invalid
 	}
-	return Failure
+	return failure
 }
 
 func failf(cause error, format string, args ...any) *Error {
-	return &Error{Kind: Failure, Msg: fmt.Sprintf(format, args...), Err: cause}
+	return &Error{Kind: failure, Msg: fmt.Sprintf(format, args...), Err: cause}
 }
 
 func invalidf(format string, args ...any) *Error {

@@ -41,7 +41,7 @@ func TestNameFromFolder(t *testing.T) {
 			if diff := cmp.Diff(tt.wantErr, f.errText(err)); diff != "" {
 				t.Errorf("error (-want +got):\n%s", diff)
 			}
-			if err != nil && !errors.Is(err, ErrInvalid) {
+			if err != nil && !errors.Is(err, errInvalid) {
 				t.Errorf("error is not invalid input")
 			}
 			if got != tt.want {

@@ -38,8 +38,8 @@ type Registry struct {
 	env    Env
 }
 
-// DefaultHeader starts a registry file that had no leading comment.
-const DefaultHeader = "# bf machine registry: brain names and their folders (written by bf register)\n"
+// defaultHeader starts a registry file that had no leading comment.
+const defaultHeader = "# bf machine registry: brain names and their folders (written by bf register)\n"
 
 // registryWait bounds how long Register waits for another bf register to finish.
 var registryWait = 30 * time.Second
@@ -208,7 +208,7 @@ func (r *Registry) encode() []byte {
 	if r.header != "" {
 		b.WriteString(r.header)
 	} else {
-		b.WriteString(DefaultHeader)
+		b.WriteString(defaultHeader)
 	}
 	if len(r.Brains) == 0 {
 		b.WriteString("brains: {}\n")

@@ -87,7 +87,7 @@ func TestLoadRegistry(t *testing.T) {
 				if err == nil || !strings.HasPrefix(f.errText(err), tt.wantErr) {
 					t.Fatalf("error = %q, want prefix %q", f.errText(err), tt.wantErr)
 				}
-				if KindOf(err) != Failure {
+				if KindOf(err) != failure {
 					t.Errorf("kind = %v, want Failure", KindOf(err))
 				}
 				return
@@ -237,7 +237,7 @@ func TestRegisterNew(t *testing.T) {
 		t.Errorf("Result (-want +got):\n%s", diff)
 	}
 	got := f.rel(readFile(t, r.File))
-	wantFile := DefaultHeader + "brains:\n  work:\n    path: ~/brains/work\n"
+	wantFile := defaultHeader + "brains:\n  work:\n    path: ~/brains/work\n"
 	if diff := cmp.Diff(wantFile, got); diff != "" {
 		t.Errorf("file (-want +got):\n%s", diff)
 	}
@@ -344,7 +344,7 @@ func TestRegisterRules(t *testing.T) {
 			setup:    func(f *fixture) { f.brain("w", "work"); f.brain("clone", "work"); f.register("work", f.path("w")) },
 			path:     "clone",
 			wantErr:  "another folder is already registered as work (~/w); names are unique on this machine: rename one brain in its bf.yaml, or move that folder away and register again",
-			wantKind: Failure,
+			wantKind: failure,
 			wantFile: map[string]string{"work": "~/w"},
 		},
 		{
@@ -356,7 +356,7 @@ func TestRegisterRules(t *testing.T) {
 			},
 			path:     "w",
 			wantErr:  "another folder is already registered as work (~/plain); names are unique on this machine: rename one brain in its bf.yaml, or move that folder away and register again",
-			wantKind: Failure,
+			wantKind: failure,
 			wantFile: map[string]string{"work": "~/plain"},
 		},
 		{
@@ -388,14 +388,14 @@ func TestRegisterRules(t *testing.T) {
 			setup:    func(f *fixture) { os.MkdirAll(f.path("plain"), 0o700) },
 			path:     "plain",
 			wantErr:  "~/plain: no bf.yaml here; this is not a brain folder",
-			wantKind: Failure,
+			wantKind: failure,
 		},
 		{
 			name:     "absent folder",
 			setup:    func(f *fixture) {},
 			path:     "nowhere",
 			wantErr:  "~/nowhere: brain folder does not exist",
-			wantKind: Failure,
+			wantKind: failure,
 		},
 		{
 			name: "registry is a symlink",
@@ -406,7 +406,7 @@ func TestRegisterRules(t *testing.T) {
 			},
 			path:     "w",
 			wantErr:  "~/.config/bf/config.yaml: the registry must be a regular file, not a symlink; link its parent folder instead",
-			wantKind: Failure,
+			wantKind: failure,
 		},
 	}
 	for _, tt := range tests {

@@ -89,7 +89,7 @@ func runSelect(t *testing.T, tests []selectCase) {
 				if err != nil {
 					want := tt.kind
 					if want == 0 {
-						want = Failure
+						want = failure
 					}
 					if KindOf(err) != want {
 						t.Errorf("kind = %v, want %v", KindOf(err), want)
@@ -371,12 +371,12 @@ func TestSelectInaccessibleReference(t *testing.T) {
 func TestSelectErrorsAreTyped(t *testing.T) {
 	f := newFixture(t)
 	_, err := f.env().Select(Request{Purpose: Retrieval, BrainGiven: true})
-	if !errors.Is(err, ErrInvalid) || KindOf(err) != Invalid {
+	if !errors.Is(err, errInvalid) || KindOf(err) != Invalid {
 		t.Errorf("empty --brain: %v", err)
 	}
 	_, err = f.env().Select(Request{Purpose: Execution})
 	var e *Error
-	if !errors.As(err, &e) || e.Kind != Failure || errors.Is(err, ErrInvalid) {
+	if !errors.As(err, &e) || e.Kind != failure || errors.Is(err, errInvalid) {
 		t.Errorf("execution without a brain: %#v", err)
 	}
 }

@@ -5,8 +5,8 @@ package cache
 
 // BM25's parameters in FTS5.
 const (
-	BM25K1 = 1.2
-	BM25B  = 0.75
+	bM25K1 = 1.2
+	bM25B  = 0.75
 )
 
 // RankWeights are the column weights of the ranking (title, text, names, context), and
@@ -23,7 +23,7 @@ const (
 )
 
 // BM25Cap is k1 + 1, what one phrase's term frequency factor stays below.
-const BM25Cap = BM25K1 + 1
+const BM25Cap = bM25K1 + 1
 
 // BM25 is FTS5's sum over the terms of idf × f(k1 + 1) / (f + k1(1 − b + b·D/avgdl)),
 // each product rounded on its own as FTS5 rounds it: freq are the terms' weighted counts
@@ -31,7 +31,7 @@ const BM25Cap = BM25K1 + 1
 func BM25(idf, freq []float64, d, avgdl float64) float64 {
 	score := 0.0
 	for k, f := range freq {
-		score = score + float64(idf[k]*(float64(f*(BM25K1+1))/(f+float64(BM25K1*(1-BM25B+float64(BM25B*d)/avgdl)))))
+		score = score + float64(idf[k]*(float64(f*(bM25K1+1))/(f+float64(bM25K1*(1-bM25B+float64(bM25B*d)/avgdl)))))
 	}
 	return score
 }

@@ -57,7 +57,7 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 	}
 	defer releaseWriter(dir, writer)
 	// Readers hold the build lock only for the instant of their probe (yieldToBuild).
-	building, err := acquire(ctx, dir, BuildLockFile, true, missingWait)
+	building, err := acquire(ctx, dir, buildLockFile, true, missingWait)
 	if err != nil {
 		return BuildResult{}, busyError(err, "another bf process is updating the search cache in .bf")
 	}
@@ -79,7 +79,7 @@ func build(ctx context.Context, b *brain.Brain, dir string, progress func(done, 
 		}
 	}
 
-	next := filepath.Join(dir, NewIndexFile)
+	next := filepath.Join(dir, newIndexFile)
 	for _, suffix := range []string{"", "-journal", "-wal", "-shm", tablesSuffix, tablesSuffix + "-journal"} {
 		if err := os.Remove(next + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return BuildResult{}, dirError(err)
@@ -154,7 +154,7 @@ func previousFiles(ctx context.Context, live, sig string) (map[string]fingerprin
 		return nil, false
 	}
 	var version int
-	if db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version) != nil || version != SchemaVersion {
+	if db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version) != nil || version != schemaVersion {
 		return nil, good
 	}
 	out := map[string]fingerprint{}
@@ -358,7 +358,7 @@ func fill(ctx context.Context, b *brain.Brain, file, sig string, ino uint64, pre
 	if _, err := db.ExecContext(ctx, `DETACH t`); err != nil {
 		return res, err
 	}
-	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)); err != nil {
+	if _, err := db.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)); err != nil {
 		return res, err
 	}
 	if err := stampLayout(ctx, db); err != nil {

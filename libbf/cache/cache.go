@@ -6,7 +6,7 @@
 // as stale while another writer holds the brain. Build writes a whole new generation beside
 // the live one and swaps it in. The cache can always be deleted: nothing in it is lost.
 //
-// Tables documents the layout readers query (see schema.go); SchemaVersion is its version.
+// Tables documents the layout readers query (see schema.go); schemaVersion is its version.
 //
 // Choices the cache makes:
 //   - links holds link targets and relation field targets; tag membership lives only in tags
@@ -39,8 +39,8 @@ import (
 	"github.com/bfgo/bf/libbf/store"
 )
 
-// MaxProblems is how many skipped files Status lists per brain before one summary problem.
-const MaxProblems = 200
+// maxProblems is how many skipped files Status lists per brain before one summary problem.
+const maxProblems = 200
 
 // Waits.
 const (
@@ -52,7 +52,7 @@ const (
 
 // Status says how complete and how fresh an opened cache is.
 type Status struct {
-	// Problems are the files skipped (at most MaxProblems, then one "N more" problem) and
+	// Problems are the files skipped (at most maxProblems, then one "N more" problem) and
 	// the folders that could not be listed. An answer that omits them may be incomplete.
 	Problems []brain.Problem `json:"problems,omitempty"`
 	// Stale is true when another writer held the brain and the previous generation is served.
@@ -221,16 +221,16 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		return refresh(ctx, rw, ix, b.Root, d)
 	}
 	damaged := func(err error) error {
-		if IsDamaged(err) && confirmDamage(ctx, ro, err) {
+		if isDamaged(err) && confirmDamage(ctx, ro, err) {
 			return errNeedBuild
 		}
 		return fmt.Errorf("cannot read the search cache in .bf: %w", err)
 	}
 
 	// The shared reader lock keeps record writers out while files are compared.
-	reader, err := acquire(ctx, dir, ReaderLockFile, false, 0)
+	reader, err := acquire(ctx, dir, readerLockFile, false, 0)
 	if errors.Is(err, errBusy) && fresh {
-		return nil, &busyLock{ReaderLockFile}
+		return nil, &busyLock{readerLockFile}
 	}
 	if errors.Is(err, errBusy) {
 		good, uerr := usable(ctx, ro, sig, ino)
@@ -245,7 +245,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 			ok = true
 			return c, nil
 		}
-		reader, err = acquire(ctx, dir, ReaderLockFile, false, missingWait)
+		reader, err = acquire(ctx, dir, readerLockFile, false, missingWait)
 	}
 	if err != nil {
 		return nil, busyError(err, "another bf process holds the brain")
@@ -338,13 +338,13 @@ func (c *Cache) finish(ctx context.Context, ro *sql.DB, name string, listed []br
 }
 
 // problems lists skipped files (the partial index on files.error keeps this cheap) and
-// folders that could not be listed: up to MaxProblems, then how many more were skipped.
+// folders that could not be listed: up to maxProblems, then how many more were skipped.
 func problems(ctx context.Context, db *sql.DB, name string, listed []brain.Problem) ([]brain.Problem, error) {
 	var total int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE error != ''`).Scan(&total); err != nil {
 		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT path, error FROM files WHERE error != '' ORDER BY path LIMIT ?`, MaxProblems)
+	rows, err := db.QueryContext(ctx, `SELECT path, error FROM files WHERE error != '' ORDER BY path LIMIT ?`, maxProblems)
 	if err != nil {
 		return nil, err
 	}
@@ -369,8 +369,8 @@ func problems(ctx context.Context, db *sql.DB, name string, listed []brain.Probl
 	}
 	total += len(listed)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].File < out[j].File })
-	if len(out) > MaxProblems {
-		out = out[:MaxProblems]
+	if len(out) > maxProblems {
+		out = out[:maxProblems]
 	}
 	if total > len(out) {
 		out = append(out, brain.Problem{Error: fmt.Sprintf("%d more files were skipped; run bf validate", total-len(out))})

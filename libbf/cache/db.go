@@ -69,11 +69,11 @@ func openFile(file string, readOnly bool) (*sql.DB, error) {
 	return db, nil
 }
 
-// IsDamaged reports a database error that means the file is damaged (SQLITE_CORRUPT or
+// isDamaged reports a database error that means the file is damaged (SQLITE_CORRUPT or
 // SQLITE_NOTADB), or a value no build writes (see isImpossible): the generation must be
 // discarded and rebuilt.
-func IsDamaged(err error) bool {
-	if errors.Is(err, ErrDamaged) || isImpossible(err) {
+func isDamaged(err error) bool {
+	if errors.Is(err, errDamaged) || isImpossible(err) {
 		return true
 	}
 	var se *sqlite.Error
@@ -93,7 +93,7 @@ func IsDamaged(err error) bool {
 // its table), so it counts as damage without that check. database/sql reports it only as
 // text, so the text is matched.
 func isImpossible(err error) bool {
-	// Each error of the chain is read: a wrapper such as UnavailableError hides the text.
+	// Each error of the chain is read: a wrapper such as unavailableError hides the text.
 	for ; err != nil; err = errors.Unwrap(err) {
 		msg := err.Error()
 		if strings.Contains(msg, "sql: Scan error on column") && strings.Contains(msg, "converting NULL to") {
@@ -244,7 +244,7 @@ func usable(ctx context.Context, db *sql.DB, sig string, ino uint64) (bool, erro
 	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
 		return false, err
 	}
-	if version != SchemaVersion {
+	if version != schemaVersion {
 		return false, nil
 	}
 	var cookie, stamp int64

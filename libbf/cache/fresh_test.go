@@ -369,7 +369,7 @@ func holdLock(t *testing.T, f *fixture, name string, exclusive bool) func() {
 }
 
 func TestStale(t *testing.T) {
-	for _, lockName := range []string{WriterLockFile, ReaderLockFile} {
+	for _, lockName := range []string{WriterLockFile, readerLockFile} {
 		t.Run(lockName, func(t *testing.T) {
 			f := smallBrain(t)
 			f.build()
@@ -405,7 +405,7 @@ func TestOpenFresh(t *testing.T) {
 		title   string
 	}{
 		{WriterLockFile, 200 * time.Millisecond, false, "Site changed"},
-		{ReaderLockFile, 200 * time.Millisecond, false, "Site changed"},
+		{readerLockFile, 200 * time.Millisecond, false, "Site changed"},
 		{WriterLockFile, 3 * time.Second, true, "Site"},
 	} {
 		t.Run(fmt.Sprintf("%s held %v", c.lock, c.heldFor), func(t *testing.T) {

@@ -201,7 +201,7 @@ func buildHeads(ctx context.Context, tx *sql.Tx) error {
 // one it displaces (or its own) in the rest. The impact orders passages as their BM25 for
 // the term does under the build's average size, whatever the idf.
 func (a *headAcc) add(e HeadEntry, avgdl float64) {
-	c := headCandidate{impact: e.Freq / (e.Freq + BM25K1*(1-BM25B+BM25B*float64(e.Size)/avgdl)), e: e}
+	c := headCandidate{impact: e.Freq / (e.Freq + bM25K1*(1-bM25B+bM25B*float64(e.Size)/avgdl)), e: e}
 	if len(a.top) < HeadLength {
 		a.top = append(a.top, c)
 		a.up(len(a.top) - 1)

@@ -10,13 +10,13 @@ import (
 	"github.com/bfgo/bf/libbf/brain"
 )
 
-// UnavailableError is a query of a generation that failed. It reads the same whatever the
+// unavailableError is a query of a generation that failed. It reads the same whatever the
 // cause and keeps the cause, so Heal can tell damage from other failures.
-type UnavailableError struct{ Err error }
+type unavailableError struct{ Err error }
 
-func (e *UnavailableError) Error() string { return "the search cache is unavailable; run bf build" }
+func (e *unavailableError) Error() string { return "the search cache is unavailable; run bf build" }
 
-func (e *UnavailableError) Unwrap() error { return e.Err }
+func (e *unavailableError) Unwrap() error { return e.Err }
 
 // Unavailable names the cache in a database failure of a reader; a cancellation is kept as
 // is, and nil stays nil.
@@ -24,7 +24,7 @@ func Unavailable(err error) error {
 	if err == nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	return &UnavailableError{Err: err}
+	return &unavailableError{Err: err}
 }
 
 // Heal discards the live generation of every brain whose cache file is damaged (SQLite
@@ -33,7 +33,7 @@ func Unavailable(err error) error {
 // the next Open rebuilds it, as a generation damaged as a whole already is. It reports
 // whether one was discarded: the caller, having closed its caches, then runs once more.
 func Heal(ctx context.Context, brains []*brain.Brain, err error) bool {
-	if !IsDamaged(err) {
+	if !isDamaged(err) {
 		return false
 	}
 	healed := false
@@ -51,13 +51,13 @@ func Heal(ctx context.Context, brains []*brain.Brain, err error) bool {
 	return healed
 }
 
-// ErrDamaged is a generation PRAGMA quick_check found damaged.
-var ErrDamaged = errors.New("the search cache in .bf is damaged")
+// errDamaged is a generation PRAGMA quick_check found damaged.
+var errDamaged = errors.New("the search cache in .bf is damaged")
 
 // Check runs PRAGMA quick_check over the open generation: nil when it is sound.
 func (c *Cache) Check(ctx context.Context) error {
 	if confirmDamage(ctx, c.db, nil) {
-		return ErrDamaged
+		return errDamaged
 	}
 	return nil
 }

@@ -314,7 +314,7 @@ func (ix *indexer) note(path string, data []byte) (*entry, error) {
 	if lead == "" {
 		lead = plainText(firstSection)
 	}
-	e.item.lead = clipRunes(lead, MaxLead)
+	e.item.lead = clipRunes(lead, maxLead)
 
 	// Tasks count only in entry notes that are not deprecated.
 	if n.CountsTasks() {
@@ -357,7 +357,7 @@ func (ix *indexer) record(source, path string, data []byte) (*entry, error) {
 	e := &entry{review: ix.ledger(source).OfRecord(record.FileName(r.ID), data).State()}
 	e.item = itemRow{
 		ref: rref, path: path, kind: KindRecord, source: source, title: r.Title, time: r.Time,
-		url: r.URL, weight: 1, lead: collapseClip(r.Text, MaxLead),
+		url: r.URL, weight: 1, lead: collapseClip(r.Text, maxLead),
 	}
 	if t, ok := r.Updated(); ok {
 		e.item.updated = timestamp.Canonical(t)

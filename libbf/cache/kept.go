@@ -49,7 +49,7 @@ func (c *Comparer) Compare(ctx context.Context, dir string) (uint64, []brain.Pro
 		return 0, nil, err
 	}
 	ino := inodeOf(st)
-	reader, err := acquire(ctx, dir, ReaderLockFile, false, keepsync.Wait)
+	reader, err := acquire(ctx, dir, readerLockFile, false, keepsync.Wait)
 	if err != nil {
 		return 0, nil, err
 	}

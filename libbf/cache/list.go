@@ -367,7 +367,7 @@ func (l *listing) source(root, name string, prev func(string) (folderPrint, bool
 			// not a record; bf validate reports stray files
 		case typ&fs.ModeSymlink != 0:
 			l.inputs = append(l.inputs, skippedAt(d, i, p, msgSymlinkFile))
-		case !record.ValidFileName(fname): // scan.IsRecordName without its regexp (a third of a 40k listing)
+		case !record.ValidFileName(fname): // scan.isRecordName without its regexp (a third of a 40k listing)
 			l.inputs = append(l.inputs, skippedAt(d, i, p, "record files are named by the SHA-256 of the record id; run bf validate and reconcile it"))
 		default:
 			in := inputAt(d, i, p)

@@ -2,7 +2,7 @@ package cache
 
 import "github.com/bfgo/bf/libbf/config"
 
-// SchemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
+// schemaVersion is the layout of .bf/index.sqlite, stored in PRAGMA user_version. A generation
 // with another value is never read: it is rebuilt from the brain's files. Version 2 added
 // the scopes table; version 3 keeps the typed links of ordinary Markdown as claims and adds
 // the reviews, chunks, vectors and bigrams tables; version 4 adds the heavy table; version 5
@@ -12,10 +12,10 @@ import "github.com/bfgo/bf/libbf/config"
 // note_days, the days notes are dated, which every search and page reads; version 7 adds
 // edges_supersedes, a partial index of the supersedes edges fused search reads; version 8
 // keeps in reviews the records collection did not write (package provenance); version 9
-// moves the vectors to their own store (.bf/vectors.sqlite, VectorTables), which rebuilds
+// moves the vectors to their own store (.bf/vectors.sqlite, vectorTables), which rebuilds
 // keep, and adds chunk_state; version 10 adds the heads of the frequent terms and the
 // passages refreshes touched (heads.go).
-const SchemaVersion = 10
+const schemaVersion = 10
 
 // searchTokenizer is the search table's tokenizer: FTS5's porter stemmer over unicode61,
 // accents removed.
@@ -27,16 +27,16 @@ const (
 	Dir = ".bf"
 	// IndexFile is the live generation, in WAL mode.
 	IndexFile = "index.sqlite"
-	// NewIndexFile is a generation being built; it replaces IndexFile when complete.
-	NewIndexFile = "index.sqlite.new"
-	// ReaderLockFile is flocked shared while a generation is compared with the files and
+	// newIndexFile is a generation being built; it replaces IndexFile when complete.
+	newIndexFile = "index.sqlite.new"
+	// readerLockFile is flocked shared while a generation is compared with the files and
 	// refreshed, and exclusive by whoever writes records (a record transaction, its recovery).
-	ReaderLockFile = "reader.lock"
+	readerLockFile = "reader.lock"
 	// WriterLockFile is flocked exclusive while a generation is refreshed or replaced.
 	WriterLockFile = "writer.lock"
-	// BuildLockFile is flocked exclusive for the whole of a full build, so a short-lived
+	// buildLockFile is flocked exclusive for the whole of a full build, so a short-lived
 	// reader can tell a build from a refresh (see yield.go).
-	BuildLockFile = "build.lock"
+	buildLockFile = "build.lock"
 )
 
 // Item kinds (items.kind).
@@ -45,7 +45,7 @@ const (
 	KindRecord = "record"
 )
 
-// Tables documents every table and column of the cache, for readers writing queries and for
+// tables documents every table and column of the cache, for readers writing queries and for
 // bf schema style listings. It is documentation, not DDL: the statements live in this package.
 //
 // Conventions:
@@ -58,12 +58,12 @@ const (
 //     Unix epoch, inode number; a fingerprint of -1 is "unknown, compare again next time";
 //   - FTS values are NFKC-folded; passages.original keeps the unfolded text column when folding
 //     changed it.
-var Tables = []Table{
-	{Name: "meta", Doc: "one row: what this generation was built for", Columns: []Column{
+var tables = []table{
+	{Name: "meta", Doc: "one row: what this generation was built for", Columns: []column{
 		{"signature", "SHA-256 hex of the compact JSON {name, fields} of bf.yaml (fields without description, examples, broader, targets); another value forces a full rebuild"},
 		{"file", "inode of the database file when it was built, as decimal text; a copied cache has another inode and is rebuilt"},
 	}},
-	{Name: "files", Doc: "one row per input file (notes under projects/, concepts/, actions/ and record files memories/SOURCE/*.json), including skipped ones", Columns: []Column{
+	{Name: "files", Doc: "one row per input file (notes under projects/, concepts/, actions/ and record files memories/SOURCE/*.json), including skipped ones", Columns: []column{
 		{"path", "brain-relative path, primary key"},
 		{"size", "size in bytes"},
 		{"mtime", "modification time, ns since the epoch"},
@@ -71,18 +71,18 @@ var Tables = []Table{
 		{"inode", "inode number"},
 		{"error", "'' for an indexed file; otherwise the short reason it was skipped (≤1 KiB), reported in problems while its fingerprint is unchanged"},
 	}},
-	{Name: "folders", Doc: "one row per record source folder memories/SOURCE, so a warm open lists a source only when it changed", Columns: []Column{
+	{Name: "folders", Doc: "one row per record source folder memories/SOURCE, so a warm open lists a source only when it changed", Columns: []column{
 		{"path", "brain-relative folder path (memories/SOURCE), primary key"},
 		{"mtime", "modification time, ns since the epoch, when last listed"},
 		{"ctime", "status change time, ns since the epoch, when last listed"},
 		{"inode", "inode number when last listed"},
 		{"subfolder", "1 when the folder held a subfolder when last listed: it is then listed on every open"},
 	}},
-	{Name: "scopes", Doc: "one row per authored root whose files rows are exactly one listing of it, so a warm open that lists the same need not read them", Columns: []Column{
+	{Name: "scopes", Doc: "one row per authored root whose files rows are exactly one listing of it, so a warm open that lists the same need not read them", Columns: []column{
 		{"scope", "authored root with its slash (projects/, actions/, concepts/), primary key"},
 		{"digest", "SHA-256 hex of that listing's paths and fingerprints, in path order"},
 	}},
-	{Name: "items", Doc: "one row per indexed note or record", Columns: []Column{
+	{Name: "items", Doc: "one row per indexed note or record", Columns: []column{
 		{"id", "integer primary key"},
 		{"ref", "unique: the note's brain-relative path, or SOURCE:ID for a record"},
 		{"path", "brain-relative file path (a record's memories/SOURCE/<sha256>.json)"},
@@ -104,79 +104,79 @@ var Tables = []Table{
 		{"stale_after", "a note's stale_after instant, canonical UTC, or ''"},
 		{"fields", "compact JSON object of declared field values of the item, or ''"},
 	}},
-	{Name: "tasks", Doc: "checkbox tasks of notes whose tasks count (projects, concepts and ACTION.md entry notes, not deprecated)", Columns: []Column{
+	{Name: "tasks", Doc: "checkbox tasks of notes whose tasks count (projects, concepts and ACTION.md entry notes, not deprecated)", Columns: []column{
 		{"item", "items.id"},
 		{"line", "1-based line in the file"},
 		{"fragment", "slug of the enclosing section, '' before the first section"},
 		{"text", "task text, at most 320 characters, emphasis stripped, links kept as [label](target) with relative paths resolved to brain-relative refs"},
 		{"done", "1 when checked, else 0"},
 	}},
-	{Name: "passages", Doc: "one row per searchable passage; search.rowid = passages.id", Columns: []Column{
+	{Name: "passages", Doc: "one row per searchable passage; search.rowid = passages.id", Columns: []column{
 		{"id", "integer primary key, equal to the rowid of its search row"},
 		{"item", "items.id"},
 		{"fragment", "'' for the whole note or a record; the section slug otherwise"},
 		{"title", "display title: the item title, or Note — Parent — Heading for a section"},
 		{"original", "unfolded value of the search text column when NFKC folding changed it, else ''"},
 	}},
-	{Name: "search", Doc: "FTS5 table, tokenize='porter unicode61 remove_diacritics 2', values NFKC-folded; bm25 weights title 10, text 1, names 0.5, context 3", Columns: []Column{
+	{Name: "search", Doc: "FTS5 table, tokenize='porter unicode61 remove_diacritics 2', values NFKC-folded; bm25 weights title 10, text 1, names 0.5, context 3", Columns: []column{
 		{"title", "note title, section heading or record title"},
 		{"text", "whole note: summary and introduction; section: its own lines; record: its text"},
 		{"names", "whole note: type, aliases, resolved link targets, declared field values; record: source, aliases, links, url, field values; section: ''"},
 		{"context", "whole note: its tags; section: the note title and enclosing heading titles; record: ''"},
 	}},
-	{Name: "bigrams", Doc: "FTS5 table, tokenize='unicode61': the runs of Chinese, Japanese, Korean and Thai letters of passages holding any, as overlapping character bigrams, so fused search finds a word inside a run; rowid = passages.id", Columns: []Column{
+	{Name: "bigrams", Doc: "FTS5 table, tokenize='unicode61': the runs of Chinese, Japanese, Korean and Thai letters of passages holding any, as overlapping character bigrams, so fused search finds a word inside a run; rowid = passages.id", Columns: []column{
 		{"text", "the bigrams of the passage's folded title and text, separated by spaces"},
 	}},
-	{Name: "heavy", Doc: "the term counts of large passages that repeat few terms (over 64 KiB, at most 256 distinct term and column pairs): every term of such a passage, so search computes its BM25 without FTS5 listing each instance", Columns: []Column{
+	{Name: "heavy", Doc: "the term counts of large passages that repeat few terms (over 64 KiB, at most 256 distinct term and column pairs): every term of such a passage, so search computes its BM25 without FTS5 listing each instance", Columns: []column{
 		{"passage", "passages.id"},
 		{"term", "an indexed (stemmed, folded) term"},
 		{"col", "the search column: 0 title, 1 text, 2 names, 3 context"},
 		{"count", "its occurrences in that column of the passage"},
 	}},
-	{Name: "heads", Doc: "the heads of the terms in more than 5,000 passages when the generation was built: the 512 passages of the best BM25 and bounds for the others, so a one-word search reads a head instead of scoring every match (heads.go)", Columns: []Column{
+	{Name: "heads", Doc: "the heads of the terms in more than 5,000 passages when the generation was built: the 512 passages of the best BM25 and bounds for the others, so a one-word search reads a head instead of scoring every match (heads.go)", Columns: []column{
 		{"term", "an indexed (stemmed, folded) term"},
 		{"entries", "uvarints: passage id, twice the term's weighted count in it, its size in tokens; best first"},
 		{"rest", "uvarints: twice a weighted count and a size of the other passages holding the term, none beaten on both by another pair"},
 	}},
-	{Name: "touched", Doc: "the passages refreshes wrote or removed since the build: search scores them apart from the heads", Columns: []Column{
+	{Name: "touched", Doc: "the passages refreshes wrote or removed since the build: search scores them apart from the heads", Columns: []column{
 		{"passage", "passages.id"},
 	}},
-	{Name: "vocabulary", Doc: "fts5vocab(search, row): term, doc, cnt — for spelling suggestions", Columns: []Column{
+	{Name: "vocabulary", Doc: "fts5vocab(search, row): term, doc, cnt — for spelling suggestions", Columns: []column{
 		{"term", "an indexed (stemmed, folded) term"},
 		{"doc", "number of passages holding it"},
 		{"cnt", "number of occurrences"},
 	}},
-	{Name: "names", Doc: "identities an item answers to", Columns: []Column{
+	{Name: "names", Doc: "identities an item answers to", Columns: []column{
 		{"name", "bf://NAME/path or bf://NAME/SOURCE:ID (own address), the entity, aliases, an identity-shaped resource; canonical"},
 		{"item", "items.id"},
 	}},
-	{Name: "links", Doc: "every link target of an item (untyped, typed, sources, relation field values); tag membership is in tags, not here", Columns: []Column{
+	{Name: "links", Doc: "every link target of an item (untyped, typed, sources, relation field values); tag membership is in tags, not here", Columns: []column{
 		{"item", "items.id"},
 		{"target", "canonical target: brain-relative path with #fragment for notes, bf:// without ?rel=, record refs and identities as written"},
 	}},
-	{Name: "tags", Doc: "tag membership", Columns: []Column{
+	{Name: "tags", Doc: "tag membership", Columns: []column{
 		{"item", "items.id"},
 		{"target", "bf://NAME/tags/LABEL"},
 	}},
-	{Name: "note_days", Doc: "every distinct day a note's items.time holds, kept by every build and refresh", Columns: []Column{
+	{Name: "note_days", Doc: "every distinct day a note's items.time holds, kept by every build and refresh", Columns: []column{
 		{"day", "YYYY-MM-DD, primary key"},
 	}},
-	{Name: "reviews", Doc: "the items no one has confirmed (package provenance): notes whose front matter says `review: unreviewed` (or holds a malformed mark), and records collection did not write (no ledger line names their current bytes)", Columns: []Column{
+	{Name: "reviews", Doc: "the items no one has confirmed (package provenance): notes whose front matter says `review: unreviewed` (or holds a malformed mark), and records collection did not write (no ledger line names their current bytes)", Columns: []column{
 		{"item", "items.id, primary key"},
 		{"state", "`unreviewed`: fused search, bf ask and MCP resources leave the item out at the default trust floor, and no edge it states or name it claims is walked"},
 	}},
-	{Name: "chunks", Doc: "block-aligned chunks of notes and records for the dense strategy, written only when bf.yaml declares embeddings", Columns: []Column{
+	{Name: "chunks", Doc: "block-aligned chunks of notes and records for the dense strategy, written only when bf.yaml declares embeddings", Columns: []column{
 		{"id", "integer primary key"},
 		{"item", "items.id"},
 		{"fragment", "the section's slug, or '' for a note's introduction or a record"},
 		{"hash", "SHA-256 hex of text: the key of its vector in .bf/vectors.sqlite"},
 		{"text", "the chunk as embedded: a prefix naming title, heading path, type, linked entities and date (records: source, title, time), a blank line, then sibling blocks packed to about 1,200 characters with one block of overlap"},
 	}},
-	{Name: "chunk_state", Doc: "one row naming this generation's chunks, so a copy of them (the dense strategy's scan file) knows whether it is current", Columns: []Column{
+	{Name: "chunk_state", Doc: "one row naming this generation's chunks, so a copy of them (the dense strategy's scan file) knows whether it is current", Columns: []column{
 		{"generation", "drawn at random by the build that made the generation"},
 		{"changes", "how many refreshes changed items since that build"},
 	}},
-	{Name: "edges", Doc: "claims: subject relation target, with where it was stated", Columns: []Column{
+	{Name: "edges", Doc: "claims: subject relation target, with where it was stated", Columns: []column{
 		{"item", "items.id of the stating item"},
 		{"subject", "the item's entity, or its own bf:// address"},
 		{"relation", "'' untyped, 'cites', 'tagged-with' or a declared relation"},
@@ -185,15 +185,15 @@ var Tables = []Table{
 	}},
 }
 
-// Table describes one table of the cache.
-type Table struct {
+// table describes one table of the cache.
+type table struct {
 	Name    string
 	Doc     string
-	Columns []Column
+	Columns []column
 }
 
-// Column describes one column.
-type Column struct {
+// column describes one column.
+type column struct {
 	Name string
 	Doc  string
 }

@@ -8,17 +8,17 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The documentation of the cache's tables (Tables, VectorTables) names every table its DDL
+// The documentation of the cache's tables (Tables, vectorTables) names every table its DDL
 // creates and every column of each, in order: a column added, renamed or dropped in one place
 // only fails here.
 func TestTablesDocumentTheDDL(t *testing.T) {
 	for _, c := range []struct {
 		name string
-		doc  []Table
+		doc  []table
 		ddl  []string
 	}{
-		{"generation", Tables, ddl},
-		{"vector store", VectorTables, vectorsDDL},
+		{"generation", tables, ddl},
+		{"vector store", vectorTables, vectorsDDL},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			db, err := sql.Open("sqlite", "file:doc?mode=memory")

@@ -11,8 +11,8 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
-// MaxLead bounds items.lead, in characters.
-const MaxLead = 320
+// maxLead bounds items.lead, in characters.
+const maxLead = 320
 
 // plainText reduces Markdown to the words a reader sees: links and images become their
 // labels, heading markers, rules, emphasis and code markers disappear, HTML is dropped,

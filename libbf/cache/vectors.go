@@ -21,11 +21,11 @@ import (
 // it costs only the calls that refill it), but unlike a generation it is never rebuilt
 // from the brain's files, so it has its own schema version and durable commits.
 const (
-	// VectorsFile is the store's file name inside .bf.
-	VectorsFile = "vectors.sqlite"
-	// VectorsVersion is the store's layout, in PRAGMA user_version; a file with another
+	// vectorsFile is the store's file name inside .bf.
+	vectorsFile = "vectors.sqlite"
+	// vectorsVersion is the store's layout, in PRAGMA user_version; a file with another
 	// value, another application_id or another table layout is discarded, never read.
-	VectorsVersion = 1
+	vectorsVersion = 1
 	// vectorsAppID marks a file as bf's vector store ("bfVS").
 	vectorsAppID = 0x62665653
 )
@@ -42,16 +42,16 @@ var vectorsDDL = []string{
 	`CREATE TABLE state(changes INTEGER NOT NULL)`,
 }
 
-// VectorTables documents the store's tables, like Tables for a generation.
-var VectorTables = []Table{
-	{Name: "vectors", Doc: "one vector per provider, model and chunk text; kept across rebuilds; a full build, and every embedding pass, drops the vectors of texts no chunk of the brain holds", Columns: []Column{
+// vectorTables documents the store's tables, like Tables for a generation.
+var vectorTables = []table{
+	{Name: "vectors", Doc: "one vector per provider, model and chunk text; kept across rebuilds; a full build, and every embedding pass, drops the vectors of texts no chunk of the brain holds", Columns: []column{
 		{"id", "integer primary key, in the order vectors were stored"},
 		{"provider", "the provider's identity: its URL, or its command line as a JSON array"},
 		{"model", "the model sent to the URL (or declared beside the command), or ''"},
 		{"hash", "SHA-256 hex of the chunk text sent (chunks.hash)"},
 		{"vector", "float32 little-endian values, scaled to unit length"},
 	}},
-	{Name: "state", Doc: "one row", Columns: []Column{
+	{Name: "state", Doc: "one row", Columns: []column{
 		{"changes", "how many transactions added vectors; a copy of the store made at another count is out of date"},
 	}},
 }
@@ -73,7 +73,7 @@ type VectorStore struct {
 
 // ErrVectorsDamaged says a vector read back from the store is not one bf wrote (wrong
 // length, not finite, not of unit length): the store is discarded.
-var ErrVectorsDamaged = errors.New(".bf/" + VectorsFile + " is damaged; it was discarded and its vectors will be computed again")
+var ErrVectorsDamaged = errors.New(".bf/" + vectorsFile + " is damaged; it was discarded and its vectors will be computed again")
 
 // OpenVectors opens b's vector store in root's .bf folder, creating it when missing. A file
 // that is not a store of this version, or is damaged, is discarded and a new one made.
@@ -82,14 +82,14 @@ func OpenVectors(ctx context.Context, root string) (*VectorStore, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &VectorStore{file: filepath.Join(dir, VectorsFile)}
+	s := &VectorStore{file: filepath.Join(dir, vectorsFile)}
 	for attempt := 0; ; attempt++ {
 		err := s.open(ctx)
 		if err == nil {
 			return s, nil
 		}
-		if attempt > 0 || !(errors.Is(err, errForeignStore) || IsDamaged(err)) {
-			return nil, fmt.Errorf(".bf/%s: %w", VectorsFile, err)
+		if attempt > 0 || !(errors.Is(err, errForeignStore) || isDamaged(err)) {
+			return nil, fmt.Errorf(".bf/%s: %w", vectorsFile, err)
 		}
 		if err := s.discard(); err != nil {
 			return nil, err
@@ -99,7 +99,7 @@ func OpenVectors(ctx context.Context, root string) (*VectorStore, error) {
 
 // OpenVectorsIfAny opens the store when root's .bf folder holds one, else returns nil.
 func OpenVectorsIfAny(ctx context.Context, root string) (*VectorStore, error) {
-	if _, err := os.Lstat(filepath.Join(root, Dir, VectorsFile)); errors.Is(err, fs.ErrNotExist) {
+	if _, err := os.Lstat(filepath.Join(root, Dir, vectorsFile)); errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	return OpenVectors(ctx, root)
@@ -161,7 +161,7 @@ func checkVectors(ctx context.Context, db *sql.DB) error {
 		_, err := db.ExecContext(ctx, "PRAGMA journal_mode = WAL")
 		return err
 	}
-	if version != VectorsVersion || app != vectorsAppID || strings.Join(tables, ";") != strings.Join(vectorsDDL, ";") {
+	if version != vectorsVersion || app != vectorsAppID || strings.Join(tables, ";") != strings.Join(vectorsDDL, ";") {
 		return errForeignStore
 	}
 	return nil
@@ -175,7 +175,7 @@ func createVectors(ctx context.Context, db *sql.DB) error {
 	}
 	defer tx.Rollback()
 	for _, s := range append(vectorsDDL, `INSERT INTO state(changes) VALUES(0)`,
-		fmt.Sprintf("PRAGMA application_id = %d", vectorsAppID), fmt.Sprintf("PRAGMA user_version = %d", VectorsVersion)) {
+		fmt.Sprintf("PRAGMA application_id = %d", vectorsAppID), fmt.Sprintf("PRAGMA user_version = %d", vectorsVersion)) {
 		if _, err := tx.ExecContext(ctx, s); err != nil {
 			return err
 		}
@@ -200,7 +200,7 @@ func (s *VectorStore) discard() error {
 // fail discards the store when err says it is damaged (the next open makes a new one)
 // and returns err, so no caller goes on reading a damaged file.
 func (s *VectorStore) fail(ctx context.Context, err error) error {
-	if errors.Is(err, ErrVectorsDamaged) || (IsDamaged(err) && confirmDamage(ctx, s.db, err)) {
+	if errors.Is(err, ErrVectorsDamaged) || (isDamaged(err) && confirmDamage(ctx, s.db, err)) {
 		s.discard()
 		return ErrVectorsDamaged
 	}

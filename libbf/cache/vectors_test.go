@@ -43,10 +43,10 @@ func TestVectorStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Close()
-	if fi, err := os.Stat(filepath.Join(root, Dir, VectorsFile)); err != nil || fi.Mode().Perm() != 0o600 {
+	if fi, err := os.Stat(filepath.Join(root, Dir, vectorsFile)); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("store file: %v %v, want mode 0600", fi, err)
 	}
-	db, err := sql.Open("sqlite", dsn(filepath.Join(root, Dir, VectorsFile), "mode=ro"))
+	db, err := sql.Open("sqlite", dsn(filepath.Join(root, Dir, vectorsFile), "mode=ro"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestVectorStoreDiscardsForeignAndDamaged(t *testing.T) {
 				t.Fatal(err)
 			}
 			st.Close()
-			tc.spoil(t, filepath.Join(root, Dir, VectorsFile))
+			tc.spoil(t, filepath.Join(root, Dir, vectorsFile))
 			st, err = OpenVectors(ctx, root)
 			if err != nil {
 				t.Fatal(err)

@@ -575,7 +575,7 @@ func (w *writer) insert(ctx context.Context, p prepared, replace bool) error {
 			}
 			var fe *fileError
 			if !errors.As(err, &fe) {
-				if IsDamaged(err) || ctx.Err() != nil {
+				if isDamaged(err) || ctx.Err() != nil {
 					w.exec(ctx, "release")
 					return err
 				}

@@ -33,7 +33,7 @@ func yieldToBuild(ctx context.Context, dir string) {
 	if !yields(ctx) {
 		return
 	}
-	l, err := acquire(ctx, dir, BuildLockFile, false, 0)
+	l, err := acquire(ctx, dir, buildLockFile, false, 0)
 	if errors.Is(err, errBusy) {
 		lowerPriority.Do(func() { setPriority() })
 		return

@@ -32,7 +32,7 @@ func TestYieldToBuild(t *testing.T) {
 			t.Cleanup(func() { lowerPriority, setPriority = sync.Once{}, setLowPriority })
 			ctx := context.Background()
 			if tt.building {
-				l, err := acquire(ctx, dir, BuildLockFile, true, 0)
+				l, err := acquire(ctx, dir, buildLockFile, true, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -52,7 +52,7 @@ func TestYieldToBuild(t *testing.T) {
 			}
 			if !tt.building {
 				// The probe never keeps the lock: a build can take it at once.
-				l, err := acquire(context.Background(), dir, BuildLockFile, true, 0)
+				l, err := acquire(context.Background(), dir, buildLockFile, true, 0)
 				if err != nil {
 					t.Fatalf("the build lock after the probe: %v", err)
 				}

@@ -7,12 +7,12 @@ import (
 	"time"
 )
 
-// MaxBatch is the most messages one read may return.
-const MaxBatch = 1000
+// maxBatch is the most messages one read may return.
+const maxBatch = 1000
 
-// ErrTooMany is a read whose window holds more than MaxBatch messages. A manual read
+// errTooMany is a read whose window holds more than maxBatch messages. A manual read
 // fails with it; a read input catches up in smaller parts (Poll).
-var ErrTooMany = errors.New("more than 1000 messages")
+var errTooMany = errors.New("more than 1000 messages")
 
 const (
 	reasonArray      = "expected a JSON array"
@@ -21,34 +21,34 @@ const (
 	reasonDuplicated = "duplicate ID; each message appears once in a batch"
 )
 
-// ParseBatch reads a read command's output: one strict JSON object {"messages": [...]}
+// parseBatch reads a read command's output: one strict JSON object {"messages": [...]}
 // whose messages are valid envelopes with distinct IDs, all within [start, end). Any other
 // key (a next-page token, an "incomplete" flag) fails the whole batch, since a partial
-// batch must never pass for a complete one. More than MaxBatch messages return ErrTooMany
-// as soon as the 1,001st is reached. Other failures are *FieldError. Messages come back
+// batch must never pass for a complete one. More than maxBatch messages return errTooMany
+// as soon as the 1,001st is reached. Other failures are *fieldError. Messages come back
 // oldest first, ties by ID.
-func ParseBatch(data []byte, start, end time.Time) ([]Message, error) {
+func parseBatch(data []byte, start, end time.Time) ([]Message, error) {
 	d, err := newDecoder(data)
 	if err != nil {
 		return nil, err
 	}
 	if d.peek() != '{' {
-		return nil, &FieldError{Reason: "expected a JSON object holding messages"}
+		return nil, &fieldError{Reason: "expected a JSON object holding messages"}
 	}
 	var msgs []Message
 	found := false
 	err = d.object("", func(key string) error {
 		if key != "messages" {
-			return &FieldError{Field: FieldName(key), Reason: reasonBatchKey}
+			return &fieldError{Field: FieldName(key), Reason: reasonBatchKey}
 		}
 		found = true
 		if d.peek() != '[' {
-			return &FieldError{Field: "messages", Reason: reasonArray}
+			return &fieldError{Field: "messages", Reason: reasonArray}
 		}
 		ids := map[string]bool{}
 		return d.array("messages", func(n int) error {
-			if n >= MaxBatch {
-				return ErrTooMany
+			if n >= maxBatch {
+				return errTooMany
 			}
 			field := index("messages", n)
 			m, err := d.message(field)
@@ -56,10 +56,10 @@ func ParseBatch(data []byte, start, end time.Time) ([]Message, error) {
 				return err
 			}
 			if m.Time.Before(start) || !m.Time.Before(end) {
-				return &FieldError{Field: field + ".time", Reason: reasonOutside}
+				return &fieldError{Field: field + ".time", Reason: reasonOutside}
 			}
 			if ids[m.ID] {
-				return &FieldError{Field: field + ".id", Reason: reasonDuplicated}
+				return &fieldError{Field: field + ".id", Reason: reasonDuplicated}
 			}
 			ids[m.ID] = true
 			msgs = append(msgs, m)
@@ -70,7 +70,7 @@ func ParseBatch(data []byte, start, end time.Time) ([]Message, error) {
 		return nil, err
 	}
 	if !found {
-		return nil, &FieldError{Field: "messages", Reason: reasonRequired}
+		return nil, &fieldError{Field: "messages", Reason: reasonRequired}
 	}
 	if err := d.end(); err != nil {
 		return nil, err

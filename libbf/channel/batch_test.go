@@ -23,7 +23,7 @@ func TestParseBatch(t *testing.T) {
 	msg := func(id string, offset time.Duration) Message {
 		return Message{ID: id, Sender: "s", Conversation: "c", Time: t0.Add(offset), Text: "t"}
 	}
-	full := make([]string, MaxBatch)
+	full := make([]string, maxBatch)
 	for i := range full {
 		full[i] = envelope(fmt.Sprintf("m%04d", i), time.Duration(i)*time.Second)
 	}
@@ -40,7 +40,7 @@ func TestParseBatch(t *testing.T) {
 		{name: "window start is inside", in: batch(envelope("a", 0)), want: []Message{msg("a", 0)}},
 		{name: "last microsecond is inside", in: batch(envelope("a", time.Hour-time.Microsecond)), want: []Message{msg("a", time.Hour-time.Microsecond)}},
 		{name: "a full batch", in: batch(full...), want: func() []Message {
-			out := make([]Message, MaxBatch)
+			out := make([]Message, maxBatch)
 			for i := range out {
 				out[i] = msg(fmt.Sprintf("m%04d", i), time.Duration(i)*time.Second)
 			}
@@ -64,7 +64,7 @@ func TestParseBatch(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseBatch([]byte(tc.in), start, end)
+			got, err := parseBatch([]byte(tc.in), start, end)
 			if tc.err != "" {
 				if errText(err) != tc.err {
 					t.Fatalf("error = %v, want %q", err, tc.err)
@@ -82,14 +82,14 @@ func TestParseBatch(t *testing.T) {
 }
 
 func TestParseBatchTooMany(t *testing.T) {
-	items := make([]string, MaxBatch+1)
+	items := make([]string, maxBatch+1)
 	for i := range items {
 		items[i] = envelope(fmt.Sprintf("m%d", i), time.Duration(i)*time.Millisecond)
 	}
 	// A broken message after the 1,001st is never looked at.
 	items = append(items, `{"id":1}`)
-	_, err := ParseBatch([]byte(batch(items...)), t0, t0.Add(time.Hour))
-	if !errors.Is(err, ErrTooMany) {
+	_, err := parseBatch([]byte(batch(items...)), t0, t0.Add(time.Hour))
+	if !errors.Is(err, errTooMany) {
 		t.Fatalf("error = %v, want ErrTooMany", err)
 	}
 }
@@ -99,11 +99,11 @@ func FuzzParseBatch(f *testing.F) {
 	f.Add([]byte(`{"messages":[],"next":1}`))
 	f.Add([]byte(`{"messages":[{"id":"a","id":"a"}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		msgs, err := ParseBatch(data, t0, t0.Add(time.Hour))
+		msgs, err := parseBatch(data, t0, t0.Add(time.Hour))
 		if err != nil {
 			return
 		}
-		if len(msgs) > MaxBatch {
+		if len(msgs) > maxBatch {
 			t.Fatalf("%d messages passed", len(msgs))
 		}
 		seen := map[string]bool{}

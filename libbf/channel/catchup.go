@@ -12,18 +12,18 @@ const (
 	// ReadOverlap is how far a poll reaches back before its checkpoint, so messages a
 	// provider indexes a little late are still seen; IDs deduplicate the repeats.
 	ReadOverlap = 30 * time.Second
-	// MaxParts is the most parts one poll admits while catching up on a backlog.
-	MaxParts = 16
-	// MinPart is the shortest part; a second holding more than MaxBatch messages cannot
+	// maxParts is the most parts one poll admits while catching up on a backlog.
+	maxParts = 16
+	// minPart is the shortest part; a second holding more than maxBatch messages cannot
 	// be read in batches at all.
-	MinPart = time.Second
+	minPart = time.Second
 )
 
-// ErrTooDense is more than MaxBatch messages within one second of a read input's window.
-var ErrTooDense = errors.New("more than 1000 messages within one second")
+// errTooDense is more than maxBatch messages within one second of a read input's window.
+var errTooDense = errors.New("more than 1000 messages within one second")
 
 // ReadFunc reads one complete window [start, end); more messages than one batch holds is
-// an error matching ErrTooMany. Endpoint.Read is one.
+// an error matching errTooMany. Endpoint.Read is one.
 type ReadFunc func(ctx context.Context, start, end time.Time) ([]Message, error)
 
 // AdmitFunc durably admits the messages of one part and moves the input's checkpoint to
@@ -42,7 +42,7 @@ type Window struct {
 
 // PollResult says what a poll admitted.
 type PollResult struct {
-	// Parts counts admitted reads: 1 when the window fit at once, up to MaxParts while
+	// Parts counts admitted reads: 1 when the window fit at once, up to maxParts while
 	// catching up.
 	Parts int
 	// Messages counts the messages handed to admit.
@@ -58,10 +58,10 @@ type PollResult struct {
 //
 // A regular poll reads [Checkpoint-Overlap, End) at once. When that holds more than one
 // batch, the poll catches up from the checkpoint without the overlap: it halves the part
-// until it fits (never below MinPart), admits it and moves the checkpoint to its end, then
-// tries a part twice as long, never past End. It admits at most MaxParts parts; halving
-// does not count, being bounded by MinPart. More than one batch within MinPart fails with
-// ErrTooDense, keeping every part admitted before.
+// until it fits (never below minPart), admits it and moves the checkpoint to its end, then
+// tries a part twice as long, never past End. It admits at most maxParts parts; halving
+// does not count, being bounded by minPart. More than one batch within minPart fails with
+// errTooDense, keeping every part admitted before.
 func Poll(ctx context.Context, channel string, w Window, read ReadFunc, admit AdmitFunc) (PollResult, error) {
 	cp := w.Checkpoint.UTC().Truncate(time.Microsecond)
 	end := w.End.UTC().Truncate(time.Microsecond)
@@ -76,23 +76,23 @@ func Poll(ctx context.Context, channel string, w Window, read ReadFunc, admit Ad
 			return res, err
 		}
 		return PollResult{Parts: 1, Messages: len(msgs), Checkpoint: end}, nil
-	case !errors.Is(err, ErrTooMany):
+	case !errors.Is(err, errTooMany):
 		return res, err
 	}
 	length := end.Sub(cp)
-	for res.Parts < MaxParts && cp.Before(end) {
+	for res.Parts < maxParts && cp.Before(end) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
 		length = min(length, end.Sub(cp))
 		partEnd := cp.Add(length)
 		msgs, err := read(ctx, cp, partEnd)
-		if errors.Is(err, ErrTooMany) {
-			if length <= MinPart {
-				return res, &kindError{kind: ErrTooDense,
-					msg: fmt.Sprintf("channel %s: more than %d messages fall within one second; read them with a stream input", channel, MaxBatch)}
+		if errors.Is(err, errTooMany) {
+			if length <= minPart {
+				return res, &kindError{kind: errTooDense,
+					msg: fmt.Sprintf("channel %s: more than %d messages fall within one second; read them with a stream input", channel, maxBatch)}
 			}
-			length = max((length / 2).Truncate(time.Microsecond), MinPart)
+			length = max((length / 2).Truncate(time.Microsecond), minPart)
 			continue
 		}
 		if err != nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // fakeSource is a read adapter over messages held in memory, enforcing the batch limit
-// like ParseBatch does.
+// like parseBatch does.
 type fakeSource struct {
 	msgs  []Message // oldest first
 	reads []span
@@ -31,8 +31,8 @@ func (f *fakeSource) read(_ context.Context, start, end time.Time) ([]Message, e
 	}
 	lo := sort.Search(len(f.msgs), func(i int) bool { return !f.msgs[i].Time.Before(start) })
 	hi := sort.Search(len(f.msgs), func(i int) bool { return !f.msgs[i].Time.Before(end) })
-	if hi-lo > MaxBatch {
-		return nil, fmt.Errorf("fake: %w", ErrTooMany)
+	if hi-lo > maxBatch {
+		return nil, fmt.Errorf("fake: %w", errTooMany)
 	}
 	return append([]Message(nil), f.msgs[lo:hi]...), nil
 }
@@ -136,7 +136,7 @@ func TestPoll(t *testing.T) {
 			if errText(err) != tc.err {
 				t.Fatalf("error = %v, want %q", err, tc.err)
 			}
-			if tc.err != "" && !errors.Is(err, ErrTooDense) {
+			if tc.err != "" && !errors.Is(err, errTooDense) {
 				t.Errorf("error does not match ErrTooDense")
 			}
 			if diff := cmp.Diff(tc.want, got); diff != "" {
@@ -224,7 +224,7 @@ func TestPollCatchesUpTenThousand(t *testing.T) {
 			t.Fatal(err)
 		}
 		polls = append(polls, res)
-		if res.Parts > MaxParts {
+		if res.Parts > maxParts {
 			t.Fatalf("poll %d admitted %d parts", len(polls), res.Parts)
 		}
 		if res.Checkpoint.Before(cp) {
@@ -261,8 +261,8 @@ func TestPollCatchesUpTenThousand(t *testing.T) {
 		parts += p.Parts
 		if p.Backlog {
 			backlogged++
-			if p.Parts != MaxParts {
-				t.Errorf("a poll that left a backlog admitted %d parts, want %d", p.Parts, MaxParts)
+			if p.Parts != maxParts {
+				t.Errorf("a poll that left a backlog admitted %d parts, want %d", p.Parts, maxParts)
 			}
 		}
 	}
@@ -270,7 +270,7 @@ func TestPollCatchesUpTenThousand(t *testing.T) {
 		t.Errorf("polls report %d parts, admit saw %d", parts, len(a.ends))
 	}
 	if backlogged == 0 {
-		t.Errorf("the backlog was caught up in one poll; the test needs more than %d parts", MaxParts)
+		t.Errorf("the backlog was caught up in one poll; the test needs more than %d parts", maxParts)
 	}
 	// Parts are contiguous: each starts where the previous ended.
 	prev := 0.0

@@ -7,7 +7,7 @@
 //     receipt from its stdout. A failure says whether the message may have gone out
 //     (Class), which decides between retrying and asking the user.
 //   - Read (Endpoint.Read) runs a finite command over a [start, end) window and accepts
-//     only a complete batch: at most MaxBatch messages with distinct IDs, all inside the
+//     only a complete batch: at most maxBatch messages with distinct IDs, all inside the
 //     window. Poll catches a read input up on a backlog in parts.
 //   - Stream (Endpoint.Stream) supervises a long-lived adapter: a resume frame on stdin,
 //     one envelope per stdout line, an acknowledgement once the caller has committed the

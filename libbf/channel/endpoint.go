@@ -13,10 +13,10 @@ import (
 
 // Sentinels for errors.Is, so commands can tell a wrong argument (exit 2) from a failure.
 var (
-	// ErrUndeclared is a channel name that bf.yaml does not declare.
-	ErrUndeclared = errors.New("channel not declared")
-	// ErrNoCapability is an operation the channel does not declare.
-	ErrNoCapability = errors.New("channel lacks the capability")
+	// errUndeclared is a channel name that bf.yaml does not declare.
+	errUndeclared = errors.New("channel not declared")
+	// errNoCapability is an operation the channel does not declare.
+	errNoCapability = errors.New("channel lacks the capability")
 	// ErrWindow is a read window that is empty or reversed.
 	ErrWindow = errors.New("invalid read window")
 )
@@ -37,7 +37,7 @@ type Endpoint struct {
 // for {{home}}.
 func Open(b *brain.Brain, home, name string) (*Endpoint, error) {
 	if !ref.ValidName(name) {
-		return nil, &kindError{kind: ErrUndeclared,
+		return nil, &kindError{kind: errUndeclared,
 			msg: "channel name: expected a lowercase letter, then up to 63 lowercase letters, digits or hyphens"}
 	}
 	var ch *config.Channel
@@ -45,7 +45,7 @@ func Open(b *brain.Brain, home, name string) (*Endpoint, error) {
 		ch = b.Config.Channels[name]
 	}
 	if ch == nil {
-		return nil, &kindError{kind: ErrUndeclared, msg: fmt.Sprintf("channel %s: not declared; add it under channels: in bf.yaml", name)}
+		return nil, &kindError{kind: errUndeclared, msg: fmt.Sprintf("channel %s: not declared; add it under channels: in bf.yaml", name)}
 	}
 	return &Endpoint{Name: name, Root: b.Root, Home: home, Config: ch}, nil
 }
@@ -54,22 +54,22 @@ func Open(b *brain.Brain, home, name string) (*Endpoint, error) {
 func (e *Endpoint) capability(op string) (*config.Capability, error) {
 	c := e.Config.Capability(op)
 	if c == nil {
-		return nil, &kindError{kind: ErrNoCapability, msg: fmt.Sprintf("channel %s: declares no %s; add %s: to it in bf.yaml", e.Name, op, op)}
+		return nil, &kindError{kind: errNoCapability, msg: fmt.Sprintf("channel %s: declares no %s; add %s: to it in bf.yaml", e.Name, op, op)}
 	}
 	return c, nil
 }
 
-// Program is the name proc runs operation op under; its stderr goes to logs/NAME.log.
-func Program(channel, op string) string { return "channel." + channel + "." + op }
+// program is the name proc runs operation op under; its stderr goes to logs/NAME.log.
+func program(channel, op string) string { return "channel." + channel + "." + op }
 
-// Log is the brain-relative log of operation op of channel.
-func Log(channel, op string) string { return proc.LogPath(Program(channel, op)) }
+// log is the brain-relative log of operation op of channel.
+func log(channel, op string) string { return proc.LogPath(program(channel, op)) }
 
 // spec describes one run of operation op. Finite runs get the capability's runtime limit
 // and output cap; a stream has neither, its frames being bounded one by one instead.
 func (e *Endpoint) spec(op string, c *config.Capability, vars proc.Vars) proc.Spec {
 	s := proc.Spec{
-		Name:    Program(e.Name, op),
+		Name:    program(e.Name, op),
 		Root:    e.Root,
 		Command: c.Command,
 		Vars:    vars,

@@ -11,11 +11,11 @@ import (
 
 // Limits of a message envelope.
 const (
-	// MaxFieldChars bounds IDs and routing fields: id, sender, conversation, reply_to and
+	// maxFieldChars bounds IDs and routing fields: id, sender, conversation, reply_to and
 	// cursor.
-	MaxFieldChars = 4096
-	// MaxTextChars bounds a message's text.
-	MaxTextChars = 32768
+	maxFieldChars = 4096
+	// maxTextChars bounds a message's text.
+	maxTextChars = 32768
 )
 
 // Message is one admitted message envelope, as a read or a stream returns it: the queue's
@@ -23,15 +23,15 @@ const (
 // of the channel protocol.
 type Message queue.Message
 
-// FieldError is an invalid document or envelope: the field's path and the reason. It
+// fieldError is an invalid document or envelope: the field's path and the reason. It
 // never holds the offending value, which is untrusted provider data.
-type FieldError struct {
+type fieldError struct {
 	Field  string
 	Reason string
 }
 
 // Error prints "FIELD: REASON", or REASON alone for the document as a whole.
-func (e *FieldError) Error() string {
+func (e *fieldError) Error() string {
 	if e.Field == "" {
 		return e.Reason
 	}
@@ -55,10 +55,10 @@ const (
 // problem reported does not depend on the order the adapter wrote them.
 var envelopeKeys = []string{"id", "sender", "conversation", "time", "text", "reply_to", "cursor", "own"}
 
-// ParseMessage reads one envelope: a strict JSON object (no duplicate keys, valid Unicode,
+// parseMessage reads one envelope: a strict JSON object (no duplicate keys, valid Unicode,
 // nothing after it) holding the required id, sender, conversation, time and text and
 // optionally reply_to, cursor and own. null stands for an absent optional field.
-func ParseMessage(data []byte) (Message, error) {
+func parseMessage(data []byte) (Message, error) {
 	d, err := newDecoder(data)
 	if err != nil {
 		return Message{}, err
@@ -77,12 +77,12 @@ func ParseMessage(data []byte) (Message, error) {
 // stream frame, "messages.N" in a read batch).
 func (d *decoder) message(field string) (Message, error) {
 	if d.peek() != '{' {
-		return Message{}, &FieldError{Field: field, Reason: reasonObject}
+		return Message{}, &fieldError{Field: field, Reason: reasonObject}
 	}
 	raw := map[string]any{}
 	err := d.object(field, func(key string) error {
 		if !isEnvelopeKey(key) {
-			return &FieldError{Field: join(field, FieldName(key)), Reason: reasonUnknownKey}
+			return &fieldError{Field: join(field, FieldName(key)), Reason: reasonUnknownKey}
 		}
 		path := join(field, key)
 		switch d.peek() {
@@ -124,13 +124,13 @@ func fromRaw(field string, raw map[string]any) (Message, error) {
 		v, present := raw[key]
 		if !present || v == nil {
 			if required {
-				return "", &FieldError{Field: join(field, key), Reason: reasonRequired}
+				return "", &fieldError{Field: join(field, key), Reason: reasonRequired}
 			}
 			return "", nil
 		}
 		s, ok := v.(string)
 		if !ok {
-			return "", &FieldError{Field: join(field, key), Reason: reasonString}
+			return "", &fieldError{Field: join(field, key), Reason: reasonString}
 		}
 		return s, nil
 	}
@@ -146,7 +146,7 @@ func fromRaw(field string, raw map[string]any) (Message, error) {
 			return Message{}, err
 		}
 		if reason := checkRouting(*f.dst, true); reason != "" {
-			return Message{}, &FieldError{Field: join(field, f.key), Reason: reason}
+			return Message{}, &fieldError{Field: join(field, f.key), Reason: reason}
 		}
 	}
 	when, err := text("time", true)
@@ -154,13 +154,13 @@ func fromRaw(field string, raw map[string]any) (Message, error) {
 		return Message{}, err
 	}
 	if m.Time, err = timestamp.Parse(when); err != nil {
-		return Message{}, &FieldError{Field: join(field, "time"), Reason: err.Error()}
+		return Message{}, &fieldError{Field: join(field, "time"), Reason: err.Error()}
 	}
 	if m.Text, err = text("text", true); err != nil {
 		return Message{}, err
 	}
-	if utf8.RuneCountInString(m.Text) > MaxTextChars {
-		return Message{}, &FieldError{Field: join(field, "text"), Reason: reasonTextLong}
+	if utf8.RuneCountInString(m.Text) > maxTextChars {
+		return Message{}, &fieldError{Field: join(field, "text"), Reason: reasonTextLong}
 	}
 	for _, f := range []struct {
 		key string
@@ -170,13 +170,13 @@ func fromRaw(field string, raw map[string]any) (Message, error) {
 			return Message{}, err
 		}
 		if reason := checkRouting(*f.dst, false); reason != "" {
-			return Message{}, &FieldError{Field: join(field, f.key), Reason: reason}
+			return Message{}, &fieldError{Field: join(field, f.key), Reason: reason}
 		}
 	}
 	if v, present := raw["own"]; present && v != nil {
 		b, ok := v.(bool)
 		if !ok {
-			return Message{}, &FieldError{Field: join(field, "own"), Reason: reasonBool}
+			return Message{}, &fieldError{Field: join(field, "own"), Reason: reasonBool}
 		}
 		m.Own = b
 	}
@@ -190,7 +190,7 @@ func checkRouting(s string, required bool) string {
 	if required && s == "" {
 		return reasonEmpty
 	}
-	if len(s) > MaxFieldChars && utf8.RuneCountInString(s) > MaxFieldChars {
+	if len(s) > maxFieldChars && utf8.RuneCountInString(s) > maxFieldChars {
 		return reasonFieldLong
 	}
 	for _, r := range s {
@@ -202,34 +202,34 @@ func checkRouting(s string, required bool) string {
 }
 
 // Check validates a Message built in code (a test double, a message to admit) with the
-// rules ParseMessage applies to adapter output.
+// rules parseMessage applies to adapter output.
 func (m Message) Check() error {
 	for _, f := range []struct {
 		key, v   string
 		required bool
 	}{{"id", m.ID, true}, {"sender", m.Sender, true}, {"conversation", m.Conversation, true}} {
 		if reason := checkRouting(f.v, f.required); reason != "" {
-			return &FieldError{Field: f.key, Reason: reason}
+			return &fieldError{Field: f.key, Reason: reason}
 		}
 		if !utf8.ValidString(f.v) {
-			return &FieldError{Field: f.key, Reason: reasonUnicode}
+			return &fieldError{Field: f.key, Reason: reasonUnicode}
 		}
 	}
 	if m.Time.IsZero() {
-		return &FieldError{Field: "time", Reason: reasonRequired}
+		return &fieldError{Field: "time", Reason: reasonRequired}
 	}
 	if !utf8.ValidString(m.Text) {
-		return &FieldError{Field: "text", Reason: reasonUnicode}
+		return &fieldError{Field: "text", Reason: reasonUnicode}
 	}
-	if utf8.RuneCountInString(m.Text) > MaxTextChars {
-		return &FieldError{Field: "text", Reason: reasonTextLong}
+	if utf8.RuneCountInString(m.Text) > maxTextChars {
+		return &fieldError{Field: "text", Reason: reasonTextLong}
 	}
 	for _, f := range []struct{ key, v string }{{"reply_to", m.ReplyTo}, {"cursor", m.Cursor}} {
 		if reason := checkRouting(f.v, false); reason != "" {
-			return &FieldError{Field: f.key, Reason: reason}
+			return &fieldError{Field: f.key, Reason: reason}
 		}
 		if !utf8.ValidString(f.v) {
-			return &FieldError{Field: f.key, Reason: reasonUnicode}
+			return &fieldError{Field: f.key, Reason: reasonUnicode}
 		}
 	}
 	return nil

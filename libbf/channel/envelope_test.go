@@ -11,7 +11,7 @@ import (
 var t0 = time.Date(2026, 10, 16, 9, 0, 0, 0, time.UTC)
 
 func TestParseMessage(t *testing.T) {
-	long := strings.Repeat("é", MaxFieldChars) // 4,096 characters, 8,192 bytes
+	long := strings.Repeat("é", maxFieldChars) // 4,096 characters, 8,192 bytes
 	tests := []struct {
 		name string
 		in   string
@@ -31,8 +31,8 @@ func TestParseMessage(t *testing.T) {
 			in:   `{"id":"` + long + `","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"t"}`,
 			want: Message{ID: long, Sender: "s", Conversation: "c", Time: t0, Text: "t"}},
 		{name: "longest text",
-			in:   `{"id":"m","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"` + strings.Repeat("\\u00e9", MaxTextChars) + `"}`,
-			want: Message{ID: "m", Sender: "s", Conversation: "c", Time: t0, Text: strings.Repeat("é", MaxTextChars)}},
+			in:   `{"id":"m","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"` + strings.Repeat("\\u00e9", maxTextChars) + `"}`,
+			want: Message{ID: "m", Sender: "s", Conversation: "c", Time: t0, Text: strings.Repeat("é", maxTextChars)}},
 		{name: "surrounding space", in: " \n{\"id\":\"m\",\"sender\":\"s\",\"conversation\":\"c\",\"time\":\"2026-10-16T09:00:00Z\",\"text\":\"t\"}\r\n",
 			want: Message{ID: "m", Sender: "s", Conversation: "c", Time: t0, Text: "t"}},
 
@@ -47,7 +47,7 @@ func TestParseMessage(t *testing.T) {
 		{name: "string own", in: `{"id":"m","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"t","own":"yes"}`, err: "own: expected true or false"},
 		{name: "id too long", in: `{"id":"` + long + `x","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"t"}`, err: "id: holds more than 4096 characters"},
 		{name: "cursor too long", in: `{"id":"m","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"t","cursor":"` + long + `x"}`, err: "cursor: holds more than 4096 characters"},
-		{name: "text too long", in: `{"id":"m","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"` + strings.Repeat("a", MaxTextChars+1) + `"}`, err: "text: holds more than 32768 characters"},
+		{name: "text too long", in: `{"id":"m","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"` + strings.Repeat("a", maxTextChars+1) + `"}`, err: "text: holds more than 32768 characters"},
 		{name: "control in sender", in: `{"id":"m","sender":"a\tb","conversation":"c","time":"2026-10-16T09:00:00Z","text":"t"}`, err: "sender: holds a control or format character"},
 		{name: "format in reply_to", in: `{"id":"m","sender":"s","conversation":"c","time":"2026-10-16T09:00:00Z","text":"t","reply_to":"a\u202eb"}`, err: "reply_to: holds a control or format character"},
 		{name: "DEL in id", in: "{\"id\":\"a\x7f\",\"sender\":\"s\",\"conversation\":\"c\",\"time\":\"2026-10-16T09:00:00Z\",\"text\":\"t\"}", err: "id: holds a control or format character"},
@@ -66,7 +66,7 @@ func TestParseMessage(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseMessage([]byte(tc.in))
+			got, err := parseMessage([]byte(tc.in))
 			if tc.err != "" {
 				if err == nil || err.Error() != tc.err {
 					t.Fatalf("error = %v, want %q", err, tc.err)
@@ -104,7 +104,7 @@ func TestCanonical(t *testing.T) {
 			if got != tc.want {
 				t.Fatalf("Canonical =\n%s\nwant\n%s", got, tc.want)
 			}
-			back, err := ParseMessage([]byte(got))
+			back, err := parseMessage([]byte(got))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -133,7 +133,7 @@ func TestMessageCheck(t *testing.T) {
 		{"bad UTF-8 text", func(m *Message) { m.Text = "\xff" }, "text: " + reasonUnicode},
 		{"bad UTF-8 conversation", func(m *Message) { m.Conversation = "\xff" }, "conversation: " + reasonUnicode},
 		{"newline in cursor", func(m *Message) { m.Cursor = "a\nb" }, "cursor: holds a control or format character"},
-		{"long text", func(m *Message) { m.Text = strings.Repeat("x", MaxTextChars+1) }, "text: holds more than 32768 characters"},
+		{"long text", func(m *Message) { m.Text = strings.Repeat("x", maxTextChars+1) }, "text: holds more than 32768 characters"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,14 +159,14 @@ func FuzzParseMessage(f *testing.F) {
 	f.Add([]byte(`{"id":"m","id":"m"}`))
 	f.Add([]byte(`{"text":"\ud83d\ude00","cursor":null}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		m, err := ParseMessage(data)
+		m, err := parseMessage(data)
 		if err != nil {
 			return
 		}
 		if err := m.Check(); err != nil {
 			t.Fatalf("a parsed message fails Check: %v", err)
 		}
-		back, err := ParseMessage(m.Canonical())
+		back, err := parseMessage(m.Canonical())
 		if err != nil {
 			t.Fatalf("the canonical form does not parse: %v", err)
 		}

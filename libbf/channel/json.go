@@ -29,7 +29,7 @@ type decoder struct {
 // truncated or garbled output reads as such whatever else it holds.
 func newDecoder(data []byte) (*decoder, error) {
 	if !json.Valid(data) {
-		return nil, &FieldError{Reason: "invalid JSON document"}
+		return nil, &fieldError{Reason: "invalid JSON document"}
 	}
 	return &decoder{data: data}, nil
 }
@@ -57,14 +57,14 @@ func (d *decoder) peek() byte {
 // end checks that only white space follows the document.
 func (d *decoder) end() error {
 	if d.peek() != 0 {
-		return &FieldError{Reason: reasonTrailing}
+		return &fieldError{Reason: reasonTrailing}
 	}
 	return nil
 }
 
 func (d *decoder) expect(c byte, field string) error {
 	if d.peek() != c {
-		return &FieldError{Field: field, Reason: reasonSyntax}
+		return &fieldError{Field: field, Reason: reasonSyntax}
 	}
 	d.i++
 	return nil
@@ -84,14 +84,14 @@ func (d *decoder) object(field string, member func(key string) error) error {
 	seen := map[string]bool{}
 	for {
 		if d.peek() != '"' {
-			return &FieldError{Field: field, Reason: reasonSyntax}
+			return &fieldError{Field: field, Reason: reasonSyntax}
 		}
 		key, err := d.str(field)
 		if err != nil {
 			return err
 		}
 		if seen[key] {
-			return &FieldError{Field: join(field, FieldName(key)), Reason: reasonDuplicate}
+			return &fieldError{Field: join(field, FieldName(key)), Reason: reasonDuplicate}
 		}
 		seen[key] = true
 		if err := d.expect(':', field); err != nil {
@@ -107,7 +107,7 @@ func (d *decoder) object(field string, member func(key string) error) error {
 			d.i++
 			return nil
 		default:
-			return &FieldError{Field: field, Reason: reasonSyntax}
+			return &fieldError{Field: field, Reason: reasonSyntax}
 		}
 	}
 }
@@ -133,7 +133,7 @@ func (d *decoder) array(field string, item func(n int) error) error {
 			d.i++
 			return nil
 		default:
-			return &FieldError{Field: field, Reason: reasonSyntax}
+			return &fieldError{Field: field, Reason: reasonSyntax}
 		}
 	}
 }
@@ -176,21 +176,21 @@ func (d *decoder) literal(field string) (value, ok bool, err error) {
 			return w.value, w.ok, nil
 		}
 	}
-	return false, false, &FieldError{Field: field, Reason: reasonSyntax}
+	return false, false, &fieldError{Field: field, Reason: reasonSyntax}
 }
 
 // str reads the string at the decoder.
 func (d *decoder) str(field string) (string, error) {
 	if d.peek() != '"' {
-		return "", &FieldError{Field: field, Reason: reasonSyntax}
+		return "", &fieldError{Field: field, Reason: reasonSyntax}
 	}
 	s, next, err := jsontext.ReadString(d.data, d.i)
 	d.i = next
 	if errors.Is(err, jsontext.ErrUnicode) {
-		return "", &FieldError{Field: field, Reason: reasonUnicode}
+		return "", &fieldError{Field: field, Reason: reasonUnicode}
 	}
 	if err != nil {
-		return "", &FieldError{Field: field, Reason: reasonSyntax}
+		return "", &fieldError{Field: field, Reason: reasonSyntax}
 	}
 	return s, nil
 }

@@ -10,23 +10,23 @@ import (
 	"github.com/bfgo/bf/libbf/proc"
 )
 
-// ReadError is a read whose output is not a complete batch. Its message reads
+// readError is a read whose output is not a complete batch. Its message reads
 // "channel NAME: read must return a complete JSON messages batch: FIELD: REASON".
-type ReadError struct {
+type readError struct {
 	Channel string
-	Err     *FieldError
+	Err     *fieldError
 }
 
-func (e *ReadError) Error() string {
+func (e *readError) Error() string {
 	return fmt.Sprintf("channel %s: read must return a complete JSON messages batch: %v", e.Channel, e.Err)
 }
 
-func (e *ReadError) Unwrap() error { return e.Err }
+func (e *readError) Unwrap() error { return e.Err }
 
 // Read runs the channel's read command over [start, end) ({{start}} and {{end}} in its
 // argv) and returns the whole batch, oldest first. It changes nothing: admitting the
 // messages and moving a checkpoint are the caller's. Failures are the command's own (a
-// *proc.Error wrapped with the channel's name), a *ReadError, or ErrTooMany.
+// *proc.Error wrapped with the channel's name), a *readError, or errTooMany.
 func (e *Endpoint) Read(ctx context.Context, start, end time.Time) ([]Message, error) {
 	c, err := e.capability(config.OpRead)
 	if err != nil {
@@ -40,14 +40,14 @@ func (e *Endpoint) Read(ctx context.Context, start, end time.Time) ([]Message, e
 	if err != nil {
 		return nil, fmt.Errorf("channel %s: %w", e.Name, err)
 	}
-	msgs, err := ParseBatch(res.Stdout, start, end)
-	var fe *FieldError
+	msgs, err := parseBatch(res.Stdout, start, end)
+	var fe *fieldError
 	switch {
-	case errors.Is(err, ErrTooMany):
-		return nil, &kindError{kind: ErrTooMany,
-			msg: fmt.Sprintf("channel %s: the window holds more than %d messages; split it into smaller windows", e.Name, MaxBatch)}
+	case errors.Is(err, errTooMany):
+		return nil, &kindError{kind: errTooMany,
+			msg: fmt.Sprintf("channel %s: the window holds more than %d messages; split it into smaller windows", e.Name, maxBatch)}
 	case errors.As(err, &fe):
-		return nil, &ReadError{Channel: e.Name, Err: fe}
+		return nil, &readError{Channel: e.Name, Err: fe}
 	case err != nil:
 		return nil, err
 	}

@@ -78,14 +78,14 @@ func TestRead(t *testing.T) {
 
 func TestReadTooMany(t *testing.T) {
 	e := endpoint(t, config.Channel{Read: capability("read", "channels/read", "{{start}}", "{{end}}")})
-	items := make([]string, MaxBatch+1)
+	items := make([]string, maxBatch+1)
 	for i := range items {
 		items[i] = envelope(fmt.Sprintf("m%d", i), time.Duration(i)*time.Millisecond)
 	}
 	brainfix.WriteFile(t, e.Root, "batch.json", []byte(batch(items...)), 0o644)
 	brainfix.Script(t, e.Root, "channels/read", `cat batch.json`)
 	_, err := e.Read(context.Background(), t0, t0.Add(time.Hour))
-	if !errors.Is(err, ErrTooMany) {
+	if !errors.Is(err, errTooMany) {
 		t.Fatalf("error = %v, want ErrTooMany", err)
 	}
 	if want := "channel chat: the window holds more than 1000 messages; split it into smaller windows"; err.Error() != want {
@@ -96,7 +96,7 @@ func TestReadTooMany(t *testing.T) {
 func TestReadNoCapability(t *testing.T) {
 	e := endpoint(t, config.Channel{Send: capability("send", "x")})
 	_, err := e.Read(context.Background(), t0, t0.Add(time.Hour))
-	if !errors.Is(err, ErrNoCapability) || err.Error() != "channel chat: declares no read; add read: to it in bf.yaml" {
+	if !errors.Is(err, errNoCapability) || err.Error() != "channel chat: declares no read; add read: to it in bf.yaml" {
 		t.Fatalf("error = %v", err)
 	}
 }

@@ -33,14 +33,14 @@ func (o Outgoing) Check() error {
 		required bool
 	}{{"id", o.ID, true}, {"conversation", o.Conversation, false}, {"reply_to", o.ReplyTo, false}} {
 		if !utf8.ValidString(f.v) {
-			return &FieldError{Field: f.key, Reason: reasonUnicode}
+			return &fieldError{Field: f.key, Reason: reasonUnicode}
 		}
 		if reason := checkRouting(f.v, f.required); reason != "" {
-			return &FieldError{Field: f.key, Reason: reason}
+			return &fieldError{Field: f.key, Reason: reason}
 		}
 	}
 	if !utf8.ValidString(o.Text) {
-		return &FieldError{Field: "text", Reason: reasonUnicode}
+		return &fieldError{Field: "text", Reason: reasonUnicode}
 	}
 	return nil
 }
@@ -75,15 +75,15 @@ const (
 	reasonReceiptConv = "must be the requested conversation"
 )
 
-// ParseReceipt reads a send command's output: one strict JSON object with a nonempty id and
+// parseReceipt reads a send command's output: one strict JSON object with a nonempty id and
 // a conversation, which must equal requested when one was requested.
-func ParseReceipt(data []byte, requested string) (Receipt, error) {
+func parseReceipt(data []byte, requested string) (Receipt, error) {
 	d, err := newDecoder(data)
 	if err != nil {
 		return Receipt{}, err
 	}
 	if d.peek() != '{' {
-		return Receipt{}, &FieldError{Reason: "expected a JSON object"}
+		return Receipt{}, &fieldError{Reason: "expected a JSON object"}
 	}
 	var r Receipt
 	var hasID, hasConv bool
@@ -95,10 +95,10 @@ func ParseReceipt(data []byte, requested string) (Receipt, error) {
 		case "conversation":
 			dst, hasConv = &r.Conversation, true
 		default:
-			return &FieldError{Field: FieldName(key), Reason: reasonReceiptKey}
+			return &fieldError{Field: FieldName(key), Reason: reasonReceiptKey}
 		}
 		if d.peek() != '"' {
-			return &FieldError{Field: key, Reason: reasonString}
+			return &fieldError{Field: key, Reason: reasonString}
 		}
 		s, err := d.str(key)
 		*dst = s
@@ -112,18 +112,18 @@ func ParseReceipt(data []byte, requested string) (Receipt, error) {
 	}
 	switch {
 	case !hasID:
-		return Receipt{}, &FieldError{Field: "id", Reason: reasonRequired}
+		return Receipt{}, &fieldError{Field: "id", Reason: reasonRequired}
 	case !hasConv:
-		return Receipt{}, &FieldError{Field: "conversation", Reason: reasonRequired}
+		return Receipt{}, &fieldError{Field: "conversation", Reason: reasonRequired}
 	}
 	if reason := checkRouting(r.ID, true); reason != "" {
-		return Receipt{}, &FieldError{Field: "id", Reason: reason}
+		return Receipt{}, &fieldError{Field: "id", Reason: reason}
 	}
 	if reason := checkRouting(r.Conversation, false); reason != "" {
-		return Receipt{}, &FieldError{Field: "conversation", Reason: reason}
+		return Receipt{}, &fieldError{Field: "conversation", Reason: reason}
 	}
 	if requested != "" && r.Conversation != requested {
-		return Receipt{}, &FieldError{Field: "conversation", Reason: reasonReceiptConv}
+		return Receipt{}, &fieldError{Field: "conversation", Reason: reasonReceiptConv}
 	}
 	return r, nil
 }
@@ -136,9 +136,9 @@ const (
 	// command line, or the attempt was stopped before it started). Nothing was sent, so
 	// sending again is always safe.
 	NotSent Class = iota + 1
-	// MaybeSent: the command ran and failed: a nonzero exit, a timeout, too much output or
+	// maybeSent: the command ran and failed: a nonzero exit, a timeout, too much output or
 	// an invalid receipt. The provider may have posted the message.
-	MaybeSent
+	maybeSent
 	// Interrupted: the caller's context (Ctrl-C, SIGTERM, watch stopping) ended a running
 	// command. The provider may have posted the message.
 	Interrupted
@@ -151,7 +151,7 @@ func (c Class) String() string {
 	switch c {
 	case NotSent:
 		return "not sent"
-	case MaybeSent:
+	case maybeSent:
 		return "maybe sent"
 	case Interrupted:
 		return "interrupted"
@@ -169,13 +169,13 @@ type SendError struct {
 	Class   Class
 	// Log is the brain-relative log of the send command.
 	Log string
-	// Err is the cause: a *proc.Error, a *FieldError for a receipt or an outgoing
-	// message, or ErrNoCapability.
+	// Err is the cause: a *proc.Error, a *fieldError for a receipt or an outgoing
+	// message, or errNoCapability.
 	Err error
 }
 
 func (e *SendError) Error() string {
-	var fe *FieldError
+	var fe *fieldError
 	switch {
 	case e.Class == Rejected && errors.As(e.Err, &fe):
 		return fmt.Sprintf("channel %s: invalid message to send: %v", e.Channel, e.Err)
@@ -196,7 +196,7 @@ func (e *SendError) Resend(idempotent bool) bool {
 	switch e.Class {
 	case NotSent:
 		return true
-	case MaybeSent, Interrupted:
+	case maybeSent, Interrupted:
 		return idempotent
 	}
 	return false
@@ -214,7 +214,7 @@ func (e *Endpoint) Send(ctx context.Context, o Outgoing) (Receipt, error) {
 // as it runs (see proc.Spec.Started), so the attempt's record can tell a command that
 // outlived a killed bf from one that ended.
 func (e *Endpoint) SendStarted(ctx context.Context, o Outgoing, started func(pgid int)) (Receipt, error) {
-	log := Log(e.Name, config.OpSend)
+	log := log(e.Name, config.OpSend)
 	c, err := e.capability(config.OpSend)
 	if err != nil {
 		return Receipt{}, &SendError{Channel: e.Name, Class: Rejected, Log: log, Err: err}
@@ -224,7 +224,7 @@ func (e *Endpoint) SendStarted(ctx context.Context, o Outgoing, started func(pgi
 	}
 	if err := ctx.Err(); err != nil {
 		return Receipt{}, &SendError{Channel: e.Name, Class: NotSent, Log: log,
-			Err: &proc.Error{Kind: proc.Canceled, Program: Program(e.Name, config.OpSend), Err: err}}
+			Err: &proc.Error{Kind: proc.Canceled, Program: program(e.Name, config.OpSend), Err: err}}
 	}
 	spec := e.spec(config.OpSend, c, proc.Vars{})
 	spec.Stdin = o.JSON()
@@ -233,9 +233,9 @@ func (e *Endpoint) SendStarted(ctx context.Context, o Outgoing, started func(pgi
 	if err != nil {
 		return Receipt{}, &SendError{Channel: e.Name, Class: classify(err), Log: log, Err: err}
 	}
-	r, err := ParseReceipt(res.Stdout, o.Conversation)
+	r, err := parseReceipt(res.Stdout, o.Conversation)
 	if err != nil {
-		return Receipt{}, &SendError{Channel: e.Name, Class: MaybeSent, Log: log, Err: err}
+		return Receipt{}, &SendError{Channel: e.Name, Class: maybeSent, Log: log, Err: err}
 	}
 	return r, nil
 }
@@ -244,7 +244,7 @@ func (e *Endpoint) SendStarted(ctx context.Context, o Outgoing, started func(pgi
 func classify(err error) Class {
 	var pe *proc.Error
 	if !errors.As(err, &pe) {
-		return MaybeSent
+		return maybeSent
 	}
 	switch pe.Kind {
 	case proc.Start, proc.NotOnPath, proc.Args:
@@ -257,5 +257,5 @@ func classify(err error) Class {
 		}
 		return Interrupted
 	}
-	return MaybeSent
+	return maybeSent
 }

@@ -41,9 +41,9 @@ func TestOutgoingCheck(t *testing.T) {
 		o    Outgoing
 		err  string
 	}{
-		{"valid", Outgoing{ID: "d", Text: strings.Repeat("x", MaxTextChars+1)}, ""},
+		{"valid", Outgoing{ID: "d", Text: strings.Repeat("x", maxTextChars+1)}, ""},
 		{"no id", Outgoing{Text: "t"}, "id: must not be empty"},
-		{"long id", Outgoing{ID: strings.Repeat("x", MaxFieldChars+1)}, "id: holds more than 4096 characters"},
+		{"long id", Outgoing{ID: strings.Repeat("x", maxFieldChars+1)}, "id: holds more than 4096 characters"},
 		{"control in conversation", Outgoing{ID: "d", Conversation: "a\x00"}, "conversation: holds a control or format character"},
 		{"format in reply_to", Outgoing{ID: "d", ReplyTo: "\u200b"}, "reply_to: holds a control or format character"},
 		{"invalid text", Outgoing{ID: "d", Text: "\xff"}, "text: " + reasonUnicode},
@@ -84,7 +84,7 @@ func TestParseReceipt(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParseReceipt([]byte(tc.in), tc.requested)
+			got, err := parseReceipt([]byte(tc.in), tc.requested)
 			if tc.err != "" {
 				if errText(err) != tc.err {
 					t.Fatalf("error = %v, want %q", err, tc.err)
@@ -119,16 +119,16 @@ func TestSend(t *testing.T) {
 			want: Receipt{ID: "provider-message-43", Conversation: "thread-7"}},
 		{name: "exit status", send: capability("send", "channels/send"), out: reply, ran: true,
 			body:  `cat > stdin.json; echo "provider says: Here is the answer." >&2; exit 3`,
-			class: MaybeSent, err: "channel chat: channel.chat.send exited with status 3; see logs/channel.chat.send.log", resendOK: [2]bool{false, true}},
+			class: maybeSent, err: "channel chat: channel.chat.send exited with status 3; see logs/channel.chat.send.log", resendOK: [2]bool{false, true}},
 		{name: "invalid receipt", send: capability("send", "channels/send"), out: reply, ran: true,
 			body:  `cat > stdin.json; echo "ok, sent Here is the answer."`,
-			class: MaybeSent, err: "channel chat: send must print one JSON receipt: invalid JSON document; see logs/channel.chat.send.log", resendOK: [2]bool{false, true}},
+			class: maybeSent, err: "channel chat: send must print one JSON receipt: invalid JSON document; see logs/channel.chat.send.log", resendOK: [2]bool{false, true}},
 		{name: "conversation not preserved", send: capability("send", "channels/send"), out: reply, ran: true,
 			body:  `cat > stdin.json; printf '{"id":"p","conversation":"thread-8"}'`,
-			class: MaybeSent, err: "channel chat: send must print one JSON receipt: conversation: must be the requested conversation; see logs/channel.chat.send.log", resendOK: [2]bool{false, true}},
+			class: maybeSent, err: "channel chat: send must print one JSON receipt: conversation: must be the requested conversation; see logs/channel.chat.send.log", resendOK: [2]bool{false, true}},
 		{name: "output over max_bytes", send: &config.Capability{Command: config.Command{"channels/send"}, Timeout: 300, MaxBytes: 8}, out: reply, ran: true,
 			body:  `cat > stdin.json; printf '{"id":"provider-message-43","conversation":"thread-7"}'`,
-			class: MaybeSent, err: "channel chat: channel.chat.send printed more than 8 bytes (max_bytes); see logs/channel.chat.send.log", resendOK: [2]bool{false, true}},
+			class: maybeSent, err: "channel chat: channel.chat.send printed more than 8 bytes (max_bytes); see logs/channel.chat.send.log", resendOK: [2]bool{false, true}},
 		{name: "not on PATH", send: capability("send", "bf-test-no-such-adapter"), out: reply,
 			class: NotSent, err: "channel chat: bf-test-no-such-adapter is not on PATH; install it or correct the command of channel.chat.send", resendOK: [2]bool{true, true}},
 		{name: "not executable", send: capability("send", "channels/send"), out: reply, body: "",
@@ -201,7 +201,7 @@ func TestSendTimeout(t *testing.T) {
 	brainfix.Script(t, e.Root, "channels/send", `cat >/dev/null; exec sleep 30`)
 	_, err := e.Send(context.Background(), Outgoing{ID: "d", Text: "t"})
 	var se *SendError
-	if !errors.As(err, &se) || se.Class != MaybeSent {
+	if !errors.As(err, &se) || se.Class != maybeSent {
 		t.Fatalf("error = %v, want a maybe-sent *SendError", err)
 	}
 	if want := "channel chat: channel.chat.send timed out after 1s; see logs/channel.chat.send.log"; err.Error() != want {
@@ -257,8 +257,8 @@ func TestOpen(t *testing.T) {
 		is            error
 	}{
 		{name: "declared", channel: "chat", want: &Endpoint{Name: "chat", Root: "/brain", Home: "/home/u", Config: ch}},
-		{name: "undeclared", channel: "mail", err: "channel mail: not declared; add it under channels: in bf.yaml", is: ErrUndeclared},
-		{name: "not a name", channel: "Chat\n", err: "channel name: expected a lowercase letter, then up to 63 lowercase letters, digits or hyphens", is: ErrUndeclared},
+		{name: "undeclared", channel: "mail", err: "channel mail: not declared; add it under channels: in bf.yaml", is: errUndeclared},
+		{name: "not a name", channel: "Chat\n", err: "channel name: expected a lowercase letter, then up to 63 lowercase letters, digits or hyphens", is: errUndeclared},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -283,7 +283,7 @@ func FuzzParseReceipt(f *testing.F) {
 	f.Add([]byte(`{"id":"p","conversation":"c"}`), "c")
 	f.Add([]byte(`{"id":"p","conversation":"d","x":1}`), "")
 	f.Fuzz(func(t *testing.T, data []byte, requested string) {
-		r, err := ParseReceipt(data, requested)
+		r, err := parseReceipt(data, requested)
 		if err != nil {
 			return
 		}

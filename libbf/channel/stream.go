@@ -18,21 +18,21 @@ import (
 
 // Settings of stream supervision.
 const (
-	// ConnectedAfter is how long an adapter must keep running after its resume frame to
+	// connectedAfter is how long an adapter must keep running after its resume frame to
 	// count as connected: its earlier error clears and the backoff starts over.
-	ConnectedAfter = 5 * time.Second
-	// MinBackoff and MaxBackoff bound the wait before a failed adapter starts again; the
+	connectedAfter = 5 * time.Second
+	// minBackoff and maxBackoff bound the wait before a failed adapter starts again; the
 	// wait doubles after each run that never connected.
-	MinBackoff = time.Second
-	MaxBackoff = 60 * time.Second
+	minBackoff = time.Second
+	maxBackoff = 60 * time.Second
 	// closedGrace is how long an adapter whose stdin broke may take to be seen ending
 	// before bf stops it. It is real time, not the supervisor's clock: it waits on the
 	// operating system.
 	closedGrace = time.Second
 )
 
-// ErrStreamBusy is a stream that another process already runs for this brain.
-var ErrStreamBusy = errors.New("stream already running")
+// errStreamBusy is a stream that another process already runs for this brain.
+var errStreamBusy = errors.New("stream already running")
 
 // Clock is the supervisor's time, so tests decide when waits end.
 type Clock interface {
@@ -74,7 +74,7 @@ type StreamOptions struct {
 type StreamState struct {
 	// Running says an adapter process runs now.
 	Running bool
-	// Connected says it has run for ConnectedAfter since its resume frame.
+	// Connected says it has run for connectedAfter since its resume frame.
 	Connected bool
 	// Err is the stream's current error: the last transport failure until an adapter
 	// connects, or a refused admission until a message is admitted again. nil when clear.
@@ -125,7 +125,7 @@ func (e *Endpoint) Stream(ctx context.Context, opts StreamOptions) error {
 	if opts.LockDir != "" {
 		l, err := lock.AcquireOwned(ctx, opts.LockDir, "channel-"+e.Name+"-stream.lock")
 		if errors.Is(err, lock.ErrBusy) {
-			return &kindError{kind: ErrStreamBusy,
+			return &kindError{kind: errStreamBusy,
 				msg: fmt.Sprintf("channel %s: its stream already runs for this brain; stop the other consumer first", e.Name)}
 		}
 		if err != nil {
@@ -146,7 +146,7 @@ func (e *Endpoint) Stream(ctx context.Context, opts StreamOptions) error {
 }
 
 func (s *streamer) run(ctx context.Context) error {
-	backoff := MinBackoff
+	backoff := minBackoff
 	for {
 		connected, err := s.session(ctx)
 		if ctx.Err() != nil {
@@ -154,7 +154,7 @@ func (s *streamer) run(ctx context.Context) error {
 			return nil
 		}
 		if connected {
-			backoff = MinBackoff
+			backoff = minBackoff
 		}
 		wait := backoff
 		s.update(func(st *StreamState) {
@@ -170,7 +170,7 @@ func (s *streamer) run(ctx context.Context) error {
 			return nil
 		case <-s.clock.After(wait):
 		}
-		backoff = min(2*backoff, MaxBackoff)
+		backoff = min(2*backoff, maxBackoff)
 	}
 }
 
@@ -207,7 +207,7 @@ type sessionError struct {
 // session runs the adapter once. It reports whether the run connected and, unless the
 // context stopped it, why it ended.
 func (s *streamer) session(ctx context.Context) (bool, *sessionError) {
-	name, log := s.e.Name, Log(s.e.Name, config.OpStream)
+	name, log := s.e.Name, log(s.e.Name, config.OpStream)
 	p, err := proc.Spawn(ctx, s.e.spec(config.OpStream, s.c, proc.Vars{Start: s.since}))
 	s.update(func(st *StreamState) {
 		st.Starts++
@@ -293,7 +293,7 @@ func (s *streamer) session(ctx context.Context) (bool, *sessionError) {
 		if err != nil {
 			break // the output ended: the adapter exited, or bf stopped it
 		}
-		m, err := ParseMessage(line)
+		m, err := parseMessage(line)
 		if err != nil {
 			why := "invalid stream message envelope: " + err.Error()
 			return fail(why, &sessionError{fmt.Errorf("channel %s: %s", name, why), transportErr})
@@ -333,12 +333,12 @@ func (s *streamer) session(ctx context.Context) (bool, *sessionError) {
 	return ended(&sessionError{fmt.Errorf("channel %s: %w", name, werr), transportErr})
 }
 
-// watchConnected marks the run connected once it has outlived ConnectedAfter since its
+// watchConnected marks the run connected once it has outlived connectedAfter since its
 // resume frame; mark does nothing once the run has ended. A run that ends sooner keeps
 // the stream's error.
 func (s *streamer) watchConnected(p *proc.Process, mark func() bool) {
 	select {
-	case <-s.clock.After(ConnectedAfter):
+	case <-s.clock.After(connectedAfter):
 	case <-p.Exited():
 		return
 	}

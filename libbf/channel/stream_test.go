@@ -33,7 +33,7 @@ func (c *fakeClock) Now() time.Time { return t0 }
 
 func (c *fakeClock) After(d time.Duration) <-chan time.Time {
 	ch := make(chan time.Time, 1)
-	if d == ConnectedAfter {
+	if d == connectedAfter {
 		c.connects <- ch
 		return ch
 	}
@@ -229,7 +229,7 @@ func TestStreamBackoff(t *testing.T) {
 	}
 }
 
-// A run still up ConnectedAfter its resume frame counts as connected: the previous error
+// A run still up connectedAfter its resume frame counts as connected: the previous error
 // clears and the next failure waits 1 s again.
 func TestStreamConnected(t *testing.T) {
 	e := endpoint(t, config.Channel{Stream: capability("stream", "channels/stream")})
@@ -464,7 +464,7 @@ func TestStreamOneConsumer(t *testing.T) {
 	go func() { done <- e.Stream(r.ctx, opts) }()
 	r.waitState(t, func(s StreamState) bool { return s.Running })
 	err := e.Stream(context.Background(), opts)
-	if !errors.Is(err, ErrStreamBusy) || err.Error() != "channel chat: its stream already runs for this brain; stop the other consumer first" {
+	if !errors.Is(err, errStreamBusy) || err.Error() != "channel chat: its stream already runs for this brain; stop the other consumer first" {
 		t.Errorf("second consumer: %v", err)
 	}
 	r.cancel()

@@ -29,9 +29,9 @@ import (
 
 // Limits on what one report lists.
 const (
-	MaxProblems  = 200
-	MaxWarnings  = 200
-	MaxSpellings = 20
+	maxProblems  = 200
+	maxWarnings  = 200
+	maxSpellings = 20
 )
 
 // Report is the reply of bf validate. Keys print in sorted order at every level, like
@@ -201,12 +201,12 @@ func (c *checker) report() *Report {
 	slices.SortStableFunc(c.problems, func(a, b Problem) int { return cmp.Compare(a.File, b.File) })
 	c.problems = slices.Compact(c.problems)
 	r.Valid = len(c.problems) == 0
-	if len(c.problems) > MaxProblems {
-		c.problems, r.ProblemsTruncated = c.problems[:MaxProblems], true
+	if len(c.problems) > maxProblems {
+		c.problems, r.ProblemsTruncated = c.problems[:maxProblems], true
 	}
 	r.Problems = append(r.Problems, c.problems...)
-	if len(c.warnings) > MaxWarnings {
-		c.warnings, r.WarningsTruncated = c.warnings[:MaxWarnings], true
+	if len(c.warnings) > maxWarnings {
+		c.warnings, r.WarningsTruncated = c.warnings[:maxWarnings], true
 	}
 	r.Warnings = append(r.Warnings, c.warnings...)
 	slices.SortFunc(c.unresolved, func(a, b Unresolved) int {

@@ -116,8 +116,8 @@ func (c *checker) identityWarnings() {
 		slices.SortFunc(spellings, func(a, b Spelling) int {
 			return cmp.Or(cmp.Compare(b.Files, a.Files), cmp.Compare(a.Identity, b.Identity))
 		})
-		if len(spellings) > MaxSpellings {
-			spellings = spellings[:MaxSpellings]
+		if len(spellings) > maxSpellings {
+			spellings = spellings[:maxSpellings]
 		}
 		c.warnings = append(c.warnings, Warning{Warning: "identities differ only by letter case", Identities: spellings})
 	}

@@ -20,9 +20,9 @@ import (
 	"github.com/bfgo/bf/libbf/markdown"
 )
 
-// Target is the size, in characters, chunks are packed up to (before their prefix). A
+// target is the size, in characters, chunks are packed up to (before their prefix). A
 // single block larger than that is a chunk of its own, whole.
-const Target = 1200
+const target = 1200
 
 // Chunk is one piece to embed.
 type Chunk struct {
@@ -169,10 +169,10 @@ func trimBlank(text string, start, end int) (span, bool) {
 	return span{start, end}, strings.TrimSpace(text[start:end]) != ""
 }
 
-// Pack groups blocks, given by their sizes, into chunks of up to target: each group is
+// pack groups blocks, given by their sizes, into chunks of up to target: each group is
 // the first and last index of its blocks, and each group after the first starts with the
 // previous group's last block when both fit.
-func Pack(sizes []int, target int) [][2]int {
+func pack(sizes []int, target int) [][2]int {
 	var out [][2]int
 	first, size := 0, 0
 	for i, n := range sizes {
@@ -228,7 +228,7 @@ func Cut(w Where, fragment, text string) []Chunk {
 	for i, sp := range blocks {
 		sizes[i] = utf8.RuneCountInString(text[sp.start:sp.end])
 	}
-	for _, g := range Pack(sizes, Target) {
+	for _, g := range pack(sizes, target) {
 		body := text[blocks[g[0]].start:blocks[g[1]].end]
 		out = append(out, Chunk{Fragment: fragment, Text: prefix + "\n" + body})
 	}

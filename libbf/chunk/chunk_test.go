@@ -47,7 +47,7 @@ func TestBlocksCommonMark(t *testing.T) {
 }
 
 func TestPack(t *testing.T) {
-	got := Pack([]int{40, 40, 40, 200}, 100)
+	got := pack([]int{40, 40, 40, 200}, 100)
 	// The first two fit; the third starts a new chunk after the second (one block of
 	// overlap); the fourth alone is larger than the target and stays whole, without
 	// overlap that would not fit.

@@ -96,7 +96,7 @@ func TestChunksKeepBlocksWhole(t *testing.T) {
 			sizes[i] = len([]rune(text[sp.start:sp.end]))
 		}
 		got := Cut(Where{Title: "T"}, "f", text)
-		groups := Pack(sizes, Target)
+		groups := pack(sizes, target)
 		if len(got) != len(groups) {
 			t.Fatalf("seed %d: %d chunks for %d groups", seed, len(got), len(groups))
 		}

@@ -31,10 +31,10 @@ import (
 
 // Exit codes.
 const (
-	ExitOK        = 0
-	ExitFailure   = 1
-	ExitUsage     = 2
-	ExitCancelled = 130
+	exitOK        = 0
+	exitFailure   = 1
+	exitUsage     = 2
+	exitCancelled = 130
 )
 
 // UsageError marks invalid input: a bad argument, flag or ref. The message names the
@@ -76,13 +76,13 @@ type Env struct {
 	Getwd          func() (string, error)
 }
 
-// OSEnv is the process environment.
-func OSEnv() *Env {
+// osEnv is the process environment.
+func osEnv() *Env {
 	return &Env{Stdout: os.Stdout, Stderr: os.Stderr, Stdin: os.Stdin, Getenv: os.Getenv, Getwd: os.Getwd}
 }
 
 // ExitOnSignal makes SIGINT and SIGTERM (and SIGHUP unless ignored) end the process at
-// once with ExitCancelled, even in the middle of a request: for servers that answer a
+// once with exitCancelled, even in the middle of a request: for servers that answer a
 // client over stdio (bf mcp, bf lsp), whose work a cancelled context would not stop soon.
 func ExitOnSignal() {
 	sig := make(chan os.Signal, 1)
@@ -93,21 +93,21 @@ func ExitOnSignal() {
 	go func() {
 		<-sig
 		fmt.Fprintln(os.Stderr, "bf: cancelled")
-		os.Exit(ExitCancelled)
+		os.Exit(exitCancelled)
 	}()
 }
 
 // Main runs the command argv asks for among cmds (see Run) and exits the process with its code.
 func Main(cmds ...*Command) {
-	os.Exit(Run(context.Background(), OSEnv(), os.Args, cmds...))
+	os.Exit(run(context.Background(), osEnv(), os.Args, cmds...))
 }
 
-// Run is Main without exiting: it returns the exit code.
+// run is Main without exiting: it returns the exit code.
 //
 // The dispatcher runs a binary with argv[0] "bf VERB", naming the verb. Run directly, a
 // binary serving one verb takes ARGS as that verb would, and one serving several takes the
 // verb first: `bf-index build` is `bf build`.
-func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
+func run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 	cmd, rest, code, ok := pick(env, argv, cmds)
 	if !ok {
 		return code
@@ -119,7 +119,7 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 	}
 	if len(rest) == 1 && (rest[0] == "--version" || rest[0] == "-version") {
 		fmt.Fprintf(env.Stdout, "%s %s\n", program(argv[0]), release.Version())
-		return ExitOK
+		return exitOK
 	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -136,7 +136,7 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(env.Stdout, helpText(cmd, fs))
-			return ExitOK
+			return exitOK
 		}
 		refusal := refusedValue.err
 		if refusal == nil {
@@ -155,7 +155,7 @@ func Run(ctx context.Context, env *Env, argv []string, cmds ...*Command) int {
 	err = cmd.Run(ctx, env, args)
 	if err != nil && ctx.Err() != nil {
 		fmt.Fprintln(env.Stderr, "bf: cancelled")
-		return ExitCancelled
+		return exitCancelled
 	}
 	return report(env, err)
 }
@@ -201,7 +201,7 @@ func pick(env *Env, argv []string, cmds []*Command) (cmd *Command, args []string
 			}
 		}
 		fmt.Fprintf(env.Stderr, "bf: this binary does not serve bf %s; it serves %s\n", Escape(verb), verbList(cmds))
-		return nil, nil, ExitUsage, false
+		return nil, nil, exitUsage, false
 	}
 	if len(cmds) == 1 {
 		return cmds[0], argv[1:], 0, true
@@ -216,17 +216,17 @@ func pick(env *Env, argv []string, cmds []*Command) (cmd *Command, args []string
 		switch argv[1] {
 		case "-h", "-help", "--help", "help":
 			fmt.Fprint(env.Stdout, servesText(prog, cmds))
-			return nil, nil, ExitOK, false
+			return nil, nil, exitOK, false
 		case "-version", "--version":
 			fmt.Fprintf(env.Stdout, "%s %s\n", prog, release.Version())
-			return nil, nil, ExitOK, false
+			return nil, nil, exitOK, false
 		}
 		fmt.Fprintf(env.Stderr, "bf: %s serves %s, not %q: run %s VERB [ARGS…] (see %s --help)\n",
 			prog, verbList(cmds), Escape(argv[1]), prog, prog)
-		return nil, nil, ExitUsage, false
+		return nil, nil, exitUsage, false
 	}
 	fmt.Fprint(env.Stderr, servesText(prog, cmds))
-	return nil, nil, ExitUsage, false
+	return nil, nil, exitUsage, false
 }
 
 // program is the name a binary was run as: "bf-index", or "bf search" from the dispatcher.
@@ -265,21 +265,21 @@ func verbList(cmds []*Command) string {
 
 func report(env *Env, err error) int {
 	if err == nil {
-		return ExitOK
+		return exitOK
 	}
 	if errors.Is(err, ErrCheckFailed) {
-		return ExitFailure
+		return exitFailure
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(env.Stderr, "bf: cancelled")
-		return ExitCancelled
+		return exitCancelled
 	}
 	fmt.Fprintln(env.Stderr, "bf: "+Escape(err.Error()))
 	var u *UsageError
 	if errors.As(err, &u) {
-		return ExitUsage
+		return exitUsage
 	}
-	return ExitFailure
+	return exitFailure
 }
 
 // strict wraps every flag of fs so that a flag given twice is refused unless it is
@@ -475,7 +475,7 @@ func helpText(cmd *Command, fs *flag.FlagSet) string {
 // WriteJSON prints v as one compact JSON line without HTML escaping, the form every
 // reply takes and the one byte budgets are measured on.
 func WriteJSON(w io.Writer, v any) error {
-	b, err := Marshal(v)
+	b, err := marshal(v)
 	if err != nil {
 		return err
 	}
@@ -483,8 +483,8 @@ func WriteJSON(w io.Writer, v any) error {
 	return err
 }
 
-// Marshal encodes v as every reply prints: compact, without HTML escaping, terminal-safe.
-func Marshal(v any) ([]byte, error) { return reply.Marshal(v) }
+// marshal encodes v as every reply prints: compact, without HTML escaping, terminal-safe.
+func marshal(v any) ([]byte, error) { return reply.Marshal(v) }
 
 // Escape makes text safe for a one-line diagnostic (see reply.Escape).
 func Escape(s string) string { return reply.Escape(s) }

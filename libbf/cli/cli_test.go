@@ -78,7 +78,7 @@ func TestRun(t *testing.T) {
 		var limit int
 		var brain Optional
 		env := &Env{Stdout: &out, Stderr: &errb}
-		code := Run(context.Background(), env, tt.argv, testCommand(&got, &limit, &brain))
+		code := run(context.Background(), env, tt.argv, testCommand(&got, &limit, &brain))
 		if code != tt.code || out.String() != tt.stdout || errb.String() != tt.stderrPart {
 			t.Errorf("%v: code %d stdout %q stderr %q", tt.argv, code, out.String(), errb.String())
 		}
@@ -96,7 +96,7 @@ func TestHelp(t *testing.T) {
 	var got []string
 	var limit int
 	var brain Optional
-	code := Run(context.Background(), &Env{Stdout: &out, Stderr: &out}, []string{"bf-search", "--help"}, testCommand(&got, &limit, &brain))
+	code := run(context.Background(), &Env{Stdout: &out, Stderr: &out}, []string{"bf-search", "--help"}, testCommand(&got, &limit, &brain))
 	want := "bf search QUERY [--limit N]\n\nSearch the brain.\n\nFlags:\n  --brain NAME|PATH\n        brain NAME|PATH\n  --limit int\n        results per page\n"
 	if code != 0 || out.String() != want {
 		t.Errorf("help: code %d\n%s", code, out.String())
@@ -114,7 +114,7 @@ func TestEscape(t *testing.T) {
 }
 
 func TestMarshalTerminalSafe(t *testing.T) {
-	got, err := Marshal(map[string]string{"a": "x\u0085y\u202ez\U000E0001<&>é"})
+	got, err := marshal(map[string]string{"a": "x\u0085y\u202ez\U000E0001<&>é"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestRepeatedFlags(t *testing.T) {
 			Run: func(context.Context, *Env, []string) error { return nil },
 		}
 		var out, errb bytes.Buffer
-		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
+		code := run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
 		if code != tt.code || errb.String() != tt.stderr || dry != tt.dry || !cmp.Equal([]string(names), tt.names) {
 			t.Errorf("%v: code %d stderr %q dry %v names %q", tt.argv, code, errb.String(), dry, names)
 		}
@@ -193,8 +193,8 @@ func TestFlagRefusals(t *testing.T) {
 			Run: func(context.Context, *Env, []string) error { return nil },
 		}
 		var out, errb bytes.Buffer
-		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, append([]string{"bf-update"}, tt.args...), cmd)
-		if code != ExitUsage || errb.String() != tt.stderr || out.Len() != 0 {
+		code := run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, append([]string{"bf-update"}, tt.args...), cmd)
+		if code != exitUsage || errb.String() != tt.stderr || out.Len() != 0 {
 			t.Errorf("%q: code %d, stdout %q, stderr %q; want 2, %q", tt.args, code, out.String(), errb.String(), tt.stderr)
 		}
 	}
@@ -235,7 +235,7 @@ func TestPick(t *testing.T) {
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
 		var ran string
-		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmds(&ran)...)
+		code := run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmds(&ran)...)
 		if code != tt.code || ran != tt.ran || out.String() != tt.stdout || errb.String() != tt.stderr {
 			t.Errorf("%q: code %d ran %q stdout %q stderr %q", tt.argv, code, ran, out.String(), errb.String())
 		}
@@ -260,16 +260,16 @@ func TestRefused(t *testing.T) {
 		code           int
 		stdout, stderr string
 	}{
-		{[]string{"bf-search", "--limit", "x"}, ExitOK,
+		{[]string{"bf-search", "--limit", "x"}, exitOK,
 			`{"refused":"invalid input: limit: expected a plain decimal integer, such as 10"}` + "\n", ""},
-		{[]string{"bf-search", "--limit", "y"}, ExitUsage,
+		{[]string{"bf-search", "--limit", "y"}, exitUsage,
 			"", "bf: invalid input: limit: expected a plain decimal integer, such as 10\n"},
-		{[]string{"bf-search", "--bogus"}, ExitUsage,
+		{[]string{"bf-search", "--bogus"}, exitUsage,
 			"", "bf: unknown flag --bogus (see bf search --help); words starting with - need -- before them: bf search -- --bogus\n"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
-		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
+		code := run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
 		if code != tt.code || out.String() != tt.stdout || errb.String() != tt.stderr {
 			t.Errorf("%v: code %d, stdout %q, stderr %q; want %d, %q, %q", tt.argv, code, out.String(), errb.String(), tt.code, tt.stdout, tt.stderr)
 		}

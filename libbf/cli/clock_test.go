@@ -18,7 +18,7 @@ func TestClock(t *testing.T) {
 		{value: "yesterday", err: "invalid input: BF_NOW: expected an ISO 8601 timestamp with its offset, such as 2026-01-01T09:00:00Z; fix it or unset BF_NOW"},
 	} {
 		env := &Env{Getenv: func(k string) string {
-			if k == ClockVar {
+			if k == clockVar {
 				return tt.value
 			}
 			return ""

@@ -15,9 +15,9 @@ import (
 // scripts and MCP see; md renders the same reply for a person at a terminal; refs prints
 // one ref per line for xargs.
 const (
-	FormatJSON = "json"
-	FormatMD   = "md"
-	FormatRefs = "refs"
+	formatJSON = "json"
+	formatMD   = "md"
+	formatRefs = "refs"
 )
 
 // Format is the --format flag.
@@ -28,7 +28,7 @@ func (f *Format) String() string { return string(*f) }
 // Set accepts json, md or refs.
 func (f *Format) Set(s string) error {
 	switch s {
-	case FormatJSON, FormatMD, FormatRefs:
+	case formatJSON, formatMD, formatRefs:
 		*f = Format(s)
 		return nil
 	}
@@ -37,7 +37,7 @@ func (f *Format) Set(s string) error {
 
 // FormatFlag adds --format to a command's flags.
 func FormatFlag(fs *flag.FlagSet) *Format {
-	f := Format(FormatJSON)
+	f := Format(formatJSON)
 	fs.Var(&f, "format", "print the reply as json (the default), md (Markdown for reading) or refs (one ref per line)")
 	return &f
 }
@@ -45,7 +45,7 @@ func FormatFlag(fs *flag.FlagSet) *Format {
 // WriteReply prints a reply's JSON document b (as reply.Encode made it) in format f.
 func WriteReply(w io.Writer, f Format, b []byte) error {
 	var doc map[string]any
-	if f != FormatJSON {
+	if f != formatJSON {
 		d := json.NewDecoder(bytes.NewReader(b))
 		d.UseNumber()
 		if err := d.Decode(&doc); err != nil {
@@ -54,10 +54,10 @@ func WriteReply(w io.Writer, f Format, b []byte) error {
 	}
 	var out string
 	switch f {
-	case FormatMD:
-		out = Markdown(doc)
-	case FormatRefs:
-		out = Refs(doc)
+	case formatMD:
+		out = markdown(doc)
+	case formatRefs:
+		out = refs(doc)
 	default:
 		out = string(b) + "\n"
 	}
@@ -65,8 +65,8 @@ func WriteReply(w io.Writer, f Format, b []byte) error {
 	return err
 }
 
-// Refs lists the refs of a reply's items, or the reply's own ref, one per line.
-func Refs(doc map[string]any) string {
+// refs lists the refs of a reply's items, or the reply's own ref, one per line.
+func refs(doc map[string]any) string {
 	var b strings.Builder
 	if items, ok := doc["items"].([]any); ok {
 		for _, it := range items {
@@ -84,10 +84,10 @@ func Refs(doc map[string]any) string {
 	return b.String()
 }
 
-// Markdown renders a reply for reading: its title and ref, its scalar fields, its text,
+// markdown renders a reply for reading: its title and ref, its scalar fields, its text,
 // then each list as a section of items (title, ref, details, excerpt), continuation and
 // notice last.
-func Markdown(doc map[string]any) string {
+func markdown(doc map[string]any) string {
 	var b strings.Builder
 	title, ref := str(doc["title"]), str(doc["ref"])
 	switch {

@@ -34,7 +34,7 @@ func TestProgramArgs(t *testing.T) {
 			cmd.ProgramArgs = &program
 		}
 		var out, errb bytes.Buffer
-		code := Run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
+		code := run(context.Background(), &Env{Stdout: &out, Stderr: &errb}, tt.argv, cmd)
 		if code != tt.code {
 			t.Errorf("%q: code %d, want %d (stderr %q)", tt.argv, code, tt.code, errb.String())
 		}

@@ -5,7 +5,7 @@
 // A run of a sensor goes: per-program lock (two runs of one program never overlap, on this
 // machine), the program through package proc (argv, own process group, timeout, output
 // cap, stderr to logs/NAME.log, BF_BRAIN set to the brain), the whole output parsed and
-// checked (ParseOutput), attributes.observed stamped with the run's start, one transaction
+// checked (parseOutput), attributes.observed stamped with the run's start, one transaction
 // through package store, then the history. Anything that fails before the commit stores
 // nothing. A routine runs the same way; an action routine's Markdown becomes
 // actions/YYYY-MM-DD_NAME/ACTION.md.
@@ -42,8 +42,8 @@ import (
 // on this machine. It is a failure (exit 1), not invalid input.
 var ErrUntrusted = errors.New("this brain may not run collectors here; trust it with bf register --collect")
 
-// MaxSamples is how many records a dry run returns.
-const MaxSamples = 3
+// maxSamples is how many records a dry run returns.
+const maxSamples = 3
 
 // Options tune Collect and Update.
 type Options struct {
@@ -75,7 +75,7 @@ func (o Options) loc() *time.Location { return timestamp.Zone(o.Location) }
 func (o Options) env() brain.Env { return brain.EnvOrSystem(o.Env) }
 
 // Reply is what bf collect prints: the sensor's record count and what the commit did, or
-// for a dry run the count and up to MaxSamples records as they would be stored.
+// for a dry run the count and up to maxSamples records as they would be stored.
 type Reply struct {
 	Added      int
 	DryRun     bool
@@ -248,7 +248,7 @@ func (r *runner) sensor(ctx context.Context, name string, w history.Window, dry,
 	if err != nil {
 		return fail(fmt.Errorf("sensor %s failed: %w; nothing was written", name, err))
 	}
-	out, err := ParseOutput(r.b.Config, name, res.Stdout)
+	out, err := parseOutput(r.b.Config, name, res.Stdout)
 	if err != nil {
 		// The run itself ended well and its log entry says so; the log also says why bf
 		// stored nothing. A log that cannot be written changes nothing of the outcome.
@@ -267,7 +267,7 @@ func (r *runner) sensor(ctx context.Context, name string, w history.Window, dry,
 	}
 	result := &sensorResult{records: len(out.Records), incomplete: out.Incomplete}
 	if dry {
-		result.samples = out.Records[:min(len(out.Records), MaxSamples)]
+		result.samples = out.Records[:min(len(out.Records), maxSamples)]
 		return result, nil
 	}
 	counts, err := store.Commit(ctx, r.b.Root, name, out.Records, store.Options{

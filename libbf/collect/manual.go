@@ -48,7 +48,7 @@ func RunRoutine(ctx context.Context, b *brain.Brain, name string, opt RunOptions
 	when := func(t time.Time) string { return reply.Local(history.Instant(t), r.loc) }
 	run := &RoutineRun{Routine: name, Start: when(w.Start), End: when(w.End)}
 	if opt.DryRun {
-		run.Status = StatusDue
+		run.Status = statusDue
 		return run, nil
 	}
 	res, err := r.routineWith(ctx, name, w, opt.Stdin, opt.Args)

@@ -16,8 +16,8 @@ import (
 	"github.com/bfgo/bf/libbf/record"
 )
 
-// Output is a sensor's parsed and checked output.
-type Output struct {
+// output is a sensor's parsed and checked output.
+type output struct {
 	// Records are valid, with unique ids and their fields mapped.
 	Records []record.Record
 	// Incomplete is set when the sensor reported items it missed.
@@ -29,16 +29,16 @@ type Incomplete struct {
 	Missed int `json:"missed"`
 }
 
-// OutputError is sensor output that cannot be stored. Index is the record's position in
+// outputError is sensor output that cannot be stored. Index is the record's position in
 // the printed list (-1 when the error concerns the whole document) and ID its id when it
 // could be read; Reason never holds a value from the output other than that id.
-type OutputError struct {
+type outputError struct {
 	Index  int
 	ID     string
 	Reason string
 }
 
-func (e *OutputError) Error() string {
+func (e *outputError) Error() string {
 	if e.Index < 0 {
 		return e.Reason
 	}
@@ -51,12 +51,12 @@ func (e *OutputError) Error() string {
 // maxQuotedID bounds the id an error shows, in characters; a longer one is cut.
 const maxQuotedID = 120
 
-// ParseOutput reads what sensor name printed: one JSON document, either an array of record
+// parseOutput reads what sensor name printed: one JSON document, either an array of record
 // objects or an object {"records": [...], "incomplete": {"missed": N}} ("incomplete" is
 // optional). Every record is read with the rules of a record file (unknown or duplicate
 // keys, invalid Unicode and trailing data are refused) and validated; then the sensor's
 // field mappings and the declared fields' default pointers fill its fields; ids must be
-// unique. The first problem fails the whole output, as a *OutputError.
+// unique. The first problem fails the whole output, as a *outputError.
 //
 // Mappings: a {value: …} mapping sets the value as declared; a {path: …} JSON Pointer
 // reads the value from the record object as printed. A pointer that finds nothing (or
@@ -65,7 +65,7 @@ const maxQuotedID = 120
 // Values the sensor printed under "fields" itself must be declared. Every value is checked
 // and normalised against its declaration (type, cardinality, identity targets); a mapped
 // value replaces a printed one.
-func ParseOutput(cfg *config.Config, name string, data []byte) (*Output, error) {
+func parseOutput(cfg *config.Config, name string, data []byte) (*output, error) {
 	s := cfg.Sensors[name]
 	if s == nil {
 		return nil, fmt.Errorf("sensor %s is not declared in bf.yaml", name)
@@ -74,21 +74,21 @@ func ParseOutput(cfg *config.Config, name string, data []byte) (*Output, error) 
 	if err != nil {
 		return nil, err
 	}
-	out := &Output{Records: make([]record.Record, 0, len(items)), Incomplete: inc}
+	out := &output{Records: make([]record.Record, 0, len(items)), Incomplete: inc}
 	seen := make(map[string]int, len(items))
 	for i, raw := range items {
 		r, err := record.Parse(raw)
 		if err != nil {
-			return nil, &OutputError{Index: i, ID: probeID(raw), Reason: err.Error()}
+			return nil, &outputError{Index: i, ID: probeID(raw), Reason: err.Error()}
 		}
 		if err := mapFields(cfg, s, &r, raw); err != nil {
-			return nil, &OutputError{Index: i, ID: r.ID, Reason: err.Error()}
+			return nil, &outputError{Index: i, ID: r.ID, Reason: err.Error()}
 		}
 		if err := r.Validate(); err != nil {
-			return nil, &OutputError{Index: i, ID: r.ID, Reason: err.Error()}
+			return nil, &outputError{Index: i, ID: r.ID, Reason: err.Error()}
 		}
 		if j, dup := seen[r.ID]; dup {
-			return nil, &OutputError{Index: i, ID: r.ID, Reason: fmt.Sprintf("repeats the id of the record at index %d; ids must be unique", j)}
+			return nil, &outputError{Index: i, ID: r.ID, Reason: fmt.Sprintf("repeats the id of the record at index %d; ids must be unique", j)}
 		}
 		seen[r.ID] = i
 		out.Records = append(out.Records, r)
@@ -98,7 +98,7 @@ func ParseOutput(cfg *config.Config, name string, data []byte) (*Output, error) 
 
 // split separates the printed records and the incomplete report.
 func split(data []byte) ([]json.RawMessage, *Incomplete, error) {
-	whole := func(reason string) error { return &OutputError{Index: -1, Reason: reason} }
+	whole := func(reason string) error { return &outputError{Index: -1, Reason: reason} }
 	// NaN, Infinity, comments and trailing data all fail here.
 	if !json.Valid(data) {
 		return nil, nil, whole("output is not one valid JSON document; expected a JSON array of records")
@@ -120,7 +120,7 @@ func split(data []byte) ([]json.RawMessage, *Incomplete, error) {
 // envelope reads {"records": [...], "incomplete": {"missed": N}} strictly: no other or
 // repeated keys. N = 0 reports no missed item, so the run is complete.
 func envelope(data []byte) ([]json.RawMessage, *Incomplete, error) {
-	whole := func(reason string) error { return &OutputError{Index: -1, Reason: reason} }
+	whole := func(reason string) error { return &outputError{Index: -1, Reason: reason} }
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	if _, err := dec.Token(); err != nil { // {

@@ -52,22 +52,22 @@ func TestParseOutput(t *testing.T) {
 		name   string
 		sensor string
 		out    string
-		want   *Output
+		want   *output
 		err    string
 	}{
-		{"empty array", "plain", ` [] `, &Output{Records: []record.Record{}}, ""},
+		{"empty array", "plain", ` [] `, &output{Records: []record.Record{}}, ""},
 		{"array", "plain", `[{"id":"a","title":"A","time":"2026-10-01T14:00:00+02:00"},{"id":"b","title":"B"}]`,
-			&Output{Records: []record.Record{{ID: "a", Title: "A", Time: "2026-10-01T12:00:00.000000Z"}, {ID: "b", Title: "B"}}}, ""},
+			&output{Records: []record.Record{{ID: "a", Title: "A", Time: "2026-10-01T12:00:00.000000Z"}, {ID: "b", Title: "B"}}}, ""},
 		{"envelope with incomplete", "plain", `{"incomplete":{"missed":3},"records":[{"id":"a","title":"A"}]}`,
-			&Output{Records: []record.Record{{ID: "a", Title: "A"}}, Incomplete: &Incomplete{Missed: 3}}, ""},
-		{"envelope without incomplete", "plain", `{"records":[]}`, &Output{Records: []record.Record{}}, ""},
+			&output{Records: []record.Record{{ID: "a", Title: "A"}}, Incomplete: &Incomplete{Missed: 3}}, ""},
+		{"envelope without incomplete", "plain", `{"records":[]}`, &output{Records: []record.Record{}}, ""},
 		{"nothing missed is complete", "plain", `{"records":[{"id":"a","title":"A"}],"incomplete":{"missed":0}}`,
-			&Output{Records: []record.Record{{ID: "a", Title: "A"}}}, ""},
+			&output{Records: []record.Record{{ID: "a", Title: "A"}}}, ""},
 		{"default pointer", "plain", `[{"id":"a","title":"A","attributes":{"size":4}}]`,
-			&Output{Records: []record.Record{{ID: "a", Title: "A", Attributes: map[string]any{"size": jsonNumber("4")},
+			&output{Records: []record.Record{{ID: "a", Title: "A", Attributes: map[string]any{"size": jsonNumber("4")},
 				Fields: map[string]any{"size": int64(4)}}}}, ""},
 		{"mappings", "mapped", `[{"id":"a","title":"A","attributes":{"state":"open","people":["person:email/a@x.test","person:email/a@x.test"]}}]`,
-			&Output{Records: []record.Record{{ID: "a", Title: "A",
+			&output{Records: []record.Record{{ID: "a", Title: "A",
 				Attributes: map[string]any{"state": "open", "people": []any{"person:email/a@x.test", "person:email/a@x.test"}},
 				Fields:     map[string]any{"status": "open", "owner": []any{"person:email/a@x.test"}, "team": "billing"}}}}, ""},
 		{"printed fields are checked", "plain", `[{"id":"a","title":"A","fields":{"team":"ops","size":"2"}}]`, nil,
@@ -105,7 +105,7 @@ func TestParseOutput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := ParseOutput(cfg, tt.sensor, []byte(tt.out))
+			got, err := parseOutput(cfg, tt.sensor, []byte(tt.out))
 			if tt.err != "" {
 				if err == nil || !strings.HasPrefix(err.Error(), tt.err) {
 					t.Fatalf("error %v, want one starting %q", err, tt.err)

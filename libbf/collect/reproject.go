@@ -12,15 +12,15 @@ import (
 	"github.com/bfgo/bf/libbf/store"
 )
 
-// MaxReprojectFailures bounds the failures a reprojection lists.
-const MaxReprojectFailures = 200
+// maxReprojectFailures bounds the failures a reprojection lists.
+const maxReprojectFailures = 200
 
 // ReprojectReply is what bf build --reproject SENSOR prints.
 type ReprojectReply struct {
 	Changed int  `json:"changed"`
 	DryRun  bool `json:"dry_run,omitempty"`
 	Failed  int  `json:"failed"`
-	// Failures are the first MaxReprojectFailures records that failed, in file order.
+	// Failures are the first maxReprojectFailures records that failed, in file order.
 	Failures  []ReprojectFailure `json:"failures,omitempty"`
 	Records   int                `json:"records"`
 	Sensor    string             `json:"sensor"`
@@ -56,7 +56,7 @@ func Reproject(ctx context.Context, b *brain.Brain, sensor string, dryRun bool) 
 	for _, st := range stored {
 		fail := func(err error) {
 			out.Failed++
-			if len(out.Failures) < MaxReprojectFailures {
+			if len(out.Failures) < maxReprojectFailures {
 				out.Failures = append(out.Failures, ReprojectFailure{File: st.File, ID: st.Record.ID, Error: err.Error()})
 			}
 		}

@@ -20,8 +20,8 @@ import (
 
 // Routine run outcomes.
 const (
-	StatusRan     = "ran"     // the routine succeeded (and wrote its action, if any)
-	StatusSkipped = "skipped" // it succeeded but that day's action folder already existed
+	statusRan     = "ran"     // the routine succeeded (and wrote its action, if any)
+	statusSkipped = "skipped" // it succeeded but that day's action folder already existed
 )
 
 // routineResult is what one routine run did.
@@ -66,7 +66,7 @@ func (r *runner) routineWith(ctx context.Context, name string, w history.Window,
 	if err != nil {
 		return fail(fmt.Errorf("routine %s failed: %w", name, err))
 	}
-	out := &routineResult{status: StatusRan}
+	out := &routineResult{status: statusRan}
 	if rt.Output == config.OutputAction && len(bytes.TrimSpace(res.Stdout)) > 0 {
 		day := timestamp.Day(started.In(r.loc))
 		rel := ActionPath(day, name)
@@ -81,7 +81,7 @@ func (r *runner) routineWith(ctx context.Context, name string, w history.Window,
 				return fail(fmt.Errorf("routine %s wrote %s but could not remove its older actions (keep: %d): %w", name, rel, rt.Keep, err))
 			}
 		} else {
-			out.status = StatusSkipped
+			out.status = statusSkipped
 		}
 	}
 	o := history.Outcome{Started: started, Start: w.Start, End: w.End, Log: log, Action: out.action,

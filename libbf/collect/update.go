@@ -16,13 +16,13 @@ import (
 
 // Statuses of a program in bf update's reply.
 const (
-	StatusDue       = "due"       // dry run: it would run
-	StatusCollected = "collected" // a sensor stored its records
+	statusDue       = "due"       // dry run: it would run
+	statusCollected = "collected" // a sensor stored its records
 	StatusFailed    = "failed"
 )
 
-// SkippedUntrusted is why bf update passes over a brain that may not run programs here.
-const SkippedUntrusted = "not trusted to collect on this machine"
+// skippedUntrusted is why bf update passes over a brain that may not run programs here.
+const skippedUntrusted = "not trusted to collect on this machine"
 
 // UpdateReply is what bf update prints.
 type UpdateReply struct {
@@ -128,7 +128,7 @@ func Update(ctx context.Context, b *brain.Brain, opt Options) (*UpdateReply, err
 	bu := BrainUpdate{Brain: b.Name}
 	r, err := newRunner(b, opt)
 	if errors.Is(err, ErrUntrusted) {
-		bu.Skipped = SkippedUntrusted
+		bu.Skipped = skippedUntrusted
 		out.Brains = append(out.Brains, bu)
 		return out, nil
 	}
@@ -146,7 +146,7 @@ func Update(ctx context.Context, b *brain.Brain, opt Options) (*UpdateReply, err
 		for _, name := range sensors {
 			s := b.Config.Sensors[name]
 			if w, due := history.SensorDue(s, h.Sensor(name), now); due {
-				bu.Sensors = append(bu.Sensors, SensorRun{Sensor: name, Start: when(w.Start), End: when(w.End), Status: StatusDue})
+				bu.Sensors = append(bu.Sensors, SensorRun{Sensor: name, Start: when(w.Start), End: when(w.End), Status: statusDue})
 			} else if s.Enabled && s.Refresh == 0 {
 				manual.Sensors = append(manual.Sensors, name)
 			}
@@ -154,7 +154,7 @@ func Update(ctx context.Context, b *brain.Brain, opt Options) (*UpdateReply, err
 		for _, name := range routines {
 			rt := b.Config.Routines[name]
 			if w, due := history.RoutineDue(rt, h.Routine(name), now); due {
-				bu.Routines = append(bu.Routines, RoutineRun{Routine: name, Start: when(w.Start), End: when(w.End), Status: StatusDue})
+				bu.Routines = append(bu.Routines, RoutineRun{Routine: name, Start: when(w.Start), End: when(w.End), Status: statusDue})
 			} else if rt.Enabled && rt.Refresh == 0 {
 				manual.Routines = append(manual.Routines, name)
 			}
@@ -179,7 +179,7 @@ func Update(ctx context.Context, b *brain.Brain, opt Options) (*UpdateReply, err
 		if !due {
 			continue
 		}
-		run := SensorRun{Sensor: name, Start: when(w.Start), End: when(w.End), Status: StatusCollected}
+		run := SensorRun{Sensor: name, Start: when(w.Start), End: when(w.End), Status: statusCollected}
 		res, err := r.sensor(ctx, name, w, false, false)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

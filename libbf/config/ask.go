@@ -16,8 +16,8 @@ type Ask struct {
 	Timeout int `json:"timeout,omitempty"`
 }
 
-// DefaultAskTimeout is an answer's time limit without ask.timeout.
-const DefaultAskTimeout = 120
+// defaultAskTimeout is an answer's time limit without ask.timeout.
+const defaultAskTimeout = 120
 
 // ask checks the model of bf ask and fills its defaults.
 func (d *decoder) ask(top map[string]any) error {

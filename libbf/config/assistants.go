@@ -8,11 +8,11 @@ import (
 
 // Limits and defaults of assistants.
 const (
-	MaxSchedules   = 32
-	MaxInputs      = 32
-	MaxWhenSources = 64
-	DefaultRetries = 5 // automatic attempts of an idempotent run kind
-	MaxRetries     = 20
+	maxSchedules   = 32
+	maxInputs      = 32
+	maxWhenSources = 64
+	defaultRetries = 5 // automatic attempts of an idempotent run kind
+	maxRetries     = 20
 )
 
 // Run kinds of an assistant, as idempotent lists them.

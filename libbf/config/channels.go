@@ -3,11 +3,11 @@ package config
 // Limits and defaults of channel capabilities.
 const (
 	DefaultStreamTimeout = 30 // seconds an acknowledgement pipe may stay blocked
-	DefaultChannelBytes  = 64 * MiB
-	MaxChannelBytes      = 256 * MiB
-	DefaultFrameBytes    = 1 * MiB
-	MinFrameBytes        = 1 * KiB
-	MaxFrameBytes        = 1 * MiB
+	DefaultChannelBytes  = 64 * miB
+	maxChannelBytes      = 256 * miB
+	DefaultFrameBytes    = 1 * miB
+	minFrameBytes        = 1 * kiB
+	maxFrameBytes        = 1 * miB
 )
 
 // Channel is a named messaging endpoint with at least one capability.

@@ -30,8 +30,8 @@ const Version = 8
 // FileName is the configuration file at the root of every brain.
 const FileName = "bf.yaml"
 
-// MaxFileBytes bounds bf.yaml.
-const MaxFileBytes = yamlx.MaxBytes
+// maxFileBytes bounds bf.yaml.
+const maxFileBytes = yamlx.MaxBytes
 
 // Built-in relations: a brain can never declare them in fields.
 const (
@@ -86,7 +86,7 @@ type Brain struct {
 }
 
 // Watch holds the settings of bf watch. The zero Watch is not valid; Parse and Starter
-// fill the defaults (DefaultWatch).
+// fill the defaults (defaultWatch).
 type Watch struct {
 	// Interval is the pause in seconds after each collection cycle (5–86400).
 	Interval int `json:"interval,omitempty"`
@@ -98,9 +98,9 @@ type Watch struct {
 	NotificationCooldown int `json:"notification_cooldown,omitempty"`
 }
 
-// DefaultWatch is the watch section a brain gets when it declares none: each setting's
+// defaultWatch is the watch section a brain gets when it declares none: each setting's
 // default as Settings describe it.
-func DefaultWatch() Watch {
+func defaultWatch() Watch {
 	return Watch{
 		Interval:             int(described("watch.interval").Default.(int64)),
 		PollInterval:         described("watch.poll_interval").Default.(float64),
@@ -149,7 +149,7 @@ func Load(root string) (*Config, error) {
 	if !info.Mode().IsRegular() {
 		return nil, yamlx.Errorf(FileName, "", "expected a regular file, not a symlink or special file")
 	}
-	if info.Size() > MaxFileBytes {
+	if info.Size() > maxFileBytes {
 		return nil, yamlx.Errorf(FileName, "", "file exceeds 1 MiB")
 	}
 	f, err := os.Open(p)
@@ -161,7 +161,7 @@ func Load(root string) (*Config, error) {
 	if st, err := f.Stat(); err != nil || !os.SameFile(info, st) {
 		return nil, yamlx.Errorf(FileName, "", "file changed while it was read; retry")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: FileName, Err: unwrapPath(err)}
 	}
@@ -234,5 +234,5 @@ type Memory struct {
 	Scopes []string `json:"scopes,omitempty"`
 }
 
-// MaxScopes bounds memory.scopes.
-const MaxScopes = 256
+// maxScopes bounds memory.scopes.
+const maxScopes = 256

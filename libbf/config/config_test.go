@@ -46,24 +46,24 @@ func fullWant() *Config {
 			},
 			"kind": {
 				Description: "Common kind of source item.",
-				Type:        TypeString, Cardinality: One,
+				Type:        TypeString, Cardinality: one,
 				Examples: []any{"commit", "message", "document"},
 				Default:  "/attributes/kind",
 			},
 			"size": {
-				Description: "Size in bytes.", Type: TypeInteger, Cardinality: Optional,
+				Description: "Size in bytes.", Type: TypeInteger, Cardinality: optional,
 				Examples: []any{int64(0), int64(42)},
 			},
 			"score": {
-				Description: "Relevance score.", Type: TypeNumber, Cardinality: Optional,
+				Description: "Relevance score.", Type: typeNumber, Cardinality: optional,
 				Examples: []any{int64(1), 2.5},
 			},
 			"draft": {
-				Description: "Whether the item is a draft.", Type: TypeBoolean, Cardinality: Optional,
+				Description: "Whether the item is a draft.", Type: TypeBoolean, Cardinality: optional,
 				Examples: []any{true},
 			},
 			"due": {
-				Description: "When the item is due.", Type: TypeTimestamp, Cardinality: Optional,
+				Description: "When the item is due.", Type: TypeTimestamp, Cardinality: optional,
 				Examples: []any{"2026-10-05T07:00:00.000000Z"},
 			},
 		},
@@ -82,7 +82,7 @@ func fullWant() *Config {
 				Reconcile: &Reconcile{
 					Refresh: 86400, Lookback: 2592000,
 				},
-				Priority: PriorityLow,
+				Priority: priorityLow,
 				Fields: map[string]*Mapping{
 					"author": {Path: "/attributes/author_refs"},
 					"kind":   {Value: "commit"},
@@ -101,7 +101,7 @@ func fullWant() *Config {
 				},
 				Mode:     ModeSnapshot,
 				Overlap:  300,
-				Priority: PriorityNormal,
+				Priority: priorityNormal,
 			},
 		},
 		Routines: map[string]*Routine{
@@ -280,7 +280,7 @@ func TestMarshalQuotesAmbiguousStrings(t *testing.T) {
 	c.Fields["kind"] = &Field{Description: "Kind.", Type: TypeString, Cardinality: Many, Examples: []any{anySlice(tricky)}}
 	c.Brains = map[string]*Brain{"other": {Path: "yes"}}
 	c.Assistants = map[string]*Assistant{"bot": {Command: Command{"h", "line one\n\tindented: yes\n# not a comment\n"}, Enabled: true,
-		Prompt: "prompts/bot.md", Retries: DefaultRetries, Timeout: DefaultTimeout, MaxBytes: DefaultAssistantBytes}}
+		Prompt: "prompts/bot.md", Retries: defaultRetries, Timeout: DefaultTimeout, MaxBytes: defaultAssistantBytes}}
 	out, err := c.Marshal()
 	if err != nil {
 		t.Fatal(err)
@@ -331,12 +331,12 @@ brains:
 	want := &Config{
 		Version: 8, Name: "acme",
 		Brains: map[string]*Brain{},
-		Fields: map[string]*Field{"kind": {Description: "Kind.", Type: TypeString, Cardinality: Optional}},
+		Fields: map[string]*Field{"kind": {Description: "Kind.", Type: TypeString, Cardinality: optional}},
 		Sensors: map[string]*Sensor{"s": {Program: Program{Command: Command{"s"}, Enabled: true, Timeout: 300, MaxBytes: 64 << 20,
-			Lookback: 86400}, Mode: ModeWindow, Overlap: 300, Priority: PriorityNormal}},
+			Lookback: 86400}, Mode: ModeWindow, Overlap: 300, Priority: priorityNormal}},
 		Routines: map[string]*Routine{"r": {Program: Program{Command: Command{"r"}, Enabled: true, Timeout: 300, MaxBytes: 1 << 20,
 			Lookback: 86400}, Output: OutputLog}},
-		Watch: DefaultWatch(),
+		Watch: defaultWatch(),
 		Assistants: map[string]*Assistant{"a": {Command: Command{"h"}, Prompt: "prompts/a.md", Enabled: true,
 			Retries: 5, Timeout: 300, MaxBytes: 1 << 20}},
 		Channels: map[string]*Channel{"c": {
@@ -352,7 +352,7 @@ brains:
 	if err != nil {
 		t.Fatal(err)
 	}
-	const wantOut = Header + `
+	const wantOut = header + `
 version: 8
 name: acme
 fields:
@@ -720,7 +720,7 @@ func TestEmptySections(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Config{Version: 8, Name: "acme", Watch: DefaultWatch()}
+	want := &Config{Version: 8, Name: "acme", Watch: defaultWatch()}
 	if diff := cmp.Diff(want, got, ignoreOrder, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -767,7 +767,7 @@ func TestLoad(t *testing.T) {
 	}
 
 	big := t.TempDir()
-	if err := os.WriteFile(filepath.Join(big, "bf.yaml"), []byte("version: 8\n#"+strings.Repeat("x", MaxFileBytes)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(big, "bf.yaml"), []byte("version: 8\n#"+strings.Repeat("x", maxFileBytes)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Load(big); err == nil || err.Error() != "bf.yaml: file exceeds 1 MiB" {
@@ -808,7 +808,7 @@ func TestAccessors(t *testing.T) {
 			t.Errorf("KnownRelation(%s) != %v", rel, want)
 		}
 	}
-	if !IsBuiltinRelation("cites") || IsBuiltinRelation("author") {
+	if !isBuiltinRelation("cites") || isBuiltinRelation("author") {
 		t.Error("IsBuiltinRelation")
 	}
 	if !c.LowPriority("git-commits") || c.LowPriority("catalog") || c.LowPriority("absent") {

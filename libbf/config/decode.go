@@ -13,12 +13,12 @@ import (
 
 // Limits of the top-level sections.
 const (
-	MaxBrains          = 32
-	MaxBrainPathChars  = 4096
-	MaxDescription     = 4096
-	MaxForbidPatterns  = 64
-	MaxPatternChars    = 4096
-	MaxIndexNoteChars  = 4096
+	maxBrains          = 32
+	maxBrainPathChars  = 4096
+	maxDescription     = 4096
+	maxForbidPatterns  = 64
+	maxPatternChars    = 4096
+	maxIndexNoteChars  = 4096
 	nameRule           = "expected a name: a lowercase letter, then up to 63 lowercase letters, digits or hyphens"
 	routineNameRule    = "expected a routine name: lowercase letters and digits in words joined by single hyphens, starting with a letter, at most 64 characters"
 	pointerRule        = "expected a JSON Pointer such as /attributes/name, at most 4096 characters"
@@ -29,8 +29,8 @@ const (
 // Notification settings of bf watch.
 var Notifications = []string{"off", "failure", "success", "all"}
 
-// Statuses of OKF notes, which validate.required_status may list.
-var Statuses = []string{"draft", "stable", "deprecated"}
+// statuses of OKF notes, which validate.required_status may list.
+var statuses = []string{"draft", "stable", "deprecated"}
 
 // decoder checks a Config that yamlx.Assign filled and applies its defaults. raw maps are
 // the parsed YAML, consulted to tell a key that is absent (or null) from one set to a zero
@@ -147,8 +147,8 @@ func (d *decoder) finish(top map[string]any) error {
 
 func (d *decoder) brains(top map[string]any) error {
 	c, raw := d.c, child(top, "brains")
-	if len(c.Brains) > MaxBrains {
-		return d.fail("brains", "expected at most %d brains", MaxBrains)
+	if len(c.Brains) > maxBrains {
+		return d.fail("brains", "expected at most %d brains", maxBrains)
 	}
 	for _, name := range slices.Sorted(maps.Keys(c.Brains)) {
 		p := yamlx.Join("brains", name)
@@ -162,7 +162,7 @@ func (d *decoder) brains(top map[string]any) error {
 		if !set(child(raw, name), "path") {
 			return d.fail(p+".path", "required")
 		}
-		if b.Path == "" || utf8.RuneCountInString(b.Path) > MaxBrainPathChars {
+		if b.Path == "" || utf8.RuneCountInString(b.Path) > maxBrainPathChars {
 			return d.fail(p+".path", "expected 1-4096 characters")
 		}
 		if hasControl(b.Path) {
@@ -202,8 +202,8 @@ func (d *decoder) memory(map[string]any) error {
 	if m == nil {
 		return nil
 	}
-	if len(m.Scopes) > MaxScopes {
-		return d.fail("memory.scopes", "expected at most %d scopes", MaxScopes)
+	if len(m.Scopes) > maxScopes {
+		return d.fail("memory.scopes", "expected at most %d scopes", maxScopes)
 	}
 	for i, s := range m.Scopes {
 		if s == "" || len(s) > 256 || hasControl(s) {

@@ -87,7 +87,7 @@ func (d *decoder) assistant(name string, a *Assistant, r map[string]any, p strin
 		if len(w.Sources) == 0 && !w.Review && !w.Actions && !w.Attention {
 			return d.fail(wp, "expected at least one of sources, review, actions or attention")
 		}
-		if len(w.Sources) > MaxWhenSources {
+		if len(w.Sources) > maxWhenSources {
 			return d.fail(wp+".sources", "expected at most 64 sources")
 		}
 		for i, s := range w.Sources {
@@ -140,8 +140,8 @@ func (d *decoder) assistant(name string, a *Assistant, r map[string]any, p strin
 func defaultPrompt(name string) string { return "prompts/" + name + ".md" }
 
 func (d *decoder) schedules(a *Assistant, raw map[string]any, p string) error {
-	if len(a.Schedules) > MaxSchedules {
-		return d.fail(p, "expected at most %d schedules", MaxSchedules)
+	if len(a.Schedules) > maxSchedules {
+		return d.fail(p, "expected at most %d schedules", maxSchedules)
 	}
 	for _, name := range slices.Sorted(maps.Keys(a.Schedules)) {
 		sp := yamlx.Join(p, name)
@@ -194,8 +194,8 @@ func validZone(z string) bool {
 }
 
 func (d *decoder) inputs(a *Assistant, r map[string]any, p string) error {
-	if len(a.Inputs) > MaxInputs {
-		return d.fail(p, "expected at most %d inputs", MaxInputs)
+	if len(a.Inputs) > maxInputs {
+		return d.fail(p, "expected at most %d inputs", maxInputs)
 	}
 	list, _ := r["inputs"].([]any)
 	for i, in := range a.Inputs {

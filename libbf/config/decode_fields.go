@@ -58,7 +58,7 @@ func (d *decoder) field(f *Field, raw map[string]any, p string) error {
 	if !set(raw, "description") {
 		return d.fail(p+".description", "required")
 	}
-	if f.Description == "" || utf8.RuneCountInString(f.Description) > MaxDescription {
+	if f.Description == "" || utf8.RuneCountInString(f.Description) > maxDescription {
 		return d.fail(p+".description", "expected 1-4096 characters")
 	}
 	if !set(raw, "type") {
@@ -85,7 +85,7 @@ func (d *decoder) field(f *Field, raw map[string]any, p string) error {
 		if !f.Relation {
 			return d.fail(p+".targets", "targets require relation: true")
 		}
-		if len(f.Targets) == 0 || len(f.Targets) > MaxTargets {
+		if len(f.Targets) == 0 || len(f.Targets) > maxTargets {
 			return d.fail(p+".targets", "expected 1-64 prefixes")
 		}
 		for i, t := range f.Targets {
@@ -97,7 +97,7 @@ func (d *decoder) field(f *Field, raw map[string]any, p string) error {
 	if set(raw, "default") && !validPointer(f.Default) {
 		return d.fail(p+".default", pointerRule)
 	}
-	if len(f.Examples) > MaxExamples {
+	if len(f.Examples) > maxExamples {
 		return d.fail(p+".examples", "expected at most 20 examples")
 	}
 	for i, ex := range f.Examples {

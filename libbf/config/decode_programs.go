@@ -123,7 +123,7 @@ func (d *decoder) routines(top map[string]any) error {
 		if err := d.program(&rt.Program, r, p); err != nil {
 			return err
 		}
-		if len(rt.Hooks) > MaxHooks {
+		if len(rt.Hooks) > maxHooks {
 			return d.fail(p+".hooks", "expected at most 16 hooks")
 		}
 		for i, h := range rt.Hooks {

@@ -18,12 +18,12 @@ func (d *decoder) validate(top map[string]any) error {
 		return nil
 	}
 	r := child(top, "validate")
-	if set(r, "index_note") && (!markdownPath(v.IndexNote) || utf8.RuneCountInString(v.IndexNote) > MaxIndexNoteChars) {
+	if set(r, "index_note") && (!markdownPath(v.IndexNote) || utf8.RuneCountInString(v.IndexNote) > maxIndexNoteChars) {
 		return d.fail("validate.index_note", markdownPathRule)
 	}
 	for i, s := range v.RequiredStatus {
-		if !slices.Contains(Statuses, s) {
-			return d.fail(yamlx.Join("validate.required_status", i), "expected %s", orList(Statuses))
+		if !slices.Contains(statuses, s) {
+			return d.fail(yamlx.Join("validate.required_status", i), "expected %s", orList(statuses))
 		}
 		if slices.Contains(v.RequiredStatus[:i], s) {
 			return d.fail(yamlx.Join("validate.required_status", i), "duplicate status")
@@ -32,11 +32,11 @@ func (d *decoder) validate(top map[string]any) error {
 	if len(v.RequiredStatus) == 0 {
 		v.RequiredStatus = nil
 	}
-	if len(v.ForbidPatterns) > MaxForbidPatterns {
-		return d.fail("validate.forbid_patterns", "expected at most %d patterns", MaxForbidPatterns)
+	if len(v.ForbidPatterns) > maxForbidPatterns {
+		return d.fail("validate.forbid_patterns", "expected at most %d patterns", maxForbidPatterns)
 	}
 	for i, pat := range v.ForbidPatterns {
-		if pat == "" || utf8.RuneCountInString(pat) > MaxPatternChars {
+		if pat == "" || utf8.RuneCountInString(pat) > maxPatternChars {
 			return d.fail(yamlx.Join("validate.forbid_patterns", i), "expected 1-4096 characters")
 		}
 		if _, err := regexp.Compile(pat); err != nil {
@@ -52,7 +52,7 @@ func (d *decoder) validate(top map[string]any) error {
 
 // validPointer implements ^/(?:[^~]|~[01])*$ with at most 4096 characters.
 func validPointer(s string) bool {
-	if !strings.HasPrefix(s, "/") || !utf8.ValidString(s) || utf8.RuneCountInString(s) > MaxPointer {
+	if !strings.HasPrefix(s, "/") || !utf8.ValidString(s) || utf8.RuneCountInString(s) > maxPointer {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -66,7 +66,7 @@ func validPointer(s string) bool {
 // validTarget implements ^[a-z][a-z0-9+.-]*:\S*$ with at most 1024 characters; Unicode
 // spaces and control characters count as whitespace.
 func validTarget(t string) bool {
-	if !utf8.ValidString(t) || utf8.RuneCountInString(t) > MaxTargetChars {
+	if !utf8.ValidString(t) || utf8.RuneCountInString(t) > maxTargetChars {
 		return false
 	}
 	scheme, rest, ok := strings.Cut(t, ":")

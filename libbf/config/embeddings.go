@@ -32,10 +32,10 @@ type Embeddings struct {
 
 // Defaults and limits of embeddings.
 const (
-	DefaultEmbedTimeout  = 60
-	DefaultEmbedBatch    = 32
-	DefaultQueryTimeout  = 2
-	DefaultEmbedCooldown = 60
+	defaultEmbedTimeout  = 60
+	defaultEmbedBatch    = 32
+	defaultQueryTimeout  = 2
+	defaultEmbedCooldown = 60
 )
 
 // embeddings checks the embeddings provider and fills its defaults.

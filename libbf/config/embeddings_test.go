@@ -23,8 +23,8 @@ func TestEmbeddings(t *testing.T) {
 		if tc.err == "" {
 			if err != nil {
 				t.Errorf("%q: %v", tc.yaml, err)
-			} else if c.Embeddings.Timeout != DefaultEmbedTimeout || c.Embeddings.Batch != DefaultEmbedBatch ||
-				c.Embeddings.QueryTimeout != DefaultQueryTimeout || c.Embeddings.Cooldown != DefaultEmbedCooldown {
+			} else if c.Embeddings.Timeout != defaultEmbedTimeout || c.Embeddings.Batch != defaultEmbedBatch ||
+				c.Embeddings.QueryTimeout != defaultQueryTimeout || c.Embeddings.Cooldown != defaultEmbedCooldown {
 				t.Errorf("%q: defaults %+v", tc.yaml, c.Embeddings)
 			}
 			continue
@@ -46,7 +46,7 @@ func TestAsk(t *testing.T) {
 	} {
 		c, err := Parse("bf.yaml", []byte("version: 8\nname: t\n"+tc.yaml))
 		if tc.err == "" {
-			if err != nil || c.Ask.Timeout != DefaultAskTimeout {
+			if err != nil || c.Ask.Timeout != defaultAskTimeout {
 				t.Errorf("%q: %v %+v", tc.yaml, err, c)
 			}
 			continue

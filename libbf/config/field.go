@@ -20,7 +20,7 @@ type FieldType string
 const (
 	TypeString    FieldType = "string"
 	TypeInteger   FieldType = "integer"
-	TypeNumber    FieldType = "number"
+	typeNumber    FieldType = "number"
 	TypeBoolean   FieldType = "boolean"
 	TypeTimestamp FieldType = "timestamp"
 	TypeIdentity  FieldType = "identity"
@@ -31,19 +31,19 @@ type Cardinality string
 
 // Cardinalities. Optional is the default.
 const (
-	One      Cardinality = "one"
-	Optional Cardinality = "optional"
+	one      Cardinality = "one"
+	optional Cardinality = "optional"
 	Many     Cardinality = "many"
 )
 
 // Limits on field values.
 const (
-	MaxValues      = 1000 // values of a many field
-	MaxValueChars  = 8192 // characters of a string, timestamp or identity value
-	MaxExamples    = 20
-	MaxTargets     = 64
-	MaxTargetChars = 1024
-	MaxPointer     = 4096 // characters of a JSON Pointer
+	maxValues      = 1000 // values of a many field
+	maxValueChars  = 8192 // characters of a string, timestamp or identity value
+	maxExamples    = 20
+	maxTargets     = 64
+	maxTargetChars = 1024
+	maxPointer     = 4096 // characters of a JSON Pointer
 )
 
 // Field is a shared field or, with Relation, a relation: a field whose identity values are
@@ -70,7 +70,7 @@ type Field struct {
 
 // Errors of Normalize. None quotes the value: field values may be personal data.
 var (
-	ErrMissing        = errors.New("expected a value")
+	errMissing        = errors.New("expected a value")
 	ErrOutsideTargets = errors.New("identity outside the declared targets")
 
 	errList      = errors.New("expected a list")
@@ -100,7 +100,7 @@ func (e *ValueError) Error() string { return e.Err.Error() }
 func (e *ValueError) Unwrap() error { return e.Err }
 
 // Required reports whether every mapped record must carry the field (cardinality one).
-func (f *Field) Required() bool { return f.Cardinality == One }
+func (f *Field) Required() bool { return f.Cardinality == one }
 
 // Normalize checks a complete value of the field and returns its stored form.
 //
@@ -115,10 +115,10 @@ func (f *Field) Required() bool { return f.Cardinality == One }
 // Values may come from YAML (int64, *big.Int, float64, string, bool, []any) or from JSON
 // (json.Number, float64, …). Decode JSON with UseNumber: a plain float64 never counts as an
 // integer. The result holds string, int64, float64, bool or []any of those. nil gives
-// ErrMissing; whether a missing value matters is the caller's decision (see Required).
+// errMissing; whether a missing value matters is the caller's decision (see Required).
 func (f *Field) Normalize(v any) (any, error) {
 	if v == nil {
-		return nil, ErrMissing
+		return nil, errMissing
 	}
 	if f.Cardinality != Many {
 		return f.scalar(v)
@@ -134,14 +134,14 @@ func (f *Field) Normalize(v any) (any, error) {
 			return nil, errList
 		}
 	}
-	if len(list) > MaxValues {
+	if len(list) > maxValues {
 		return nil, errTooMany
 	}
 	out := make([]any, 0, len(list))
 	seen := make(map[string]bool, len(list))
 	for i, item := range list {
 		if item == nil {
-			return nil, &ValueError{Index: i, Err: ErrMissing}
+			return nil, &ValueError{Index: i, Err: errMissing}
 		}
 		n, err := f.scalar(item)
 		if err != nil {
@@ -197,7 +197,7 @@ func (f *Field) scalar(v any) (any, error) {
 		return id, nil
 	case TypeInteger:
 		return toInt(v)
-	case TypeNumber:
+	case typeNumber:
 		return toNumber(v)
 	case TypeBoolean:
 		b, ok := v.(bool)
@@ -229,7 +229,7 @@ func checkText(s string) error {
 		return errEmpty
 	case !utf8.ValidString(s):
 		return errUTF8
-	case len(s) > MaxValueChars && utf8.RuneCountInString(s) > MaxValueChars:
+	case len(s) > maxValueChars && utf8.RuneCountInString(s) > maxValueChars:
 		return errLong
 	}
 	for _, r := range s {

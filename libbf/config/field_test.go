@@ -12,12 +12,12 @@ import (
 )
 
 func TestNormalize(t *testing.T) {
-	str := &Field{Type: TypeString, Cardinality: Optional}
+	str := &Field{Type: TypeString, Cardinality: optional}
 	strs := &Field{Type: TypeString, Cardinality: Many}
-	one := &Field{Type: TypeString, Cardinality: One}
+	one := &Field{Type: TypeString, Cardinality: one}
 	integer := &Field{Type: TypeInteger}
-	number := &Field{Type: TypeNumber}
-	numbers := &Field{Type: TypeNumber, Cardinality: Many}
+	number := &Field{Type: typeNumber}
+	numbers := &Field{Type: typeNumber, Cardinality: Many}
 	boolean := &Field{Type: TypeBoolean}
 	ts := &Field{Type: TypeTimestamp}
 	id := &Field{Type: TypeIdentity}
@@ -135,8 +135,8 @@ func TestNormalizeErrors(t *testing.T) {
 	if !errors.As(err, &ve) || ve.Index != 1 || !errors.Is(err, ErrOutsideTargets) {
 		t.Errorf("got %#v", err)
 	}
-	one := &Field{Type: TypeString, Cardinality: One}
-	if _, err := one.Normalize(nil); !errors.Is(err, ErrMissing) || !one.Required() {
+	one := &Field{Type: TypeString, Cardinality: one}
+	if _, err := one.Normalize(nil); !errors.Is(err, errMissing) || !one.Required() {
 		t.Errorf("nil: %v", err)
 	}
 	// JSON decoded with UseNumber and without both work for what they can express.
@@ -146,7 +146,7 @@ func TestNormalizeErrors(t *testing.T) {
 	if err := dec.Decode(&v); err != nil {
 		t.Fatal(err)
 	}
-	num := &Field{Type: TypeNumber, Cardinality: Many}
+	num := &Field{Type: typeNumber, Cardinality: Many}
 	if _, err := num.Normalize(v); err == nil || err.Error() != "expected a number" {
 		t.Errorf("mixed list: %v", err)
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/bfgo/bf/libbf/yamlx"
 )
 
-// Header is the comment line Marshal writes first.
-const Header = "# bf brain configuration (format 8): name, fields and relations, programs, channels, watch"
+// header is the comment line Marshal writes first.
+const header = "# bf brain configuration (format 8): name, fields and relations, programs, channels, watch"
 
 // Starter is the configuration bf init writes: the name and four general relations.
 func Starter(name string) *Config {
@@ -30,7 +30,7 @@ func Starter(name string) *Config {
 			"depends-on": rel("The subject requires the target to operate or remain valid."),
 			"related-to": rel("An explicit association without a more specific known relation."),
 		},
-		Watch: DefaultWatch(),
+		Watch: defaultWatch(),
 		order: map[string][]string{"fields": {"author", "owner", "depends-on", "related-to"}},
 	}
 }
@@ -149,7 +149,7 @@ func (c *Config) Marshal() ([]byte, error) {
 	}
 
 	var buf bytes.Buffer
-	buf.WriteString(Header + "\n")
+	buf.WriteString(header + "\n")
 	if err := yamlx.Encode(&buf, root); err != nil {
 		return nil, err
 	}

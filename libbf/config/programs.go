@@ -2,25 +2,25 @@ package config
 
 // Byte sizes.
 const (
-	KiB = 1 << 10
-	MiB = 1 << 20
+	kiB = 1 << 10
+	miB = 1 << 20
 )
 
 // Limits and defaults of programs (sensors, routines, assistants, channel commands).
 const (
 	DefaultTimeout        = 300
-	MaxTimeout            = 3600
+	maxTimeout            = 3600
 	MaxSeconds            = 31_536_000 // 365 days: refresh, lookback, overlap, reconcile
-	DefaultLookback       = 86_400
-	DefaultOverlap        = 300
-	DefaultSensorBytes    = 64 * MiB
-	MaxSensorBytes        = 256 * MiB
-	DefaultRoutineBytes   = 1 * MiB
-	MaxRoutineBytes       = 4 * MiB
-	MaxHooks              = 16
-	MaxKeep               = 100_000
-	DefaultAssistantBytes = 1 * MiB
-	MaxAssistantBytes     = 4 * MiB
+	defaultLookback       = 86_400
+	defaultOverlap        = 300
+	defaultSensorBytes    = 64 * miB
+	maxSensorBytes        = 256 * miB
+	defaultRoutineBytes   = 1 * miB
+	maxRoutineBytes       = 4 * miB
+	maxHooks              = 16
+	maxKeep               = 100_000
+	defaultAssistantBytes = 1 * miB
+	maxAssistantBytes     = 4 * miB
 )
 
 // Sensor modes.
@@ -31,8 +31,8 @@ const (
 
 // Source priorities.
 const (
-	PriorityNormal = "normal"
-	PriorityLow    = "low" // half weight in word search, counts only on period and home pages
+	priorityNormal = "normal"
+	priorityLow    = "low" // half weight in word search, counts only on period and home pages
 )
 
 // Routine outputs.

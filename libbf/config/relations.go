@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// IsBuiltinRelation reports cites, tagged-with and links, which every brain has and none
+// isBuiltinRelation reports cites, tagged-with and links, which every brain has and none
 // may declare.
-func IsBuiltinRelation(name string) bool {
+func isBuiltinRelation(name string) bool {
 	return name == RelCites || name == RelTaggedWith || name == RelLinks
 }
 
@@ -58,7 +58,7 @@ func (c *Config) FieldNames() []string { return slices.Sorted(maps.Keys(c.Fields
 // whether or not it is enabled.
 func (c *Config) LowPriority(source string) bool {
 	s := c.Sensors[source]
-	return s != nil && s.Priority == PriorityLow
+	return s != nil && s.Priority == priorityLow
 }
 
 // Mappings returns the field mappings that apply to the sensor: its own, plus a path

@@ -52,7 +52,7 @@ func TestSettingDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Header + "\nversion: 8\nname: acme\nsensors:\n  s:\n    command: [s]\nroutines:\n  r:\n    command: [r]\n"
+	want := header + "\nversion: 8\nname: acme\nsensors:\n  s:\n    command: [s]\nroutines:\n  r:\n    command: [r]\n"
 	if string(out) != want {
 		t.Errorf("Marshal wrote\n%s\nwant\n%s", out, want)
 	}

@@ -58,12 +58,12 @@ func searchAnswer(ctx context.Context, req Request, c Case) (*answer, error) {
 	var offset int64
 	for {
 		sr := search.Request{
-			Query: c.Query, Scope: c.Scope, Limit: Depth - len(found), Offset: offset,
+			Query: c.Query, Scope: c.Scope, Limit: depth - len(found), Offset: offset,
 			Brains: req.Brains, Problems: req.Problems, Now: req.Now, Location: req.Location,
 		}
 		var r *search.Reply
 		var err error
-		if c.Mode == ModeFused {
+		if c.Mode == modeFused {
 			r, err = fuse.Run(ctx, fuse.Request{Search: sr, Dense: vector.Dense})
 		} else {
 			r, err = search.Run(ctx, sr)
@@ -73,7 +73,7 @@ func searchAnswer(ctx context.Context, req Request, c Case) (*answer, error) {
 		}
 		last = r
 		found = append(found, r.Items...)
-		if len(found) >= Depth || r.NextOffset == nil || len(r.Problems) > 0 || len(r.Stale) > 0 {
+		if len(found) >= depth || r.NextOffset == nil || len(r.Problems) > 0 || len(r.Stale) > 0 {
 			break
 		}
 		offset = *r.NextOffset

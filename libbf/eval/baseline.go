@@ -13,15 +13,15 @@ import (
 	"syscall"
 )
 
-// MaxBaselineBytes bounds a baseline file.
-const MaxBaselineBytes = 16 << 20
+// maxBaselineBytes bounds a baseline file.
+const maxBaselineBytes = 16 << 20
 
 // maxBaselineCases is the most cases a bf eval reply can hold.
-const maxBaselineCases = MaxSuites * MaxCases
+const maxBaselineCases = maxSuites * maxCases
 
 // Baseline failures.
 var (
-	errBaselineFile  = fmt.Errorf("baseline must be a readable regular file of at most %d bytes, not a symlink", MaxBaselineBytes)
+	errBaselineFile  = fmt.Errorf("baseline must be a readable regular file of at most %d bytes, not a symlink", maxBaselineBytes)
 	errBaselineShape = errors.New("baseline is not a bf eval reply; save one with bf eval > FILE")
 )
 
@@ -65,11 +65,11 @@ func readBaseline(file string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, errBaselineFile
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxBaselineBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxBaselineBytes+1))
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > MaxBaselineBytes {
+	if len(data) > maxBaselineBytes {
 		return nil, errBaselineFile
 	}
 	return data, nil

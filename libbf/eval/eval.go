@@ -36,14 +36,14 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-// Depth is how deep a search case ranks its expected refs, past its limit, so the MRR
+// depth is how deep a search case ranks its expected refs, past its limit, so the MRR
 // still sees a ref dropping below the limit.
-const Depth = 50
+const depth = 50
 
 // Request is one evaluation.
 type Request struct {
 	// Path is a folder of suites or one .yaml/.yml suite, relative to the brain root;
-	// "" means DefaultPath.
+	// "" means defaultPath.
 	Path string
 	// Baseline is a saved bf eval reply to compare with ("" for none); ~ is expanded.
 	Baseline string
@@ -168,8 +168,8 @@ func nonNil[T any](s []T) []T {
 // Run evaluates the suites of the first selected brain.
 //
 // A bad --path or --baseline fails before any suite is read (the path as
-// *reply.InputError). Suites are loaded next: none found, more than MaxSuites, or a
-// malformed one (*SuiteError, or a *config.VersionError for a wrong version) fails the
+// *reply.InputError). Suites are loaded next: none found, more than maxSuites, or a
+// malformed one (*suiteError, or a *config.VersionError for a wrong version) fails the
 // run. Then every case runs; a case that cannot run fails with its error while the others
 // go on. The reply's Passed is false when any case failed: bf eval then exits 1.
 func Run(ctx context.Context, req Request) (*Reply, error) {
@@ -200,10 +200,10 @@ func Run(ctx context.Context, req Request) (*Reply, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s has no suites; add evals/retrieval.yaml before running bf eval", rel)
 	}
-	if len(names) > MaxSuites {
-		return nil, fmt.Errorf("evaluation exceeds %d suites", MaxSuites)
+	if len(names) > maxSuites {
+		return nil, fmt.Errorf("evaluation exceeds %d suites", maxSuites)
 	}
-	var suites []*Suite
+	var suites []*suite
 	for _, name := range names {
 		s, err := loadSuite(b.Root, name)
 		if err != nil {

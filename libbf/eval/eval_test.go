@@ -357,16 +357,16 @@ func TestSuitesAndPaths(t *testing.T) {
 
 func TestSuiteLimits(t *testing.T) {
 	files := map[string]string{}
-	for i := range MaxSuites + 1 {
+	for i := range maxSuites + 1 {
 		files[fmt.Sprintf("many/s%03d.yaml", i)] = "version: 8\ncases:\n  - {name: a, query: x, empty: true}\n"
 	}
 	var cases strings.Builder
 	cases.WriteString("version: 8\ncases:\n")
-	for i := range MaxCases + 1 {
+	for i := range maxCases + 1 {
 		fmt.Fprintf(&cases, "  - {name: c%d, query: x, empty: true}\n", i)
 	}
 	files["big/s.yaml"] = cases.String()
-	files["huge/s.yaml"] = "version: 8\n# " + strings.Repeat("x", MaxSuiteBytes) + "\n"
+	files["huge/s.yaml"] = "version: 8\n# " + strings.Repeat("x", maxSuiteBytes) + "\n"
 	b := newBrain(t, "work", files)
 	for path, want := range map[string]string{
 		"many": "evaluation exceeds 100 suites",
@@ -515,7 +515,7 @@ func TestExampleBrainSuiteRuns(t *testing.T) {
 	}
 	fused := 0
 	for _, c := range s.Cases {
-		if c.Mode != ModeFused {
+		if c.Mode != modeFused {
 			continue
 		}
 		fused++
@@ -523,7 +523,7 @@ func TestExampleBrainSuiteRuns(t *testing.T) {
 		if res, _, _ := runCase(context.Background(), req, s.Path, c); !res.Passed {
 			t.Errorf("%s fails fused: %s", c.Name, printed(t, res))
 		}
-		c.Mode = ModeWords
+		c.Mode = modeWords
 		if res, _, _ := runCase(context.Background(), req, s.Path, c); res.Passed {
 			t.Errorf("%s passes as a word search; it should need fused search", c.Name)
 		}

@@ -22,22 +22,22 @@ import (
 
 // Limits of suites.
 const (
-	// DefaultPath is where suites live without --path.
-	DefaultPath = "evals"
-	// MaxSuites bounds the suites of one run.
-	MaxSuites = 100
-	// MaxSuiteBytes bounds one suite file.
-	MaxSuiteBytes = 1 << 20
-	// MaxCases bounds the cases of one suite.
-	MaxCases = 200
+	// defaultPath is where suites live without --path.
+	defaultPath = "evals"
+	// maxSuites bounds the suites of one run.
+	maxSuites = 100
+	// maxSuiteBytes bounds one suite file.
+	maxSuiteBytes = 1 << 20
+	// maxCases bounds the cases of one suite.
+	maxCases = 200
 	// maxDepth bounds the folders walked below the suite path.
 	maxDepth = 64
 )
 
 // Search modes of a case.
 const (
-	ModeWords = "words"
-	ModeFused = "fused"
+	modeWords = "words"
+	modeFused = "fused"
 )
 
 // Case is one retrieval case as a suite states it.
@@ -48,8 +48,8 @@ type Case struct {
 	Scope string
 	// Limit is how many leading results the case checks (default 10).
 	Limit int
-	// Mode is a search case's mode: ModeWords (the word ranking, as bf search) or
-	// ModeFused (as bf search --fused).
+	// Mode is a search case's mode: modeWords (the word ranking, as bf search) or
+	// modeFused (as bf search --fused).
 	Mode string
 	// Read is a read case's ref ("" reads home).
 	Read   *string
@@ -59,23 +59,23 @@ type Case struct {
 	Empty  bool
 }
 
-// Suite is one loaded suite file.
-type Suite struct {
+// suite is one loaded suite file.
+type suite struct {
 	// Path is the file, relative to the brain root, with slashes.
 	Path  string
 	Cases []Case
 }
 
-// SuiteError is a suite that cannot be loaded: a missing, unreadable or malformed file,
+// suiteError is a suite that cannot be loaded: a missing, unreadable or malformed file,
 // or a case breaking the suite format. Its text names the suite and the field.
-type SuiteError struct {
+type suiteError struct {
 	Suite string
 	// Field is the dotted path of the faulty value (cases.2.scope), or "".
 	Field  string
 	Reason string
 }
 
-func (e *SuiteError) Error() string {
+func (e *suiteError) Error() string {
 	if e.Field == "" {
 		return "invalid " + e.Suite + ": " + e.Reason
 	}
@@ -110,7 +110,7 @@ func findSuites(root, rel string) ([]string, error) {
 			return nil, fmt.Errorf("%s does not exist; add retrieval cases before running bf eval", rel)
 		}
 		if err == nil && !info.Mode().IsRegular() {
-			return nil, &SuiteError{Suite: rel, Reason: "expected a regular file, not a symlink or special file"}
+			return nil, &suiteError{Suite: rel, Reason: "expected a regular file, not a symlink or special file"}
 		}
 		return []string{rel}, nil
 	}
@@ -136,13 +136,13 @@ func findSuites(root, rel string) ([]string, error) {
 			return nil
 		}
 		if !d.Type().IsRegular() {
-			return &SuiteError{Suite: r, Reason: "expected a regular file, not a symlink or special file"}
+			return &suiteError{Suite: r, Reason: "expected a regular file, not a symlink or special file"}
 		}
 		found = append(found, r)
 		return nil
 	})
 	if err != nil {
-		var se *SuiteError
+		var se *suiteError
 		if errors.As(err, &se) {
 			return nil, se
 		}
@@ -166,18 +166,18 @@ func reasonOf(err error) string {
 }
 
 // loadSuite reads and checks one suite file.
-func loadSuite(root, rel string) (*Suite, error) {
+func loadSuite(root, rel string) (*suite, error) {
 	data, err := readSuite(filepath.Join(root, filepath.FromSlash(rel)))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s does not exist; add retrieval cases before running bf eval", rel)
 		}
-		return nil, &SuiteError{Suite: rel, Reason: err.Error()}
+		return nil, &suiteError{Suite: rel, Reason: err.Error()}
 	}
 	return parseSuite(rel, data)
 }
 
-// readSuite reads a regular file of at most MaxSuiteBytes without following a symlink or
+// readSuite reads a regular file of at most maxSuiteBytes without following a symlink or
 // blocking on a FIFO.
 func readSuite(p string) ([]byte, error) {
 	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
@@ -198,11 +198,11 @@ func readSuite(p string) ([]byte, error) {
 	if !info.Mode().IsRegular() {
 		return nil, errors.New("expected a regular file, not a symlink or special file")
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSuiteBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxSuiteBytes+1))
 	if err != nil {
 		return nil, errors.New("cannot read the file: " + reasonOf(err))
 	}
-	if len(data) > MaxSuiteBytes {
+	if len(data) > maxSuiteBytes {
 		return nil, errors.New("file exceeds 1 MiB")
 	}
 	return data, nil
@@ -211,9 +211,9 @@ func readSuite(p string) ([]byte, error) {
 // parseSuite checks a suite's bytes: the version first, then the strict shape, then each
 // case (field syntax, then the rules tying its keys together, then bf search's own checks
 // of a query).
-func parseSuite(name string, data []byte) (*Suite, error) {
+func parseSuite(name string, data []byte) (*suite, error) {
 	fail := func(field, format string, args ...any) error {
-		return &SuiteError{Suite: name, Field: field, Reason: fmt.Sprintf(format, args...)}
+		return &suiteError{Suite: name, Field: field, Reason: fmt.Sprintf(format, args...)}
 	}
 	tree, err := yamlx.Parse("", data)
 	if err != nil {
@@ -229,10 +229,10 @@ func parseSuite(name string, data []byte) (*Suite, error) {
 	if err := yamlx.Assign("", tree, &sf, yamlx.Strict); err != nil {
 		return nil, yamlError(name, err)
 	}
-	if len(sf.Cases) == 0 || len(sf.Cases) > MaxCases {
-		return nil, fail("cases", "expected 1 to %d cases", MaxCases)
+	if len(sf.Cases) == 0 || len(sf.Cases) > maxCases {
+		return nil, fail("cases", "expected 1 to %d cases", maxCases)
 	}
-	s := &Suite{Path: name}
+	s := &suite{Path: name}
 	seen := map[string]bool{}
 	for i, cf := range sf.Cases {
 		p := yamlx.Join("cases", i)
@@ -253,11 +253,11 @@ func yamlError(name string, err error) error {
 	var ye *yamlx.Error
 	if errors.As(err, &ye) {
 		if ye.Path == "" && ye.Line > 0 {
-			return &SuiteError{Suite: name, Reason: fmt.Sprintf("line %d: %s", ye.Line, ye.Reason)}
+			return &suiteError{Suite: name, Reason: fmt.Sprintf("line %d: %s", ye.Line, ye.Reason)}
 		}
-		return &SuiteError{Suite: name, Field: ye.Path, Reason: ye.Reason}
+		return &suiteError{Suite: name, Field: ye.Path, Reason: ye.Reason}
 	}
-	return &SuiteError{Suite: name, Reason: err.Error()}
+	return &suiteError{Suite: name, Reason: err.Error()}
 }
 
 // checkVersion wants the brain format first, so a suite of another format gets one clear
@@ -265,7 +265,7 @@ func yamlError(name string, err error) error {
 func checkVersion(name string, tree any) error {
 	top, ok := tree.(map[string]any)
 	if tree != nil && !ok {
-		return &SuiteError{Suite: name, Reason: "expected a mapping with version and cases"}
+		return &suiteError{Suite: name, Reason: "expected a mapping with version and cases"}
 	}
 	v, present := top["version"]
 	if !present || v == nil {
@@ -357,8 +357,8 @@ func checkCase(cf *caseFile, p string, fail func(field, format string, args ...a
 		}
 	}
 	if cf.Mode != nil {
-		if *cf.Mode != ModeWords && *cf.Mode != ModeFused {
-			return Case{}, fail(p+".mode", "expected %s or %s", ModeWords, ModeFused)
+		if *cf.Mode != modeWords && *cf.Mode != modeFused {
+			return Case{}, fail(p+".mode", "expected %s or %s", modeWords, modeFused)
 		}
 		c.Mode = *cf.Mode
 	}
@@ -420,7 +420,7 @@ func deref(s *string) string {
 // root (an absolute path inside the root is made relative).
 func cleanSuitePath(root, p string) (string, error) {
 	if p == "" {
-		p = DefaultPath
+		p = defaultPath
 	}
 	if filepath.IsAbs(p) {
 		r, err := filepath.Rel(root, p)

@@ -43,9 +43,9 @@ import (
 
 // Kinds of rows.
 const (
-	KindItems      = "items"
-	KindEdges      = "edges"
-	KindIdentities = "identities"
+	kindItems      = "items"
+	kindEdges      = "edges"
+	kindIdentities = "identities"
 )
 
 // Request is one export.
@@ -105,9 +105,9 @@ func Check(req Request) error {
 func parseRequest(req Request) (string, scope, error) {
 	kind := req.Kind
 	if kind == "" {
-		kind = KindItems
+		kind = kindItems
 	}
-	if kind != KindItems && kind != KindEdges && kind != KindIdentities {
+	if kind != kindItems && kind != kindEdges && kind != kindIdentities {
 		return "", scope{}, &reply.InputError{Argument: "kind", Err: errKind}
 	}
 	now, loc := req.Now, req.Location
@@ -186,11 +186,11 @@ func Write(ctx context.Context, w io.Writer, req Request) error {
 	for _, p := range parts {
 		var err error
 		switch kind {
-		case KindItems:
+		case kindItems:
 			err = writeItems(ctx, bw, p, sc, loc)
-		case KindEdges:
+		case kindEdges:
 			err = writeEdges(ctx, bw, p, sc, loc)
-		case KindIdentities:
+		case kindIdentities:
 			err = writeIdentities(ctx, bw, p, sc, loc)
 		}
 		if err != nil {

@@ -11,8 +11,8 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-// Item is one items row. Fields are in the order of their sorted JSON keys.
-type Item struct {
+// item is one items row. Fields are in the order of their sorted JSON keys.
+type item struct {
 	Brain   string `json:"brain"`
 	Date    string `json:"date,omitempty"`
 	Excerpt string `json:"excerpt,omitempty"`
@@ -36,8 +36,8 @@ type Item struct {
 	URL     string       `json:"url,omitempty"`
 }
 
-// Edge is one edges row: a claim, typed or not.
-type Edge struct {
+// edge is one edges row: a claim, typed or not.
+type edge struct {
 	Brain string `json:"brain"`
 	// Date is the stating note's day; Time the stating record's event time.
 	Date   string `json:"date,omitempty"`
@@ -49,8 +49,8 @@ type Edge struct {
 	Time     string `json:"time,omitempty"`
 }
 
-// Identity is one identities row: an identity and the item answering to it.
-type Identity struct {
+// identity is one identities row: an identity and the item answering to it.
+type identity struct {
 	Brain    string `json:"brain"`
 	Identity string `json:"identity"`
 	Ref      string `json:"ref"`
@@ -68,7 +68,7 @@ func writeItems(ctx context.Context, w *bufio.Writer, p *part, sc scope, loc *ti
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var it Item
+		var it item
 		var tm, fields, tags string
 		var partial, open, done int
 		if err := rows.Scan(&it.Ref, &it.Path, &it.Kind, &it.Source, &it.Title, &tm, &it.Type, &it.Status,
@@ -136,7 +136,7 @@ func writeEdges(ctx context.Context, w *bufio.Writer, p *part, sc scope, loc *ti
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var e Edge
+		var e edge
 		var pl placed
 		if err := rows.Scan(&e.Subject, &e.Relation, &e.Target, &e.Origin, &pl.kind, &pl.time, &pl.observed); err != nil {
 			return cacheError(err)
@@ -173,7 +173,7 @@ func writeIdentities(ctx context.Context, w *bufio.Writer, p *part, sc scope, lo
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var id Identity
+		var id identity
 		var pl placed
 		if err := rows.Scan(&id.Identity, &id.Ref, &pl.kind, &pl.time, &pl.observed); err != nil {
 			return cacheError(err)

@@ -36,7 +36,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(q.Terms) > MaxTerms {
+		if len(q.Terms) > maxTerms {
 			t.Fatalf("Parse(%q): %d terms", s, len(q.Terms))
 		}
 		for _, term := range q.Terms {

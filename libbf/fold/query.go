@@ -13,14 +13,14 @@ import (
 const (
 	// MaxQueryLength is the longest query, in Unicode characters, before folding.
 	MaxQueryLength = 4096
-	// MaxTerms is how many terms a query keeps, in the order written.
-	MaxTerms = 32
+	// maxTerms is how many terms a query keeps, in the order written.
+	maxTerms = 32
 )
 
 // Query errors. Neither quotes the query: it may hold personal data, and callers prefix
 // the argument name ("invalid input: query: …").
 var (
-	ErrQueryLength = errors.New("longer than 4096 characters")
+	errQueryLength = errors.New("longer than 4096 characters")
 	ErrNoWords     = errors.New("give words or an identity to search; read a page such as today to list items")
 )
 
@@ -42,7 +42,7 @@ type Term struct {
 
 // Query is a parsed search query.
 type Query struct {
-	// Terms are the terms to search for, at most MaxTerms. It is empty only when the
+	// Terms are the terms to search for, at most maxTerms. It is empty only when the
 	// query held nothing but the AND and OR operators.
 	Terms []Term
 	// Identity is the canonical identity (ref.CanonicalIdentity) when the whole query,
@@ -60,7 +60,7 @@ type Query struct {
 // case, are operators and dropped. Terms are distinct by their lower-case text (a prefix
 // and a whole word differ), keeping the first spelling. English and French function
 // words drop unless quoted or written as an acronym, and all stay if all would drop.
-// The first MaxTerms terms are kept.
+// The first maxTerms terms are kept.
 func Parse(q string) (Query, error) { return ParseWith(q, IsFunctionWord) }
 
 // ParseWith is Parse with another test of which words drop as function words, such as one
@@ -68,7 +68,7 @@ func Parse(q string) (Query, error) { return ParseWith(q, IsFunctionWord) }
 // index's stemmer.
 func ParseWith(q string, isFunction func(word string) bool) (Query, error) {
 	if utf8.RuneCountInString(q) > MaxQueryLength {
-		return Query{}, ErrQueryLength
+		return Query{}, errQueryLength
 	}
 	folded := Text(q)
 	if strings.IndexFunc(folded, isWordRune) < 0 {
@@ -92,8 +92,8 @@ func ParseWith(q string, isFunction func(word string) bool) (Query, error) {
 	if len(kept) > 0 {
 		terms = kept
 	}
-	if len(terms) > MaxTerms {
-		terms = terms[:MaxTerms:MaxTerms]
+	if len(terms) > maxTerms {
+		terms = terms[:maxTerms:maxTerms]
 	}
 	if len(terms) > 0 {
 		out.Terms = terms

@@ -139,9 +139,9 @@ func TestParseErrors(t *testing.T) {
 		{"punctuation", "!!!", ErrNoWords},
 		{"underscores", "___", ErrNoWords},
 		{"stars and quotes", `* "" “”`, ErrNoWords},
-		{"too long", strings.Repeat("a", 4097), ErrQueryLength},
-		{"too long in characters", strings.Repeat("é", 4097), ErrQueryLength},
-		{"too long blank", strings.Repeat(" ", 4097), ErrQueryLength},
+		{"too long", strings.Repeat("a", 4097), errQueryLength},
+		{"too long in characters", strings.Repeat("é", 4097), errQueryLength},
+		{"too long blank", strings.Repeat(" ", 4097), errQueryLength},
 		{"identity with relation", "bf://brain/people/dana?rel=owner", ref.ErrIdentityRel},
 		{"bad address", "bf://brain/../x", ref.ErrInvalidAddress},
 	} {
@@ -155,8 +155,8 @@ func TestParseErrors(t *testing.T) {
 	if got, want := ErrNoWords.Error(), "give words or an identity to search; read a page such as today to list items"; got != want {
 		t.Errorf("ErrNoWords = %q, want %q", got, want)
 	}
-	if !strings.Contains(ErrQueryLength.Error(), "4096") {
-		t.Errorf("ErrQueryLength = %q does not name the limit", ErrQueryLength)
+	if !strings.Contains(errQueryLength.Error(), "4096") {
+		t.Errorf("ErrQueryLength = %q does not name the limit", errQueryLength)
 	}
 }
 

@@ -117,14 +117,14 @@ func checkSum(t *testing.T, it reply.Item) {
 // the word ranking's items gain weight × (score ÷ best score) / 61, listed as the
 // strategy "strength", and every item's contributions still sum to its score.
 func TestSentenceLeansDenseWithStrength(t *testing.T) {
-	w := WeightsOf(ClassSentence)
+	w := WeightsOf(classSentence)
 	if w[Dense] <= w[Lexical] {
 		t.Fatalf("sentence weights %v: dense must lean above lexical", w)
 	}
 	b := newBrain(t, fixture)
 	dense := denseOf("concepts/cutover.md", "projects/ledger.md")
 	got := fusedSearch(t, b, Request{Search: search.Request{Query: "how do we move the invoices to the ledger"}, Dense: dense})
-	if got.Fused.Class != ClassSentence {
+	if got.Fused.Class != classSentence {
 		t.Fatalf("class %s, want sentence", got.Fused.Class)
 	}
 	var ledger *reply.Item

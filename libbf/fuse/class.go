@@ -27,11 +27,11 @@ var strategies = []string{Lexical, Strength, Dense, Graph, Recency}
 
 // Query classes.
 const (
-	ClassPhrase   = "phrase"
-	ClassRecent   = "recent"
-	ClassName     = "name"
-	ClassSentence = "sentence"
-	ClassKeywords = "keywords"
+	classPhrase   = "phrase"
+	classRecent   = "recent"
+	className     = "name"
+	classSentence = "sentence"
+	classKeywords = "keywords"
 )
 
 // Weights are the weight of each strategy for a query class (docs/search.md lists them).
@@ -44,11 +44,11 @@ type Weights map[string]float64
 // found on top when the model is weaker than the words (bench/README.md, "Weights that
 // hold across models").
 var classWeights = map[string]Weights{
-	ClassPhrase:   {Lexical: 1, Dense: 0.25, Graph: 0.2, Recency: 0.1},
-	ClassRecent:   {Lexical: 1, Dense: 0.4, Graph: 0.3, Recency: 0.8},
-	ClassName:     {Lexical: 1, Dense: 0.3, Graph: 0.8, Recency: 0.1},
-	ClassSentence: {Lexical: 0.6, Strength: 0.5, Dense: 1, Graph: 0.3, Recency: 0.1},
-	ClassKeywords: {Lexical: 1, Dense: 0.4, Graph: 0.3, Recency: 0.2},
+	classPhrase:   {Lexical: 1, Dense: 0.25, Graph: 0.2, Recency: 0.1},
+	classRecent:   {Lexical: 1, Dense: 0.4, Graph: 0.3, Recency: 0.8},
+	className:     {Lexical: 1, Dense: 0.3, Graph: 0.8, Recency: 0.1},
+	classSentence: {Lexical: 0.6, Strength: 0.5, Dense: 1, Graph: 0.3, Recency: 0.1},
+	classKeywords: {Lexical: 1, Dense: 0.4, Graph: 0.3, Recency: 0.2},
 }
 
 // WeightsOf returns a copy of a class's weights.
@@ -96,7 +96,7 @@ const sentenceWords = 6
 func Classify(text string, q fold.Query) string {
 	for _, t := range q.Terms {
 		if t.Quoted {
-			return ClassPhrase
+			return classPhrase
 		}
 	}
 	trimmed := strings.TrimSpace(text)
@@ -105,22 +105,22 @@ func Classify(text string, q fold.Query) string {
 	})
 	for i, w := range words {
 		if recentWords[strings.Trim(w, ".-:")] {
-			return ClassRecent
+			return classRecent
 		}
 		if i+1 < len(words) && recentWords[strings.Trim(w, ".-:")+" "+strings.Trim(words[i+1], ".-:")] {
-			return ClassRecent
+			return classRecent
 		}
 	}
 	if period().MatchString(strings.ToLower(trimmed)) {
-		return ClassRecent
+		return classRecent
 	}
 	if q.Identity != "" || capitalized(trimmed) {
-		return ClassName
+		return className
 	}
 	if strings.HasSuffix(trimmed, "?") || len(words) > 0 && questionWords[words[0]] || len(words) >= sentenceWords {
-		return ClassSentence
+		return classSentence
 	}
-	return ClassKeywords
+	return classKeywords
 }
 
 // capitalized reports two to four words, each starting with an upper-case letter.

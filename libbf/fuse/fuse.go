@@ -26,10 +26,10 @@ const DefaultDepth = 100
 
 // Trust floors.
 const (
-	// TrustReviewed (the default) leaves out notes marked review: unreviewed.
-	TrustReviewed = "reviewed"
-	// TrustUnreviewed also returns them.
-	TrustUnreviewed = "unreviewed"
+	// trustReviewed (the default) leaves out notes marked review: unreviewed.
+	trustReviewed = "reviewed"
+	// trustUnreviewed also returns them.
+	trustUnreviewed = "unreviewed"
 )
 
 // archivedPenalty multiplies the fused score of an archived or deprecated note returned
@@ -53,7 +53,7 @@ type Request struct {
 	Search search.Request
 	// Archived also returns archived and deprecated notes (their score halved).
 	Archived bool
-	// Trust is the trust floor: TrustReviewed ("" too) or TrustUnreviewed.
+	// Trust is the trust floor: trustReviewed ("" too) or trustUnreviewed.
 	Trust string
 	// All keeps superseded notes at their own rank, marked superseded_by.
 	All bool
@@ -90,7 +90,7 @@ type run struct {
 // Run answers a fused search. Invalid input fails with *search.InputError before any
 // brain is read.
 func Run(ctx context.Context, req Request) (*search.Reply, error) {
-	if err := Check(req); err != nil {
+	if err := check(req); err != nil {
 		return nil, err
 	}
 	res, err := runOnce(ctx, req)
@@ -154,9 +154,9 @@ func runOnce(ctx context.Context, req Request) (*search.Reply, error) {
 	return out, nil
 }
 
-// Check validates what a fused request adds to a search: the trust floor ("" is the
+// check validates what a fused request adds to a search: the trust floor ("" is the
 // default).
-func Check(req Request) error {
+func check(req Request) error {
 	if req.Trust == "" {
 		return nil
 	}
@@ -166,7 +166,7 @@ func Check(req Request) error {
 // CheckTrust validates a trust floor someone gave: reviewed or unreviewed, never empty
 // (an empty --trust is a mistake, not the default).
 func CheckTrust(floor string) error {
-	if floor != TrustReviewed && floor != TrustUnreviewed {
+	if floor != trustReviewed && floor != trustUnreviewed {
 		return &search.InputError{Argument: "trust", Err: errTrust}
 	}
 	return nil
@@ -339,7 +339,7 @@ func (r *run) eligible(h search.Hit, unreviewed map[int64]bool) bool {
 	if archived(h.Status) && !r.req.Archived {
 		return false
 	}
-	return !unreviewed[h.ID] || r.req.Trust == TrustUnreviewed
+	return !unreviewed[h.ID] || r.req.Trust == trustUnreviewed
 }
 
 // archived reports a closed note's status.

@@ -22,20 +22,20 @@ import (
 
 func TestClassify(t *testing.T) {
 	for _, tc := range []struct{ query, want string }{
-		{`"ledger cutover"`, ClassPhrase},
-		{`what is the "ledger"?`, ClassPhrase},
-		{"latest ledger decision", ClassRecent},
-		{"ledger changes this week", ClassRecent},
-		{"ledger 2026-09", ClassRecent},
-		{"invoices 7d", ClassRecent},
-		{"Dana Whitfield", ClassName},
-		{"repo:github.com/acme/billing", ClassName},
-		{"how do we roll back the ledger", ClassSentence},
-		{"ledger rollback?", ClassSentence},
-		{"customers moved per cohort during the rehearsal", ClassSentence},
-		{"ledger cutover", ClassKeywords},
-		{"Ledger", ClassKeywords},
-		{"ledger 2026", ClassKeywords},
+		{`"ledger cutover"`, classPhrase},
+		{`what is the "ledger"?`, classPhrase},
+		{"latest ledger decision", classRecent},
+		{"ledger changes this week", classRecent},
+		{"ledger 2026-09", classRecent},
+		{"invoices 7d", classRecent},
+		{"Dana Whitfield", className},
+		{"repo:github.com/acme/billing", className},
+		{"how do we roll back the ledger", classSentence},
+		{"ledger rollback?", classSentence},
+		{"customers moved per cohort during the rehearsal", classSentence},
+		{"ledger cutover", classKeywords},
+		{"Ledger", classKeywords},
+		{"ledger 2026", classKeywords},
 	} {
 		q, err := fold.Parse(tc.query)
 		if err != nil {
@@ -148,7 +148,7 @@ func TestExclusions(t *testing.T) {
 			[]string{"projects/third-plan.md", "projects/ledger.md", "projects/archive.md", "concepts/cutover.md"}},
 		// Lowering the trust floor returns the agent's note, never the private note its
 		// unconfirmed link points at.
-		{"unreviewed", Request{Search: search.Request{Query: "ledger"}, Trust: TrustUnreviewed},
+		{"unreviewed", Request{Search: search.Request{Query: "ledger"}, Trust: trustUnreviewed},
 			[]string{"projects/third-plan.md", "projects/ledger.md", "projects/agent-draft.md", "concepts/cutover.md"}},
 		// The graph never leaves the scope.
 		{"scope", Request{Search: search.Request{Query: "ledger", Scope: "projects"}},
@@ -159,7 +159,7 @@ func TestExclusions(t *testing.T) {
 			[]string{"projects/third-plan.md"}},
 		// A private note found by its own words is returned: only reaching it through an
 		// agent's edge is refused.
-		{"own words", Request{Search: search.Request{Query: "salary"}, Trust: TrustUnreviewed},
+		{"own words", Request{Search: search.Request{Query: "salary"}, Trust: trustUnreviewed},
 			[]string{"concepts/private.md"}},
 	} {
 		out := fusedSearch(t, b, tc.req)
@@ -185,7 +185,7 @@ func TestSuperseded(t *testing.T) {
 		t.Errorf("replaces (-want +got):\n%s", diff)
 	}
 	// An agent's unconfirmed supersedes claim replaces nothing.
-	out = fusedSearch(t, b, Request{Search: search.Request{Query: "migration"}, Trust: TrustUnreviewed})
+	out = fusedSearch(t, b, Request{Search: search.Request{Query: "migration"}, Trust: trustUnreviewed})
 	if len(out.Items) == 0 || out.Items[0].Ref != "projects/ledger.md" || out.Items[0].SupersededBy != "" {
 		t.Errorf("agent supersedes: got %s", jsonOf(t, out.Items))
 	}
@@ -215,7 +215,7 @@ func TestExplanation(t *testing.T) {
 	if diff := cmp.Diff(want, cut.Explain); diff != "" {
 		t.Errorf("explanation (-want +got):\n%s", diff)
 	}
-	if out.Fused == nil || out.Fused.Class != ClassKeywords || out.Fused.Unavailable[Dense] != NoProvider {
+	if out.Fused == nil || out.Fused.Class != classKeywords || out.Fused.Unavailable[Dense] != NoProvider {
 		t.Errorf("fused = %s", jsonOf(t, out.Fused))
 	}
 	valid(t, out)
@@ -367,7 +367,7 @@ func TestCheckTrust(t *testing.T) {
 	for _, tc := range []struct {
 		floor string
 		ok    bool
-	}{{TrustReviewed, true}, {TrustUnreviewed, true}, {"", false}, {"Reviewed", false}, {"everyone", false}} {
+	}{{trustReviewed, true}, {trustUnreviewed, true}, {"", false}, {"Reviewed", false}, {"everyone", false}} {
 		err := CheckTrust(tc.floor)
 		var in *search.InputError
 		if tc.ok != (err == nil) || err != nil && (!errors.As(err, &in) || in.Argument != "trust") {
@@ -375,7 +375,7 @@ func TestCheckTrust(t *testing.T) {
 		}
 	}
 	// A request without a floor takes the default.
-	if err := Check(Request{}); err != nil {
+	if err := check(Request{}); err != nil {
 		t.Errorf("Check(no floor) = %v", err)
 	}
 }

@@ -9,12 +9,12 @@ import (
 	"github.com/bfgo/bf/libbf/search"
 )
 
-// HalfLife is the recency strategy's half-life: an item changed HalfLife ago scores half
+// halfLife is the recency strategy's half-life: an item changed halfLife ago scores half
 // of one changed now.
-const HalfLife = 14 * 24 * time.Hour
+const halfLife = 14 * 24 * time.Hour
 
 // recency ranks the hits that hold a query word (the lexical list) by when they last
-// changed, decaying with HalfLife; items without a time are left out. A time after now
+// changed, decaying with halfLife; items without a time are left out. A time after now
 // counts as now.
 func recency(hits []search.Hit, now time.Time) []scored {
 	type dated struct {
@@ -31,7 +31,7 @@ func recency(hits []search.Hit, now time.Time) []scored {
 			continue
 		}
 		age := max(now.Sub(t), 0)
-		list = append(list, dated{scored{h.ID, math.Exp2(-float64(age) / float64(HalfLife))}, h.Ref})
+		list = append(list, dated{scored{h.ID, math.Exp2(-float64(age) / float64(halfLife))}, h.Ref})
 	}
 	slices.SortStableFunc(list, func(a, b dated) int {
 		if c := cmp.Compare(b.score, a.score); c != 0 {

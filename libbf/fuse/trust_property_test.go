@@ -247,7 +247,7 @@ func TestTrustBoundaryProperty(t *testing.T) {
 			if rng.IntN(2) == 0 {
 				q += " " + pick(rng, propWords)
 			}
-			for _, floor := range []string{TrustReviewed, TrustUnreviewed} {
+			for _, floor := range []string{trustReviewed, trustUnreviewed} {
 				res := fusedSearch(t, b, Request{Search: search.Request{Query: q, Limit: 50}, Trust: floor})
 				for _, it := range res.Items {
 					x := m[it.Ref]
@@ -255,7 +255,7 @@ func TestTrustBoundaryProperty(t *testing.T) {
 					if x == nil {
 						t.Fatalf("%s: not an item of the brain", where)
 					}
-					if !x.trusted && floor == TrustReviewed {
+					if !x.trusted && floor == trustReviewed {
 						t.Errorf("%s is unconfirmed, below the floor\n%v", where, files[it.Ref])
 					}
 					ex := it.Explain

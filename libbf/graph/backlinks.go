@@ -147,7 +147,7 @@ func groupOrder(a, b string) bool {
 	return a < b
 }
 
-// Backlinks returns the target's backlink groups (at most MaxGroups) and how many more
+// Backlinks returns the target's backlink groups (at most maxGroups) and how many more
 // groups were omitted.
 func (t *Target) Backlinks(ctx context.Context) ([]Group, int, error) {
 	// Each group keeps its total and its Preview newest links while the links stream by: a
@@ -169,10 +169,10 @@ func (t *Target) Backlinks(ctx context.Context) ([]Group, int, error) {
 		// No two links of a group tie (an item is in a group once per brain), so the
 		// Preview newest are the first Preview of the group sorted newest first.
 		i := sort.Search(len(g.newest), func(i int) bool { return newer(l, g.newest[i]) })
-		if i < Preview {
+		if i < preview {
 			g.newest = slices.Insert(g.newest, i, l)
-			if len(g.newest) > Preview {
-				g.newest = g.newest[:Preview]
+			if len(g.newest) > preview {
+				g.newest = g.newest[:preview]
 			}
 		}
 	})
@@ -181,9 +181,9 @@ func (t *Target) Backlinks(ctx context.Context) ([]Group, int, error) {
 	}
 	sort.Slice(names, func(i, j int) bool { return groupOrder(names[i], names[j]) })
 	omitted := 0
-	if len(names) > MaxGroups {
-		omitted = len(names) - MaxGroups
-		names = names[:MaxGroups]
+	if len(names) > maxGroups {
+		omitted = len(names) - maxGroups
+		names = names[:maxGroups]
 	}
 	var shown []*link
 	for _, name := range names {
@@ -290,7 +290,7 @@ func (s *Set) itemOf(l *link, r itemRow, preview bool) reply.Item {
 		Excerpt: reply.Collapse(r.lead),
 	}
 	if preview {
-		it.Excerpt = clip(it.Excerpt, Glimpse)
+		it.Excerpt = clip(it.Excerpt, glimpse)
 	}
 	if l.kind == reply.KindNote {
 		it.Type = r.typ

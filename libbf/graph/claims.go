@@ -9,8 +9,8 @@ import (
 )
 
 // Claims returns the typed claims the target item makes (declared relations, cites,
-// tagged-with), ordered by relation, target, origin and subject: at most ClaimsPerRelation
-// per relation and MaxClaims in all, and whether any were left out. Each carries the date or
+// tagged-with), ordered by relation, target, origin and subject: at most claimsPerRelation
+// per relation and maxClaims in all, and whether any were left out. Each carries the date or
 // time of its item and, when exactly one item of the item's brain is named by the target,
 // target_ref and target_title. An identity without an owner makes no claims.
 func (t *Target) Claims(ctx context.Context) ([]reply.Claim, bool, error) {
@@ -36,7 +36,7 @@ func (t *Target) Claims(ctx context.Context) ([]reply.Claim, bool, error) {
 			rows.Close()
 			return nil, false, dbError(err)
 		}
-		if per[c.Relation] >= ClaimsPerRelation || len(claims) >= MaxClaims {
+		if per[c.Relation] >= claimsPerRelation || len(claims) >= maxClaims {
 			truncated = true
 			continue
 		}

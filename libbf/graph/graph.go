@@ -34,18 +34,18 @@ import (
 
 // Limits of graph replies.
 const (
-	// Preview is how many newest items a backlink group shows.
-	Preview = 5
-	// MaxGroups is how many relation groups a read previews; the others are counted in
+	// preview is how many newest items a backlink group shows.
+	preview = 5
+	// maxGroups is how many relation groups a read previews; the others are counted in
 	// backlinks_omitted.
-	MaxGroups = 64
-	// Glimpse is the longest backlink preview excerpt, in characters.
-	Glimpse = 160
-	// ClaimsPerRelation and MaxClaims bound the claims of an exact read.
-	ClaimsPerRelation = 20
-	MaxClaims         = 50
-	// PageSize is the number of items of a relation page (fewer above reply.Budget).
-	PageSize = 50
+	maxGroups = 64
+	// glimpse is the longest backlink preview excerpt, in characters.
+	glimpse = 160
+	// claimsPerRelation and maxClaims bound the claims of an exact read.
+	claimsPerRelation = 20
+	maxClaims         = 50
+	// pageSize is the number of items of a relation page (fewer above reply.Budget).
+	pageSize = 50
 )
 
 // Querier is what graph reads a cache through: a *sql.DB or, better, a read-only *sql.Tx

@@ -55,7 +55,7 @@ func TestBacklinkPreviewAndGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(groups) != MaxGroups || omitted != 3 {
+	if len(groups) != maxGroups || omitted != 3 {
 		t.Fatalf("%d groups, %d omitted", len(groups), omitted)
 	}
 	if groups[0].Relation != "rel-00" || groups[63].Relation != "rel-63" {
@@ -71,7 +71,7 @@ func TestBacklinkPreviewAndGroups(t *testing.T) {
 	var got []string
 	for _, it := range groups[0].Items {
 		got = append(got, it.Ref)
-		if n := len([]rune(it.Excerpt)); n != Glimpse || !strings.HasSuffix(it.Excerpt, "…") {
+		if n := len([]rune(it.Excerpt)); n != glimpse || !strings.HasSuffix(it.Excerpt, "…") {
 			t.Errorf("excerpt of %d characters: %q", n, it.Excerpt)
 		}
 	}
@@ -124,7 +124,7 @@ func TestClaims(t *testing.T) {
 	for _, c := range claims {
 		count[c.Relation]++
 	}
-	if diff := cmp.Diff(map[string]int{"depends-on": 20, "related-to": 20, "tagged-with": 10}, count); diff != "" || !cut || len(claims) != MaxClaims {
+	if diff := cmp.Diff(map[string]int{"depends-on": 20, "related-to": 20, "tagged-with": 10}, count); diff != "" || !cut || len(claims) != maxClaims {
 		t.Errorf("claims per relation (-want +got):\n%s (cut %v, %d)", diff, cut, len(claims))
 	}
 	if claims[0].Target != "repo:x/d00" || claims[19].Target != "repo:x/d19" {
@@ -189,7 +189,7 @@ func TestRelationPageSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	items, total, next, err := tg.RelationPage(context.Background(), "links", 0)
-	if err != nil || len(items) != PageSize || total != 60 || next == nil || *next != 50 {
+	if err != nil || len(items) != pageSize || total != 60 || next == nil || *next != 50 {
 		t.Fatalf("first page: %d items, total %d, next %v, %v", len(items), total, next, err)
 	}
 	items, _, next, _ = tg.RelationPage(context.Background(), "links", 50)
@@ -277,7 +277,7 @@ func TestBacklinkPreviewIsNewest(t *testing.T) {
 		t.Fatalf("groups %+v, %d links; want one group of %d", groups, len(all), len(days)+4)
 	}
 	var want, got []string
-	for _, l := range all[:Preview] {
+	for _, l := range all[:preview] {
 		want = append(want, l.ref)
 	}
 	for _, it := range groups[0].Items {

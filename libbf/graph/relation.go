@@ -45,7 +45,7 @@ func CheckRelation(brains []*brain.Brain, rel string) error {
 
 // RelationPage lists the items linking to the target through rel, and through the
 // relations each asserting brain declares narrower than rel (those items carry their own
-// relation), newest first, from offset: at most PageSize items and fewer above
+// relation), newest first, from offset: at most pageSize items and fewer above
 // reply.Budget. total counts the whole list; next is where the next page starts.
 func (t *Target) RelationPage(ctx context.Context, rel string, offset int64) (items []reply.Item, total int, next *int64, err error) {
 	only := map[string]bool{rel: true}
@@ -76,7 +76,7 @@ func (t *Target) RelationPage(ctx context.Context, rel string, offset int64) (it
 	if offset >= int64(total) {
 		return []reply.Item{}, total, nil, nil
 	}
-	window := kept[offset:min(int64(total), offset+PageSize)]
+	window := kept[offset:min(int64(total), offset+pageSize)]
 	items = make([]reply.Item, 0, len(window))
 	for _, l := range window {
 		it, err := t.set.item(ctx, l, false)

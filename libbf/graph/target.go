@@ -65,13 +65,13 @@ type Owner struct {
 // resource). A bf:// address is looked up only in its own brain. At most limit owners are
 // returned.
 func Owners(ctx context.Context, set *Set, identity string, limit int) ([]Owner, error) {
-	only := AddressBrain(identity)
+	only := addressBrain(identity)
 	var out []Owner
 	for _, p := range set.Parts {
 		if only != "" && p.Name() != only {
 			continue
 		}
-		found, err := BrainOwners(ctx, p.DB, identity, limit)
+		found, err := brainOwners(ctx, p.DB, identity, limit)
 		if err != nil {
 			return nil, err
 		}
@@ -86,9 +86,9 @@ func Owners(ctx context.Context, set *Set, identity string, limit int) ([]Owner,
 	return out, nil
 }
 
-// AddressBrain is the brain a bf:// identity names, which alone can own it; "" for any
+// addressBrain is the brain a bf:// identity names, which alone can own it; "" for any
 // other identity, which any brain may own.
-func AddressBrain(identity string) string {
+func addressBrain(identity string) string {
 	if ref.IsAddress(identity) {
 		if a, err := ref.ParseAddress(identity); err == nil {
 			return a.Brain
@@ -97,10 +97,10 @@ func AddressBrain(identity string) string {
 	return ""
 }
 
-// BrainOwners returns the items of one brain's cache db that identity names, by their ref
+// brainOwners returns the items of one brain's cache db that identity names, by their ref
 // or one of their names, ordered by ref, at most limit; their Brain is left for the caller.
 // Identity search (package search) asks the same question of each brain.
-func BrainOwners(ctx context.Context, db Querier, identity string, limit int) ([]Owner, error) {
+func brainOwners(ctx context.Context, db Querier, identity string, limit int) ([]Owner, error) {
 	rows, err := db.QueryContext(ctx, `SELECT id, ref, kind FROM items WHERE id IN
 		(SELECT id FROM items WHERE ref = ?1 UNION SELECT item FROM names WHERE name = ?1) ORDER BY ref LIMIT ?2`,
 		identity, limit)

@@ -22,7 +22,7 @@ func Coverage(source string, s *config.Sensor, e Entry, now time.Time) reply.Cov
 		State:     p.State(),
 		Freshness: p.Freshness(e, now),
 		// A disabled or vanished sensor stops reporting its last failure: nothing will retry it.
-		Failed:        e.Failed() && p.State() == Active,
+		Failed:        e.Failed() && p.State() == active,
 		LastCollected: instant(e.Success),
 	}
 	if s != nil {
@@ -38,12 +38,12 @@ func Coverage(source string, s *config.Sensor, e Entry, now time.Time) reply.Cov
 const (
 	KindSensor    = "sensor"
 	KindRoutine   = "routine"
-	KindAssistant = "assistant"
+	kindAssistant = "assistant"
 )
 
 // Need is one program needing attention.
 type Need struct {
-	Kind string // KindSensor, KindRoutine or KindAssistant
+	Kind string // KindSensor, KindRoutine or kindAssistant
 	Name string
 	Flag
 }

@@ -25,15 +25,15 @@ type Kind string
 const (
 	Sensors  Kind = "sensors.json"
 	Routines Kind = "routines.json"
-	LockFile      = "state.lock"
+	lockFile      = "state.lock"
 )
 
 // Limits.
 const (
-	// MaxFileBytes bounds a history file; a larger one reads as no history.
-	MaxFileBytes = 8 << 20
-	// LockWait is how long a writer waits for another writer of the same folder.
-	LockWait = 120 * time.Second
+	// maxFileBytes bounds a history file; a larger one reads as no history.
+	maxFileBytes = 8 << 20
+	// lockWait is how long a writer waits for another writer of the same folder.
+	lockWait = 120 * time.Second
 )
 
 // History is a brain's run history on this machine. The zero value (or nil) is no history.
@@ -108,12 +108,12 @@ func readFile(env brain.Env, dir string, k Kind) (map[string]json.RawMessage, er
 	if !st.Mode().IsRegular() || owner(st) != euid(env) {
 		return nil, fmt.Errorf("%s: run history is not a regular file owned by you; remove it", file)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: cannot read run history: %w", file, err)
 	}
 	var entries map[string]json.RawMessage
-	if len(data) > MaxFileBytes || json.Unmarshal(data, &entries) != nil {
+	if len(data) > maxFileBytes || json.Unmarshal(data, &entries) != nil {
 		return nil, nil
 	}
 	return entries, nil
@@ -124,17 +124,17 @@ func readFile(env brain.Env, dir string, k Kind) (map[string]json.RawMessage, er
 // current entry (the zero Entry when there is none). Other programs' entries are kept as
 // they are, even those this release cannot read.
 //
-// Writers exclude each other with an exclusive flock on state.lock, waiting up to LockWait;
+// Writers exclude each other with an exclusive flock on state.lock, waiting up to lockWait;
 // the file is replaced atomically (a synced 0600 temporary file renamed over it, then the
 // folder synced), so a crash leaves the old or the new history, never a mix.
 func Record(ctx context.Context, dir string, k Kind, name string, change func(Entry) Entry) (Entry, error) {
-	l, err := lock.Acquire(ctx, dir, LockFile, true, LockWait)
+	l, err := lock.Acquire(ctx, dir, lockFile, true, lockWait)
 	if err != nil {
 		if errors.Is(err, lock.ErrBusy) {
 			return Entry{}, fmt.Errorf("%s: another bf process kept run history locked; retry when it finishes: %w",
-				filepath.Join(dir, LockFile), err)
+				filepath.Join(dir, lockFile), err)
 		}
-		return Entry{}, fmt.Errorf("%s: cannot lock run history: %w", filepath.Join(dir, LockFile), err)
+		return Entry{}, fmt.Errorf("%s: cannot lock run history: %w", filepath.Join(dir, lockFile), err)
 	}
 	defer l.Release()
 	entries, err := readFile(brain.Env{}, dir, k)

@@ -187,7 +187,7 @@ func TestLoadDamaged(t *testing.T) {
 	}{
 		{"not JSON", "{oops", false, ""},
 		{"not an object", "[1]", false, ""},
-		{"too large", `{"cal":{"error":"` + strings.Repeat("x", MaxFileBytes) + `"}}`, false, ""},
+		{"too large", `{"cal":{"error":"` + strings.Repeat("x", maxFileBytes) + `"}}`, false, ""},
 		{"a symlink is refused", "", true, "run history"},
 	}
 	for _, tt := range tests {
@@ -237,18 +237,18 @@ func TestCoverage(t *testing.T) {
 		entry  Entry
 		want   reply.Coverage
 	}{
-		{"never ran", win, Entry{}, reply.Coverage{Source: "s", State: Active, Freshness: Never, Mode: "window"}},
-		{"window with history", win, hist, reply.Coverage{Source: "s", State: Active, Freshness: Fresh, Mode: "window",
+		{"never ran", win, Entry{}, reply.Coverage{Source: "s", State: active, Freshness: Never, Mode: "window"}},
+		{"window with history", win, hist, reply.Coverage{Source: "s", State: active, Freshness: fresh, Mode: "window",
 			Failed: true, LastCollected: "2026-10-01T11:00:00.000000Z",
 			Window: &reply.Window{Since: "2026-09-29T12:00:00.000000Z", Until: "2026-10-01T11:00:00.000000Z"}}},
-		{"snapshot shows no interval", snap, hist, reply.Coverage{Source: "s", State: Active, Freshness: Fresh,
+		{"snapshot shows no interval", snap, hist, reply.Coverage{Source: "s", State: active, Freshness: fresh,
 			Mode: "snapshot", Failed: true, LastCollected: "2026-10-01T11:00:00.000000Z"}},
-		{"disabled hides its last failure", off, hist, reply.Coverage{Source: "s", State: Disabled, Freshness: Unknown, Mode: "window",
+		{"disabled hides its last failure", off, hist, reply.Coverage{Source: "s", State: disabled, Freshness: unknown, Mode: "window",
 			LastCollected: "2026-10-01T11:00:00.000000Z",
 			Window:        &reply.Window{Since: "2026-09-29T12:00:00.000000Z", Until: "2026-10-01T11:00:00.000000Z"}}},
-		{"manual", manual, Entry{}, reply.Coverage{Source: "s", State: Active, Freshness: Manual, Mode: "window"}},
+		{"manual", manual, Entry{}, reply.Coverage{Source: "s", State: active, Freshness: Manual, Mode: "window"}},
 		{"historical keeps its interval", nil, Entry{Start: at(-48), End: at(-1), Success: at(-1), Error: "gone"},
-			reply.Coverage{Source: "s", State: Historical, Freshness: Unknown, LastCollected: "2026-10-01T11:00:00.000000Z",
+			reply.Coverage{Source: "s", State: historical, Freshness: unknown, LastCollected: "2026-10-01T11:00:00.000000Z",
 				Window: &reply.Window{Since: "2026-09-29T12:00:00.000000Z", Until: "2026-10-01T11:00:00.000000Z"}}},
 	}
 	for _, tt := range tests {
@@ -288,8 +288,8 @@ func TestAttention(t *testing.T) {
 		Routines: map[string]Entry{"late": {Success: at(-3)}},
 	}
 	want := []Need{
-		{Kind: KindSensor, Name: "cal", Flag: Flag{Failed: true, Freshness: Fresh}},
-		{Kind: KindSensor, Name: "quiet", Flag: Flag{Freshness: Fresh, Silent: true}},
+		{Kind: KindSensor, Name: "cal", Flag: Flag{Failed: true, Freshness: fresh}},
+		{Kind: KindSensor, Name: "quiet", Flag: Flag{Freshness: fresh, Silent: true}},
 		{Kind: KindRoutine, Name: "late", Flag: Flag{Freshness: Overdue}},
 		{Kind: KindRoutine, Name: "weekly", Flag: Flag{Freshness: Never}},
 	}

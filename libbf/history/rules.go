@@ -8,11 +8,11 @@ import (
 
 // Limits of the due rules.
 const (
-	// CatchUp bounds how far back a resumed window sensor reads after a pause.
-	CatchUp = 30 * 24 * time.Hour
-	// FirstRetry is the wait of a watch before retrying a program that failed once; it
+	// catchUp bounds how far back a resumed window sensor reads after a pause.
+	catchUp = 30 * 24 * time.Hour
+	// firstRetry is the wait of a watch before retrying a program that failed once; it
 	// doubles with every further consecutive failure, up to the program's refresh.
-	FirstRetry = time.Minute
+	firstRetry = time.Minute
 )
 
 // Outcome is what one run did, as the history records it.
@@ -136,32 +136,32 @@ func NextDue(refresh int, e Entry) time.Time {
 	return last.Add(seconds(refresh))
 }
 
-// Scheduled reports whether a program runs on its own: enabled with a refresh.
-func Scheduled(enabled bool, refresh int) bool { return enabled && refresh > 0 }
+// scheduled reports whether a program runs on its own: enabled with a refresh.
+func scheduled(enabled bool, refresh int) bool { return enabled && refresh > 0 }
 
 // SensorDue returns the window of sensor s at now and whether it is due: enabled, with a
 // refresh, and refresh seconds past its last success (or never successful).
 func SensorDue(s *config.Sensor, e Entry, now time.Time) (Window, bool) {
-	if !Scheduled(s.Enabled, s.Refresh) || now.Before(NextDue(s.Refresh, e)) {
+	if !scheduled(s.Enabled, s.Refresh) || now.Before(NextDue(s.Refresh, e)) {
 		return Window{}, false
 	}
-	return SensorWindow(s, e, now), true
+	return sensorWindow(s, e, now), true
 }
 
-// SensorWindow is the window a scheduled run of s would read at now.
+// sensorWindow is the window a scheduled run of s would read at now.
 //
 // Snapshot sensors read [now-lookback, now). A window sensor with a covered interval resumes
-// overlap seconds before its end, but never further back than CatchUp; without one it reads
+// overlap seconds before its end, but never further back than catchUp; without one it reads
 // lookback. A window sensor with reconcile widens the window to reconcile.lookback once
 // reconcile.refresh has passed since its last reconciliation.
-func SensorWindow(s *config.Sensor, e Entry, now time.Time) Window {
+func sensorWindow(s *config.Sensor, e Entry, now time.Time) Window {
 	w := Window{Start: now.Add(-seconds(s.Lookback)), End: now}
 	if s.Mode == config.ModeSnapshot {
 		return w
 	}
 	if !e.End.IsZero() {
 		if resumed := e.End.Add(-seconds(s.Overlap)); resumed.Before(now) {
-			w.Start = latestOf(resumed, now.Add(-CatchUp))
+			w.Start = latestOf(resumed, now.Add(-catchUp))
 		}
 	}
 	if rc := s.Reconcile; rc != nil && !e.Reconciled.IsZero() &&
@@ -175,7 +175,7 @@ func SensorWindow(s *config.Sensor, e Entry, now time.Time) Window {
 // RoutineDue returns the window of routine r at now and whether it is due, by the rules of
 // SensorDue.
 func RoutineDue(r *config.Routine, e Entry, now time.Time) (Window, bool) {
-	if !Scheduled(r.Enabled, r.Refresh) || now.Before(NextDue(r.Refresh, e)) {
+	if !scheduled(r.Enabled, r.Refresh) || now.Before(NextDue(r.Refresh, e)) {
 		return Window{}, false
 	}
 	return RoutineWindow(r, e, now), true
@@ -190,10 +190,10 @@ func RoutineWindow(r *config.Routine, e Entry, now time.Time) Window {
 	return Window{Start: now.Add(-seconds(r.Lookback)), End: now}
 }
 
-// Backoff is how long a watch waits after the last of failures consecutive failures before
-// trying again: FirstRetry, doubled per further failure, capped at refresh seconds (no cap
+// backoff is how long a watch waits after the last of failures consecutive failures before
+// trying again: firstRetry, doubled per further failure, capped at refresh seconds (no cap
 // for a manual program). No failure, no wait.
-func Backoff(failures, refresh int) time.Duration {
+func backoff(failures, refresh int) time.Duration {
 	if failures <= 0 {
 		return 0
 	}
@@ -201,7 +201,7 @@ func Backoff(failures, refresh int) time.Duration {
 	if refresh > 0 {
 		limit = seconds(refresh)
 	}
-	d := FirstRetry
+	d := firstRetry
 	for i := 1; i < failures && d < limit; i++ {
 		d *= 2
 	}
@@ -214,23 +214,23 @@ func RetryAt(refresh int, e Entry) time.Time {
 	if !e.Failed() || e.Run.IsZero() {
 		return NextDue(refresh, e)
 	}
-	return e.Run.Add(Backoff(e.Failures, refresh))
+	return e.Run.Add(backoff(e.Failures, refresh))
 }
 
 // Freshness values.
 const (
-	Fresh   = "fresh"   // succeeded within twice its refresh
+	fresh   = "fresh"   // succeeded within twice its refresh
 	Overdue = "overdue" // last success older than twice its refresh
 	Never   = "never"   // never succeeded on this machine
 	Manual  = "manual"  // no refresh: runs only by hand
-	Unknown = "unknown" // disabled, or no longer declared
+	unknown = "unknown" // disabled, or no longer declared
 )
 
 // Coverage states of a source.
 const (
-	Active     = "active"
-	Disabled   = "disabled"
-	Historical = "historical" // records remain but bf.yaml no longer declares the sensor
+	active     = "active"
+	disabled   = "disabled"
+	historical = "historical" // records remain but bf.yaml no longer declares the sensor
 )
 
 // Program is what the freshness rules need of a declared or vanished program.
@@ -263,15 +263,15 @@ func RoutineProgram(r *config.Routine) Program {
 func (p Program) State() string {
 	switch {
 	case !p.Declared:
-		return Historical
+		return historical
 	case !p.Enabled:
-		return Disabled
+		return disabled
 	}
-	return Active
+	return active
 }
 
 // Scheduled reports whether the program runs on its own.
-func (p Program) Scheduled() bool { return p.Declared && Scheduled(p.Enabled, p.Refresh) }
+func (p Program) Scheduled() bool { return p.Declared && scheduled(p.Enabled, p.Refresh) }
 
 // Freshness rates the program's history at now: unknown when disabled or no longer
 // declared, manual without a refresh, never without a success, overdue when the last
@@ -279,7 +279,7 @@ func (p Program) Scheduled() bool { return p.Declared && Scheduled(p.Enabled, p.
 func (p Program) Freshness(e Entry, now time.Time) string {
 	switch {
 	case !p.Declared || !p.Enabled:
-		return Unknown
+		return unknown
 	case p.Refresh <= 0:
 		return Manual
 	case e.Success.IsZero():
@@ -287,7 +287,7 @@ func (p Program) Freshness(e Entry, now time.Time) string {
 	case now.Sub(e.Success) > 2*seconds(p.Refresh):
 		return Overdue
 	}
-	return Fresh
+	return fresh
 }
 
 // Silent reports a scheduled sensor with silent_after whose last attempt succeeded but
@@ -343,7 +343,7 @@ func latestOf(a, b time.Time) time.Time {
 // since nothing here would run it.
 func ForTrust(freshness string, trusted bool) string {
 	if !trusted && freshness == Never {
-		return Unknown
+		return unknown
 	}
 	return freshness
 }

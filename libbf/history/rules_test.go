@@ -185,7 +185,7 @@ func TestSensorDue(t *testing.T) {
 		{"resumes before the covered end by overlap", sensor(nil), covered(-30, -2), true,
 			Window{Start: at(-2).Add(-300 * time.Second), End: now}},
 		{"catch-up is capped at 30 days", sensor(nil), covered(-2000, -1000), true,
-			Window{Start: now.Add(-CatchUp), End: now}},
+			Window{Start: now.Add(-catchUp), End: now}},
 		{"a covered end ahead of now reads lookback", sensor(nil),
 			Entry{Start: at(-10), End: at(5), Success: at(-2)}, true, Window{Start: at(-24), End: now}},
 		{"snapshot always reads lookback", sensor(func(s *config.Sensor) { s.Mode = config.ModeSnapshot }),
@@ -269,7 +269,7 @@ func TestBackoff(t *testing.T) {
 		{200, 0, time.Duration(1<<62 - 1)},
 	}
 	for _, tt := range tests {
-		if got := Backoff(tt.failures, tt.refresh); got != tt.want {
+		if got := backoff(tt.failures, tt.refresh); got != tt.want {
 			t.Errorf("Backoff(%d, %d) = %v, want %v", tt.failures, tt.refresh, got, tt.want)
 		}
 	}
@@ -304,16 +304,16 @@ func TestFreshness(t *testing.T) {
 		want    string
 		state   string
 	}{
-		{"historical", Program{}, Entry{Success: at(-1)}, Unknown, Historical},
-		{"disabled", Program{Declared: true, Refresh: 3600}, Entry{Success: at(-1)}, Unknown, Disabled},
-		{"manual", Program{Declared: true, Enabled: true}, Entry{}, Manual, Active},
-		{"manual that ran", Program{Declared: true, Enabled: true}, Entry{Success: at(-1000)}, Manual, Active},
-		{"never", scheduled, Entry{}, Never, Active},
-		{"only failures", scheduled, Entry{Run: at(-1), Error: "x"}, Never, Active},
-		{"fresh", scheduled, Entry{Success: at(-1.5)}, Fresh, Active},
-		{"fresh at exactly twice refresh", scheduled, Entry{Success: at(-2)}, Fresh, Active},
-		{"overdue past twice refresh", scheduled, Entry{Success: at(-2).Add(-time.Second)}, Overdue, Active},
-		{"a later failure keeps freshness", scheduled, Entry{Success: at(-1), Run: at(-0.5), Error: "x"}, Fresh, Active},
+		{"historical", Program{}, Entry{Success: at(-1)}, unknown, historical},
+		{"disabled", Program{Declared: true, Refresh: 3600}, Entry{Success: at(-1)}, unknown, disabled},
+		{"manual", Program{Declared: true, Enabled: true}, Entry{}, Manual, active},
+		{"manual that ran", Program{Declared: true, Enabled: true}, Entry{Success: at(-1000)}, Manual, active},
+		{"never", scheduled, Entry{}, Never, active},
+		{"only failures", scheduled, Entry{Run: at(-1), Error: "x"}, Never, active},
+		{"fresh", scheduled, Entry{Success: at(-1.5)}, fresh, active},
+		{"fresh at exactly twice refresh", scheduled, Entry{Success: at(-2)}, fresh, active},
+		{"overdue past twice refresh", scheduled, Entry{Success: at(-2).Add(-time.Second)}, Overdue, active},
+		{"a later failure keeps freshness", scheduled, Entry{Success: at(-1), Run: at(-0.5), Error: "x"}, fresh, active},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -338,15 +338,15 @@ func TestSilentAndAttention(t *testing.T) {
 		flag    Flag
 		need    bool
 	}{
-		{"fresh and recently changed", quiet, Entry{Success: at(-1), Changed: at(-10)}, false, Flag{Freshness: Fresh}, false},
+		{"fresh and recently changed", quiet, Entry{Success: at(-1), Changed: at(-10)}, false, Flag{Freshness: fresh}, false},
 		{"silent after silent_after without change", quiet, Entry{Success: at(-1), Changed: at(-25)}, true,
-			Flag{Freshness: Fresh, Silent: true}, true},
+			Flag{Freshness: fresh, Silent: true}, true},
 		{"exactly silent_after is not yet silent", quiet, Entry{Success: at(-1), Changed: at(-24)}, false,
-			Flag{Freshness: Fresh}, false},
+			Flag{Freshness: fresh}, false},
 		{"no silent_after", Program{Declared: true, Enabled: true, Refresh: 3600}, Entry{Success: at(-1), Changed: at(-900)},
-			false, Flag{Freshness: Fresh}, false},
+			false, Flag{Freshness: fresh}, false},
 		{"a failure is failed, not silent", quiet, Entry{Success: at(-1), Changed: at(-25), Run: at(-0.5), Error: "x"},
-			false, Flag{Failed: true, Freshness: Fresh}, true},
+			false, Flag{Failed: true, Freshness: fresh}, true},
 		{"never succeeded", quiet, Entry{}, false, Flag{Freshness: Never}, true},
 		{"overdue", quiet, Entry{Success: at(-3), Changed: at(-3)}, false, Flag{Freshness: Overdue}, true},
 		{"manual programs need nothing", Program{Declared: true, Enabled: true}, Entry{Error: "x"}, false, Flag{}, false},
@@ -372,11 +372,11 @@ func TestForTrust(t *testing.T) {
 		want      string
 	}{
 		{Never, true, Never},
-		{Never, false, Unknown},
-		{Fresh, false, Fresh},
+		{Never, false, unknown},
+		{fresh, false, fresh},
 		{Overdue, false, Overdue},
 		{Manual, false, Manual},
-		{Unknown, true, Unknown},
+		{unknown, true, unknown},
 	}
 	for _, tt := range tests {
 		if got := ForTrust(tt.freshness, tt.trusted); got != tt.want {

@@ -13,9 +13,9 @@ import (
 )
 
 var (
-	// ErrSyntax reports a string that is not JSON: unterminated, a raw control
+	// errSyntax reports a string that is not JSON: unterminated, a raw control
 	// character, or a malformed escape.
-	ErrSyntax = errors.New("invalid JSON string")
+	errSyntax = errors.New("invalid JSON string")
 	// ErrUnicode reports invalid UTF-8 or an unpaired surrogate escape.
 	ErrUnicode = errors.New("invalid Unicode in a JSON string")
 )
@@ -24,7 +24,7 @@ var (
 // and the index just after its closing quote.
 func ReadString(data []byte, i int) (string, int, error) {
 	if i >= len(data) || data[i] != '"' {
-		return "", i, ErrSyntax
+		return "", i, errSyntax
 	}
 	i++
 	start := i
@@ -49,7 +49,7 @@ func ReadString(data []byte, i int) (string, int, error) {
 			buf = append(buf, seg...)
 			r, next, ok := escape(data, i)
 			if !ok {
-				return "", i, ErrSyntax
+				return "", i, errSyntax
 			}
 			i = next
 			if utf16.IsSurrogate(r) {
@@ -68,12 +68,12 @@ func ReadString(data []byte, i int) (string, int, error) {
 			buf = utf8.AppendRune(buf, r)
 			start = i
 		case c < 0x20:
-			return "", i, ErrSyntax
+			return "", i, errSyntax
 		default:
 			i++
 		}
 	}
-	return "", i, ErrSyntax
+	return "", i, errSyntax
 }
 
 // escape decodes the escape sequence at data[i] (a backslash); it returns the rune and the

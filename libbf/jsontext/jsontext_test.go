@@ -23,11 +23,11 @@ func TestReadString(t *testing.T) {
 		{`"\ude00"`, "", 0, ErrUnicode},
 		{`"\ud83d\u0041"`, "", 0, ErrUnicode},
 		{"\"\xff\"", "", 0, ErrUnicode},
-		{"\"a\x01\"", "", 0, ErrSyntax},
-		{`"\x"`, "", 0, ErrSyntax},
-		{`"\u12"`, "", 0, ErrSyntax},
-		{`"open`, "", 0, ErrSyntax},
-		{`plain`, "", 0, ErrSyntax},
+		{"\"a\x01\"", "", 0, errSyntax},
+		{`"\x"`, "", 0, errSyntax},
+		{`"\u12"`, "", 0, errSyntax},
+		{`"open`, "", 0, errSyntax},
+		{`plain`, "", 0, errSyntax},
 	}
 	for _, tt := range tests {
 		got, next, err := ReadString([]byte(tt.in), 0)

@@ -21,7 +21,7 @@ const maxAnchorFixes = 3
 // is written here: the editor applies an edit its user accepts.
 func (s *Server) codeActions(p CodeActionParams) (any, *rpcError) {
 	d := s.doc(p.TextDocument.URI)
-	out := []CodeAction{}
+	out := []codeAction{}
 	if d == nil {
 		return out, nil
 	}
@@ -37,16 +37,16 @@ func (s *Server) codeActions(p CodeActionParams) (any, *rpcError) {
 		if !overlaps(rng, p.Range) {
 			continue
 		}
-		diag := Diagnostic{Range: rng, Severity: SeverityError, Source: "bf", Message: f.Message}
+		diag := diagnostic{Range: rng, Severity: severityError, Source: "bf", Message: f.Message}
 		switch {
 		case strings.HasPrefix(f.Message, check.BrokenLinkPrefix):
 			if a, ok := s.createNote(d, f.Link); ok {
-				a.Diagnostics = []Diagnostic{diag}
+				a.Diagnostics = []diagnostic{diag}
 				out = append(out, a)
 			}
 		case strings.HasPrefix(f.Message, check.MissingHeadingPrefix):
 			for _, a := range s.fixAnchor(d, f.Link, rng) {
-				a.Diagnostics = []Diagnostic{diag}
+				a.Diagnostics = []diagnostic{diag}
 				out = append(out, a)
 			}
 		}
@@ -60,25 +60,25 @@ func overlaps(a, b Range) bool {
 }
 
 // createNote proposes the missing note a relative link names, from the starter template.
-func (s *Server) createNote(d *document, dest string) (CodeAction, bool) {
+func (s *Server) createNote(d *document, dest string) (codeAction, bool) {
 	t, err := note.Resolve(d.rel, dest)
 	if err != nil || t.Kind != note.File || !strings.HasSuffix(t.Path, ".md") || !ref.UnderAuthored(t.Path) {
-		return CodeAction{}, false
+		return codeAction{}, false
 	}
 	uri := uriOf(filepath.Join(s.theBrain().Root, filepath.FromSlash(t.Path)))
-	create, _ := json.Marshal(CreateFile{Kind: "create", URI: uri, Options: &CreateFileOptions{IgnoreIfExists: true}})
-	var fill TextDocumentEdit
+	create, _ := json.Marshal(createFile{Kind: "create", URI: uri, Options: &createFileOptions{IgnoreIfExists: true}})
+	var fill textDocumentEdit
 	fill.TextDocument.URI = uri
-	fill.Edits = []TextEdit{{NewText: string(starter.Note(t.Path, starter.TitleOf(t.Path)))}}
+	fill.Edits = []textEdit{{NewText: string(starter.Note(t.Path, starter.TitleOf(t.Path)))}}
 	edit, _ := json.Marshal(fill)
-	return CodeAction{
+	return codeAction{
 		Title: "Create " + t.Path + " from the starter template", Kind: "quickfix", IsPreferred: true,
-		Edit: &WorkspaceEdit{DocumentChanges: []json.RawMessage{create, edit}},
+		Edit: &workspaceEdit{DocumentChanges: []json.RawMessage{create, edit}},
 	}, true
 }
 
 // fixAnchor proposes the headings of the target note nearest to a missing one.
-func (s *Server) fixAnchor(d *document, dest string, rng Range) []CodeAction {
+func (s *Server) fixAnchor(d *document, dest string, rng Range) []codeAction {
 	if !strings.Contains(dest, "#") {
 		return nil
 	}
@@ -95,15 +95,15 @@ func (s *Server) fixAnchor(d *document, dest string, rng Range) []CodeAction {
 	// The fragment is the part of the written link after its first '#'.
 	hash := strings.IndexByte(dest, '#')
 	from := Position{Line: rng.Start.Line, Character: rng.Start.Character + utf16Len(dest[:hash+1])}
-	var out []CodeAction
+	var out []codeAction
 	for i, sec := range secs {
 		if i == maxAnchorFixes {
 			break
 		}
-		edit := TextEdit{Range: Range{Start: from, End: rng.End}, NewText: sec.Slug}
-		out = append(out, CodeAction{
+		edit := textEdit{Range: Range{Start: from, End: rng.End}, NewText: sec.Slug}
+		out = append(out, codeAction{
 			Title: fmt.Sprintf("Link to section #%s (%s)", sec.Slug, sec.Title), Kind: "quickfix", IsPreferred: i == 0,
-			Edit: &WorkspaceEdit{Changes: map[string][]TextEdit{d.uri: {edit}}},
+			Edit: &workspaceEdit{Changes: map[string][]textEdit{d.uri: {edit}}},
 		})
 	}
 	return out

@@ -117,7 +117,7 @@ func (c *client) next() *message {
 }
 
 // diagnostics waits for the next diagnostics of uri.
-func (c *client) diagnostics(uri string) PublishDiagnosticsParams {
+func (c *client) diagnostics(uri string) publishDiagnosticsParams {
 	c.t.Helper()
 	for i, m := range c.queue {
 		if p, ok := diagnosticsOf(m, uri); ok {
@@ -136,8 +136,8 @@ func (c *client) diagnostics(uri string) PublishDiagnosticsParams {
 	}
 }
 
-func diagnosticsOf(m *message, uri string) (PublishDiagnosticsParams, bool) {
-	var p PublishDiagnosticsParams
+func diagnosticsOf(m *message, uri string) (publishDiagnosticsParams, bool) {
+	var p publishDiagnosticsParams
 	if m.Method != "textDocument/publishDiagnostics" || json.Unmarshal(m.Params, &p) != nil || p.URI != uri {
 		return p, false
 	}

@@ -32,7 +32,7 @@ const minSearchHits = 10
 // destRE finds a link destination being typed: after "](" or "<bf://" up to the cursor.
 var destRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:\]\(<?|<)([^)\s>]*)$`) })
 
-// completion is one candidate before it becomes a CompletionItem.
+// completion is one candidate before it becomes a completionItem.
 type completion struct {
 	label, insert, detail string
 	kind                  int
@@ -62,18 +62,18 @@ func (s *Server) complete(ctx context.Context, p TextDocumentPositionParams) (an
 	}
 	start := Position{Line: p.Position.Line, Character: utf16Len(before[:len(before)-len(typed)])}
 	rng := Range{Start: start, End: p.Position}
-	items := []CompletionItem{}
+	items := []completionItem{}
 	for i, c := range cands {
 		if i == maxCompletions {
 			break
 		}
-		items = append(items, CompletionItem{
+		items = append(items, completionItem{
 			Label: c.label, Kind: c.kind, Detail: c.detail,
 			SortText: fmt.Sprintf("%04d", i), FilterText: typed,
-			TextEdit: &TextEdit{Range: rng, NewText: c.insert},
+			TextEdit: &textEdit{Range: rng, NewText: c.insert},
 		})
 	}
-	return &CompletionList{IsIncomplete: true, Items: items}, nil
+	return &completionList{IsIncomplete: true, Items: items}, nil
 }
 
 // completeDest completes a link destination: a relation after ?rel=, a section after #,
@@ -146,7 +146,7 @@ func relations(b *brain.Brain, part string) []completion {
 		if f, ok := b.Config.Relation(r); ok && f.Description != "" {
 			detail = f.Description
 		}
-		out = append(out, completion{label: r, insert: r, detail: detail, kind: KindEnumValue})
+		out = append(out, completion{label: r, insert: r, detail: detail, kind: kindEnumValue})
 	}
 	return out
 }
@@ -164,7 +164,7 @@ func (s *Server) sections(d *document, base, frag string) []completion {
 	var out []completion
 	for _, sec := range n.Sections {
 		if strings.HasPrefix(sec.Slug, frag) {
-			out = append(out, completion{label: sec.Slug, insert: sec.Slug, detail: sec.Title, kind: KindReference})
+			out = append(out, completion{label: sec.Slug, insert: sec.Slug, detail: sec.Title, kind: kindReference})
 		}
 	}
 	return out
@@ -199,7 +199,7 @@ func (s *Server) items(ctx context.Context, typed, brainPath string) []completio
 					if err := rows.Scan(&r, &title); err != nil {
 						return err
 					}
-					add(completion{label: title, insert: r, detail: r, kind: KindReference})
+					add(completion{label: title, insert: r, detail: r, kind: kindReference})
 					return nil
 				})
 		}
@@ -208,9 +208,9 @@ func (s *Server) items(ctx context.Context, typed, brainPath string) []completio
 		res, err := search.Run(ctx, search.Request{Query: q, Brains: []*brain.Brain{b}, Limit: 20, Now: s.opts.Now(), Location: s.opts.Location})
 		if err == nil {
 			for _, it := range res.Items {
-				kind := KindFile
+				kind := kindFile
 				if it.Kind == "record" {
-					kind = KindReference
+					kind = kindReference
 				}
 				add(completion{label: it.Title, insert: it.Ref, detail: it.Ref, kind: kind})
 			}
@@ -227,7 +227,7 @@ func (s *Server) items(ctx context.Context, typed, brainPath string) []completio
 			if err := rows.Scan(&r, &title); err != nil {
 				return err
 			}
-			add(completion{label: title, insert: r, detail: r, kind: KindFile})
+			add(completion{label: title, insert: r, detail: r, kind: kindFile})
 			return nil
 		})
 	return out
@@ -271,7 +271,7 @@ func (s *Server) identities(ctx context.Context, typed string, targets []string)
 		if len(targets) > 0 && !slices.ContainsFunc(targets, func(t string) bool { return strings.HasPrefix(name, t) }) {
 			return nil
 		}
-		out = append(out, completion{label: name, insert: name, detail: title, kind: KindReference})
+		out = append(out, completion{label: name, insert: name, detail: title, kind: kindReference})
 		return nil
 	})
 	if err != nil {
@@ -294,7 +294,7 @@ func (s *Server) completeValue(ctx context.Context, d *document, line int, typed
 		var cands []completion
 		for _, t := range page.Items {
 			if strings.HasPrefix(t.Tag, typed) {
-				cands = append(cands, completion{label: t.Tag, insert: t.Tag, detail: fmt.Sprintf("%d %s", t.Total, plural(t.Total, "note", "notes")), kind: KindKeyword})
+				cands = append(cands, completion{label: t.Tag, insert: t.Tag, detail: fmt.Sprintf("%d %s", t.Total, plural(t.Total, "note", "notes")), kind: kindKeyword})
 			}
 		}
 		return cands

@@ -67,22 +67,22 @@ func (s *Server) publish(uri string) {
 		return
 	}
 	v := d.version
-	_ = s.w.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: diags})
+	_ = s.w.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Version: &v, Diagnostics: diags})
 }
 
 // diagnostics are bf validate's findings for the document's text, placed in it.
-func (s *Server) diagnostics(d *document) ([]Diagnostic, error) {
+func (s *Server) diagnostics(d *document) ([]diagnostic, error) {
 	findings, err := check.Note(s.ctx, s.theBrain(), d.rel, []byte(d.text.s))
 	if err != nil {
 		return nil, err
 	}
-	out := []Diagnostic{}
+	out := []diagnostic{}
 	for _, f := range findings {
-		sev := SeverityError
+		sev := severityError
 		if f.Warning {
-			sev = SeverityWarning
+			sev = severityWarning
 		}
-		out = append(out, Diagnostic{Range: locate(d.text, f), Severity: sev, Source: "bf", Message: f.Message})
+		out = append(out, diagnostic{Range: locate(d.text, f), Severity: sev, Source: "bf", Message: f.Message})
 	}
 	return out, nil
 }

@@ -12,9 +12,9 @@ import (
 	"sync"
 )
 
-// MaxMessage bounds one message body: a note is at most 4 MiB, and its text may arrive
+// maxMessage bounds one message body: a note is at most 4 MiB, and its text may arrive
 // escaped in a didChange, so twice that and some room.
-const MaxMessage = 10 << 20
+const maxMessage = 10 << 20
 
 // maxHeader bounds the header block of one message.
 const maxHeader = 4 << 10
@@ -98,12 +98,12 @@ func ReadMessage(r *bufio.Reader) ([]byte, error) {
 	if length < 0 {
 		return nil, fmt.Errorf("%w: no Content-Length", errFraming)
 	}
-	if length > MaxMessage {
+	if length > maxMessage {
 		// Skip the body, so the next message can still be read.
 		if _, err := io.CopyN(io.Discard, r, int64(length)); err != nil {
 			return nil, io.ErrUnexpectedEOF
 		}
-		return nil, fmt.Errorf("%w: a body of %d bytes is over the limit of %d", errFraming, length, MaxMessage)
+		return nil, fmt.Errorf("%w: a body of %d bytes is over the limit of %d", errFraming, length, maxMessage)
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(r, body); err != nil {

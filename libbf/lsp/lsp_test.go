@@ -202,7 +202,7 @@ func TestCompletion(t *testing.T) {
 			}
 			uri := s.open("projects/tax-engine.md", text)
 			r := s.call("textDocument/completion", at(uri, line, utf16Len(tt.typed)))
-			s.golden("completion-"+tt.name, result[CompletionList](t, r))
+			s.golden("completion-"+tt.name, result[completionList](t, r))
 		})
 	}
 }
@@ -248,18 +248,18 @@ func TestReferences(t *testing.T) {
 	ctx := map[string]any{"includeDeclaration": false}
 	p := at(tax, 0, 0)
 	p["context"] = ctx
-	s.golden("references-note", result[[]Location](t, s.call("textDocument/references", p)))
+	s.golden("references-note", result[[]location](t, s.call("textDocument/references", p)))
 	// On a link: the references of its target, here the ledger's.
 	p = at(tax, 19, 5)
 	p["context"] = map[string]any{"includeDeclaration": true}
-	s.golden("references-link", result[[]Location](t, s.call("textDocument/references", p)))
+	s.golden("references-link", result[[]location](t, s.call("textDocument/references", p)))
 }
 
 func TestSymbols(t *testing.T) {
 	s := newSession(t)
 	uri := s.open("projects/billing-api.md", "")
-	s.golden("document-symbols", result[[]DocumentSymbol](t, s.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}})))
-	s.golden("workspace-symbols", result[[]SymbolInformation](t, s.call("workspace/symbol", map[string]any{"query": "ledger cutover"})))
+	s.golden("document-symbols", result[[]documentSymbol](t, s.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": uri}})))
+	s.golden("workspace-symbols", result[[]symbolInformation](t, s.call("workspace/symbol", map[string]any{"query": "ledger cutover"})))
 }
 
 func TestCodeActions(t *testing.T) {
@@ -269,7 +269,7 @@ func TestCodeActions(t *testing.T) {
 	lines := strings.Count(edited(t, s.root), "\n")
 	whole := map[string]any{"textDocument": map[string]any{"uri": uri}, "range": map[string]any{
 		"start": map[string]any{"line": 0, "character": 0}, "end": map[string]any{"line": lines, "character": 0}}}
-	s.golden("code-actions", result[[]CodeAction](t, s.call("textDocument/codeAction", whole)))
+	s.golden("code-actions", result[[]codeAction](t, s.call("textDocument/codeAction", whole)))
 	// Nothing was written: the missing note is only proposed.
 	if _, err := os.Stat(filepath.Join(s.root, "projects", "tax-rules.md")); !os.IsNotExist(err) {
 		t.Errorf("projects/tax-rules.md exists (%v): a code action wrote it", err)
@@ -281,7 +281,7 @@ func TestSave(t *testing.T) {
 	s := newSession(t)
 	const linking = "---\ntype: project\ntitle: L\n---\n\n# L\n\n[t](tax-engine.md#audit)\n"
 	l := s.open("projects/l.md", linking)
-	want := []Diagnostic{{Range: Range{Start: Position{7, 4}, End: Position{7, 23}}, Severity: SeverityError, Source: "bf", Message: "missing heading: tax-engine.md#audit"}}
+	want := []diagnostic{{Range: Range{Start: Position{7, 4}, End: Position{7, 23}}, Severity: severityError, Source: "bf", Message: "missing heading: tax-engine.md#audit"}}
 	if diff := cmp.Diff(want, s.diagnostics(l).Diagnostics); diff != "" {
 		t.Errorf("before the save (-want +got):\n%s", diff)
 	}

@@ -57,7 +57,7 @@ func (s *Server) readAt(ctx context.Context, p TextDocumentPositionParams) (out 
 func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, *rpcError) {
 	out, tg, r, err := s.readAt(ctx, p)
 	if err != nil {
-		return &Hover{Contents: MarkupContent{Kind: "markdown", Value: "bf read " + r + ": " + err.Error()}, Range: &tg.rng}, nil
+		return &hover{Contents: markupContent{Kind: "markdown", Value: "bf read " + r + ": " + err.Error()}, Range: &tg.rng}, nil
 	}
 	text := ""
 	if out != nil {
@@ -66,7 +66,7 @@ func (s *Server) hover(ctx context.Context, p TextDocumentPositionParams) (any, 
 	if text == "" {
 		return nil, nil
 	}
-	return &Hover{Contents: MarkupContent{Kind: "markdown", Value: text}, Range: &tg.rng}, nil
+	return &hover{Contents: markupContent{Kind: "markdown", Value: text}, Range: &tg.rng}, nil
 }
 
 // describe words a read reply for a hover: title, type, status and date, review signal
@@ -173,20 +173,20 @@ func (s *Server) definition(ctx context.Context, p TextDocumentPositionParams) (
 	if !ok {
 		return nil, nil
 	}
-	return []Location{loc}, nil
+	return []location{loc}, nil
 }
 
 // locationOf is the file of a read note (at its section's heading) or record.
-func (s *Server) locationOf(out any) (Location, bool) {
+func (s *Server) locationOf(out any) (location, bool) {
 	root := s.theBrain().Root
 	switch r := out.(type) {
 	case *read.NoteReply:
 		path, frag, _ := strings.Cut(r.Ref, "#")
-		return Location{URI: uriOf(filepath.Join(root, filepath.FromSlash(path))), Range: s.sectionRange(path, frag)}, true
+		return location{URI: uriOf(filepath.Join(root, filepath.FromSlash(path))), Range: s.sectionRange(path, frag)}, true
 	case *read.RecordReply:
-		return Location{URI: uriOf(filepath.Join(root, filepath.FromSlash(r.Path)))}, r.Path != ""
+		return location{URI: uriOf(filepath.Join(root, filepath.FromSlash(r.Path)))}, r.Path != ""
 	}
-	return Location{}, false
+	return location{}, false
 }
 
 // noteText is the text of a note of the brain: the client's when it is open, else the file's.
@@ -267,7 +267,7 @@ func (s *Server) references(ctx context.Context, p ReferenceParams) (any, *rpcEr
 	r, _, _ = strings.Cut(r, "#")
 	out, err := s.read(ctx, r, "", 0)
 	if err != nil {
-		return []Location{}, nil
+		return []location{}, nil
 	}
 	var groups []graph.Group
 	var owner string
@@ -286,7 +286,7 @@ func (s *Server) references(ctx context.Context, p ReferenceParams) (any, *rpcEr
 		groups = t.Backlinks
 	}
 	seen := map[string]bool{}
-	locs := []Location{}
+	locs := []location{}
 	for _, g := range groups {
 		for _, it := range s.groupItems(ctx, r, g) {
 			if seen[it.Ref] || len(seen) == maxReferences {
@@ -298,7 +298,7 @@ func (s *Server) references(ctx context.Context, p ReferenceParams) (any, *rpcEr
 	}
 	if p.Context.IncludeDeclaration {
 		if loc, ok := s.locationOf(out); ok {
-			locs = append([]Location{loc}, locs...)
+			locs = append([]location{loc}, locs...)
 		}
 	}
 	return locs, nil
@@ -329,7 +329,7 @@ func (s *Server) groupItems(ctx context.Context, r string, g graph.Group) []repl
 
 // linksTo locates in the item it the links naming the note or record owner (a brain ref)
 // or the identity id; a record, or a note whose links cannot be placed, is its file.
-func (s *Server) linksTo(it reply.Item, owner, id string) []Location {
+func (s *Server) linksTo(it reply.Item, owner, id string) []location {
 	b := s.theBrain()
 	if it.Kind == "record" {
 		rr, ok := ref.ParseRecordRef(it.Ref)
@@ -337,7 +337,7 @@ func (s *Server) linksTo(it reply.Item, owner, id string) []Location {
 			return nil
 		}
 		file := filepath.Join(b.Root, "memories", rr.Source, record.FileName(rr.ID))
-		loc := Location{URI: uriOf(file)}
+		loc := location{URI: uriOf(file)}
 		// A record writes its links as JSON strings: find the first one naming the target.
 		if data, err := os.ReadFile(file); err == nil {
 			t := newText(string(data))
@@ -349,14 +349,14 @@ func (s *Server) linksTo(it reply.Item, owner, id string) []Location {
 				}
 			}
 		}
-		return []Location{loc}
+		return []location{loc}
 	}
 	uri := uriOf(filepath.Join(b.Root, filepath.FromSlash(it.Ref)))
 	n, t := s.parsed(it.Ref)
 	if n == nil {
-		return []Location{{URI: uri}}
+		return []location{{URI: uri}}
 	}
-	var out []Location
+	var out []location
 	names := func(dest string) bool {
 		if dest == id || dest == owner {
 			return true
@@ -371,16 +371,16 @@ func (s *Server) linksTo(it reply.Item, owner, id string) []Location {
 	}
 	for _, l := range n.Links {
 		if names(l.Target) {
-			out = append(out, Location{URI: uri, Range: locate(t, check.Finding{Line: l.Line, Link: l.Target})})
+			out = append(out, location{URI: uri, Range: locate(t, check.Finding{Line: l.Line, Link: l.Target})})
 		}
 	}
 	for _, f := range declaredValues(n) {
 		if names(f) {
-			out = append(out, Location{URI: uri, Range: locate(t, check.Finding{Link: f})})
+			out = append(out, location{URI: uri, Range: locate(t, check.Finding{Link: f})})
 		}
 	}
 	if len(out) == 0 {
-		out = []Location{{URI: uri}}
+		out = []location{{URI: uri}}
 	}
 	return out
 }

@@ -15,7 +15,7 @@ type Range struct {
 	End   Position `json:"end"`
 }
 
-type Location struct {
+type location struct {
 	URI   string `json:"uri"`
 	Range Range  `json:"range"`
 }
@@ -69,60 +69,60 @@ type DidSaveParams struct {
 
 // Diagnostic severities.
 const (
-	SeverityError   = 1
-	SeverityWarning = 2
+	severityError   = 1
+	severityWarning = 2
 )
 
-type Diagnostic struct {
+type diagnostic struct {
 	Range    Range  `json:"range"`
 	Severity int    `json:"severity"`
 	Source   string `json:"source"`
 	Message  string `json:"message"`
 }
 
-type PublishDiagnosticsParams struct {
+type publishDiagnosticsParams struct {
 	URI         string       `json:"uri"`
 	Version     *int         `json:"version,omitempty"`
-	Diagnostics []Diagnostic `json:"diagnostics"`
+	Diagnostics []diagnostic `json:"diagnostics"`
 }
 
-type TextEdit struct {
+type textEdit struct {
 	Range   Range  `json:"range"`
 	NewText string `json:"newText"`
 }
 
 // Completion item kinds used here.
 const (
-	KindText      = 1
-	KindField     = 5
-	KindReference = 18
-	KindFile      = 17
-	KindFolder    = 19
-	KindEnumValue = 20
-	KindKeyword   = 14
+	kindText      = 1
+	kindField     = 5
+	kindReference = 18
+	kindFile      = 17
+	kindFolder    = 19
+	kindEnumValue = 20
+	kindKeyword   = 14
 )
 
-type CompletionItem struct {
+type completionItem struct {
 	Label      string    `json:"label"`
 	Kind       int       `json:"kind,omitempty"`
 	Detail     string    `json:"detail,omitempty"`
 	SortText   string    `json:"sortText,omitempty"`
 	FilterText string    `json:"filterText,omitempty"`
-	TextEdit   *TextEdit `json:"textEdit,omitempty"`
+	TextEdit   *textEdit `json:"textEdit,omitempty"`
 }
 
-type CompletionList struct {
+type completionList struct {
 	IsIncomplete bool             `json:"isIncomplete"`
-	Items        []CompletionItem `json:"items"`
+	Items        []completionItem `json:"items"`
 }
 
-type MarkupContent struct {
+type markupContent struct {
 	Kind  string `json:"kind"`
 	Value string `json:"value"`
 }
 
-type Hover struct {
-	Contents MarkupContent `json:"contents"`
+type hover struct {
+	Contents markupContent `json:"contents"`
 	Range    *Range        `json:"range,omitempty"`
 }
 
@@ -135,19 +135,19 @@ type ReferenceParams struct {
 
 // Symbol kinds used here.
 const (
-	SymbolFile   = 1
-	SymbolString = 15
-	SymbolObject = 19
-	SymbolKey    = 20
+	symbolFile   = 1
+	symbolString = 15
+	symbolObject = 19
+	symbolKey    = 20
 )
 
-type DocumentSymbol struct {
+type documentSymbol struct {
 	Name           string           `json:"name"`
 	Detail         string           `json:"detail,omitempty"`
 	Kind           int              `json:"kind"`
 	Range          Range            `json:"range"`
 	SelectionRange Range            `json:"selectionRange"`
-	Children       []DocumentSymbol `json:"children,omitempty"`
+	Children       []documentSymbol `json:"children,omitempty"`
 }
 
 type DocumentSymbolParams struct {
@@ -158,10 +158,10 @@ type WorkspaceSymbolParams struct {
 	Query string `json:"query"`
 }
 
-type SymbolInformation struct {
+type symbolInformation struct {
 	Name          string   `json:"name"`
 	Kind          int      `json:"kind"`
-	Location      Location `json:"location"`
+	Location      location `json:"location"`
 	ContainerName string   `json:"containerName,omitempty"`
 }
 
@@ -170,34 +170,34 @@ type CodeActionParams struct {
 	Range        Range                  `json:"range"`
 }
 
-type CodeAction struct {
+type codeAction struct {
 	Title       string         `json:"title"`
 	Kind        string         `json:"kind"`
-	Diagnostics []Diagnostic   `json:"diagnostics,omitempty"`
+	Diagnostics []diagnostic   `json:"diagnostics,omitempty"`
 	IsPreferred bool           `json:"isPreferred,omitempty"`
-	Edit        *WorkspaceEdit `json:"edit,omitempty"`
+	Edit        *workspaceEdit `json:"edit,omitempty"`
 }
 
-// WorkspaceEdit holds document changes: a mix of CreateFile and TextDocumentEdit values.
-type WorkspaceEdit struct {
+// workspaceEdit holds document changes: a mix of createFile and textDocumentEdit values.
+type workspaceEdit struct {
 	DocumentChanges []json.RawMessage     `json:"documentChanges,omitempty"`
-	Changes         map[string][]TextEdit `json:"changes,omitempty"`
+	Changes         map[string][]textEdit `json:"changes,omitempty"`
 }
 
-type CreateFile struct {
+type createFile struct {
 	Kind    string             `json:"kind"`
 	URI     string             `json:"uri"`
-	Options *CreateFileOptions `json:"options,omitempty"`
+	Options *createFileOptions `json:"options,omitempty"`
 }
 
-type CreateFileOptions struct {
+type createFileOptions struct {
 	IgnoreIfExists bool `json:"ignoreIfExists,omitempty"`
 }
 
-type TextDocumentEdit struct {
+type textDocumentEdit struct {
 	TextDocument struct {
 		URI     string `json:"uri"`
 		Version *int   `json:"version"`
 	} `json:"textDocument"`
-	Edits []TextEdit `json:"edits"`
+	Edits []textEdit `json:"edits"`
 }

@@ -76,7 +76,7 @@ func TestExit(t *testing.T) {
 		want        error
 	}{
 		{"shutdown then exit", frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`) + frame(`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`) + frame(`{"jsonrpc":"2.0","method":"exit"}`), nil},
-		{"exit alone", frame(`{"jsonrpc":"2.0","method":"exit"}`), ErrExitBeforeShutdown},
+		{"exit alone", frame(`{"jsonrpc":"2.0","method":"exit"}`), errExitBeforeShutdown},
 		{"input ends", frame(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`), nil},
 		{"input ends inside a body", "Content-Length: 100\r\n\r\n{", nil},
 	}

@@ -35,9 +35,9 @@ import (
 // DefaultDebounce is how long diagnostics wait after a document's last change.
 const DefaultDebounce = 150 * time.Millisecond
 
-// ErrExitBeforeShutdown is returned when the client sent exit without shutdown first:
+// errExitBeforeShutdown is returned when the client sent exit without shutdown first:
 // the protocol asks for exit status 1 then.
-var ErrExitBeforeShutdown = errors.New("the client sent exit before shutdown")
+var errExitBeforeShutdown = errors.New("the client sent exit before shutdown")
 
 // Options configure a server.
 type Options struct {
@@ -113,7 +113,7 @@ func New(opts Options) *Server {
 
 // Serve reads messages from in and writes responses and notifications to out until in
 // ends or the client sends exit. It returns nil when the session ended in order or the
-// client went away, and ErrExitBeforeShutdown for exit without shutdown.
+// client went away, and errExitBeforeShutdown for exit without shutdown.
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	s.w = &writer{out: out}
 	s.ctx, s.cancel = context.WithCancel(ctx)
@@ -150,7 +150,7 @@ func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 			down := s.shutdown
 			s.mu.Unlock()
 			if !down {
-				return ErrExitBeforeShutdown
+				return errExitBeforeShutdown
 			}
 			return nil
 		}
@@ -471,7 +471,7 @@ func (s *Server) close(uri string) {
 	}
 	s.mu.Unlock()
 	if ok && d.rel != "" {
-		_ = s.w.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: uri, Diagnostics: []Diagnostic{}})
+		_ = s.w.notify("textDocument/publishDiagnostics", publishDiagnosticsParams{URI: uri, Diagnostics: []diagnostic{}})
 	}
 }
 

@@ -20,19 +20,19 @@ func (s *Server) documentSymbols(p DocumentSymbolParams) (any, *rpcError) {
 	}
 	n, err := note.Parse(d.rel, []byte(d.text.s), note.KindOf(d.rel))
 	if err != nil {
-		return []DocumentSymbol{}, nil
+		return []documentSymbol{}, nil
 	}
-	var build func(parent int) []DocumentSymbol
-	build = func(parent int) []DocumentSymbol {
-		out := []DocumentSymbol{}
+	var build func(parent int) []documentSymbol
+	build = func(parent int) []documentSymbol {
+		out := []documentSymbol{}
 		for i, sec := range n.Sections {
 			if sec.Parent != parent {
 				continue
 			}
 			last := max(sec.Line-1, sec.End-2)
 			full := Range{Start: Position{Line: sec.Line - 1}, End: Position{Line: last, Character: utf16Len(d.text.line(last))}}
-			sym := DocumentSymbol{
-				Name: sec.Title, Detail: "#" + sec.Slug, Kind: SymbolString,
+			sym := documentSymbol{
+				Name: sec.Title, Detail: "#" + sec.Slug, Kind: symbolString,
 				Range: full, SelectionRange: d.text.lineRange(sec.Line - 1),
 			}
 			if kids := build(i); len(kids) > 0 {
@@ -48,7 +48,7 @@ func (s *Server) documentSymbols(p DocumentSymbolParams) (any, *rpcError) {
 // workspaceSymbols are bf search's hits for the query: notes, sections and records.
 func (s *Server) workspaceSymbols(ctx context.Context, p WorkspaceSymbolParams) (any, *rpcError) {
 	b := s.theBrain()
-	out := []SymbolInformation{}
+	out := []symbolInformation{}
 	q := strings.TrimSpace(p.Query)
 	if b == nil || q == "" {
 		return out, nil
@@ -59,18 +59,18 @@ func (s *Server) workspaceSymbols(ctx context.Context, p WorkspaceSymbolParams) 
 	}
 	for _, it := range res.Items {
 		path, frag, _ := strings.Cut(it.Ref, "#")
-		kind := SymbolFile
-		var loc Location
+		kind := symbolFile
+		var loc location
 		if rr, ok := ref.ParseRecordRef(path); ok && it.Kind == "record" {
-			kind = SymbolObject
-			loc = Location{URI: uriOf(filepath.Join(b.Root, "memories", rr.Source, record.FileName(rr.ID)))}
+			kind = symbolObject
+			loc = location{URI: uriOf(filepath.Join(b.Root, "memories", rr.Source, record.FileName(rr.ID)))}
 		} else {
-			loc = Location{URI: uriOf(filepath.Join(b.Root, filepath.FromSlash(path))), Range: s.sectionRange(path, frag)}
+			loc = location{URI: uriOf(filepath.Join(b.Root, filepath.FromSlash(path))), Range: s.sectionRange(path, frag)}
 			if frag != "" {
-				kind = SymbolString
+				kind = symbolString
 			}
 		}
-		out = append(out, SymbolInformation{Name: it.Title, Kind: kind, Location: loc, ContainerName: it.Ref})
+		out = append(out, symbolInformation{Name: it.Title, Kind: kind, Location: loc, ContainerName: it.Ref})
 	}
 	return out, nil
 }

@@ -29,8 +29,8 @@ import (
 
 // Server identity as hosts show it.
 const (
-	Name  = "bf"
-	Title = "Brain Framework"
+	name  = "bf"
+	title = "Brain Framework"
 )
 
 // Options configure a server.
@@ -94,8 +94,8 @@ func New(opts Options) (*Server, error) {
 	hooks.AddAfterInitialize(func(ctx context.Context, _ any, _ *mcp.InitializeRequest, res *mcp.InitializeResult) {
 		s.session.set(res.ProtocolVersion, server.ClientSessionFromContext(ctx))
 	})
-	s.mcp = server.NewMCPServer(Name, version,
-		server.WithTitle(Title),
+	s.mcp = server.NewMCPServer(name, version,
+		server.WithTitle(title),
 		server.WithInstructions(instructions(tools)),
 		server.WithToolCapabilities(false),
 		server.WithResourceCapabilities(false, false),

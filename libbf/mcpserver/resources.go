@@ -115,7 +115,7 @@ func (s *Server) listResources(ctx context.Context, cursor string) (*mcp.ListRes
 				res.NextCursor = mcp.Cursor(strconv.Itoa(i))
 				return res, nil
 			default:
-				res.Resources = append(res.Resources, mcp.NewResource(NoteURI(b.Name, n.Path), b.Name+"/"+n.Path,
+				res.Resources = append(res.Resources, mcp.NewResource(noteURI(b.Name, n.Path), b.Name+"/"+n.Path,
 					mcp.WithMIMEType(resourceMIME)))
 			}
 			i++
@@ -124,8 +124,8 @@ func (s *Server) listResources(ctx context.Context, cursor string) (*mcp.ListRes
 	return res, nil
 }
 
-// NoteURI is the resource address of a note: bf://NAME/PATH, with # and ? escaped.
-func NoteURI(brainName, path string) string {
+// noteURI is the resource address of a note: bf://NAME/PATH, with # and ? escaped.
+func noteURI(brainName, path string) string {
 	return "bf://" + brainName + "/" + strings.NewReplacer("%", "%25", "#", "%23", "?", "%3F").Replace(path)
 }
 

@@ -46,9 +46,9 @@ func (s *Store) Verify(ctx context.Context, refArg, source string) (*VerifyReply
 	now := s.now()
 	c := Check{By: source, At: timestamp.Day(now.UTC())}
 	m.Verified = append(m.Verified, c)
-	m.Confidence, m.Source = Confirmed, source
-	if m.Review != "" || Reviewed(m.Type) {
-		m.Review = timestamp.Day(now.AddDate(0, 0, ReviewDays))
+	m.Confidence, m.Source = confirmed, source
+	if m.Review != "" || reviewed(m.Type) {
+		m.Review = timestamp.Day(now.AddDate(0, 0, reviewDays))
 	}
 	if err := s.Write(m); err != nil {
 		return nil, err
@@ -155,8 +155,8 @@ type ScopeReport struct {
 	Invalid    []string       `json:"invalid,omitempty"`
 }
 
-// ReviewLimit is how many items of each list one page of bf review holds.
-const ReviewLimit = 50
+// reviewLimit is how many items of each list one page of bf review holds.
+const reviewLimit = 50
 
 // ReviewTotals counts each list of bf review over every page.
 type ReviewTotals struct {
@@ -195,7 +195,7 @@ func (s *Store) Review(ctx context.Context, staleDays int, offset int64) (*Revie
 	}
 	now := s.now()
 	today := timestamp.Day(now.UTC())
-	out := &ReviewReply{Notice: Notice, Today: today, StaleDays: staleDays, Warnings: l.Warnings}
+	out := &ReviewReply{Notice: notice, Today: today, StaleDays: staleDays, Warnings: l.Warnings}
 	var live []*Memory
 	for _, m := range l.All {
 		if len(m.SupersededBy) == 0 {
@@ -232,7 +232,7 @@ func (s *Store) Review(ctx context.Context, staleDays int, offset int64) (*Revie
 	more := false
 	page := func(n int) (int, int) {
 		from := int(min(offset, int64(n)))
-		to := min(from+ReviewLimit, n)
+		to := min(from+reviewLimit, n)
 		more = more || to < n
 		return from, to
 	}
@@ -242,7 +242,7 @@ func (s *Store) Review(ctx context.Context, staleDays int, offset int64) (*Revie
 	out.Stale = append([]ReviewItem{}, stale[from:to]...)
 	from, to = page(len(dups))
 	out.Duplicates = append([]Duplicate{}, dups[from:to]...)
-	out.NextOffset = reply.NextOffset(offset, ReviewLimit, more)
+	out.NextOffset = reply.NextOffset(offset, reviewLimit, more)
 	out.Scopes = s.scopeReport(l)
 	return out, nil
 }
@@ -255,7 +255,7 @@ func duplicateGroups(live []*Memory) []Duplicate {
 	words := make([][]string, len(live))
 	ids := make([]string, len(live))
 	for i, m := range live {
-		words[i], ids[i] = TitleWords(m.Title), m.Identity()
+		words[i], ids[i] = titleWords(m.Title), m.Identity()
 	}
 	parent := make([]int, len(live))
 	best := make([]float64, len(live)) // highest overlap in the group, kept at its root
@@ -276,8 +276,8 @@ func duplicateGroups(live []*Memory) []Duplicate {
 				continue
 			}
 			o := wordOverlap(words[i], words[j])
-			long := len(words[i]) >= GuardMinWords && len(words[j]) >= GuardMinWords
-			if ids[i] != ids[j] && !(long && o >= GuardOverlap) {
+			long := len(words[i]) >= guardMinWords && len(words[j]) >= guardMinWords
+			if ids[i] != ids[j] && !(long && o >= guardOverlap) {
 				continue
 			}
 			ri, rj := root(i), root(j)
@@ -313,7 +313,7 @@ func (s *Store) scopeReport(l *Loaded) ScopeReport {
 	declared := map[string]bool{DefaultScope: true}
 	if mc := s.Brain.Config.Memory; mc != nil {
 		for _, sc := range mc.Scopes {
-			if err := CheckScope(sc); err != nil {
+			if err := checkScope(sc); err != nil {
 				r.Invalid = append(r.Invalid, sc)
 				continue
 			}
@@ -346,7 +346,7 @@ type ScopeReply struct {
 // Scope declares scopes in bf.yaml (memory.scopes) and reports declared against stored.
 func (s *Store) Scope(ctx context.Context, add []string) (*ScopeReply, error) {
 	for _, sc := range add {
-		if err := CheckScope(sc); err != nil {
+		if err := checkScope(sc); err != nil {
 			return nil, inputf("SCOPE", "%s", err)
 		}
 	}

@@ -19,10 +19,10 @@ import (
 // Brief limits.
 const (
 	DefaultBriefBytes = 6000
-	MinBriefBytes     = 256
-	MaxBriefBytes     = 1 << 20
-	MaxRules          = 20
-	MaxPreferences    = 8
+	minBriefBytes     = 256
+	maxBriefBytes     = 1 << 20
+	maxRules          = 20
+	maxPreferences    = 8
 	maxListed         = 10 // due, inbox, recent
 	recentDays        = 7
 	bodyClip          = 240
@@ -33,7 +33,7 @@ const (
 // the order they are printed in: what comes from outside the project first, then how the
 // user wants to work, ahead of pins and rules.
 var (
-	Priority = []string{"rules", "preferences", "pinned", "due", "code", "inbox", "brains", "recent"}
+	priority = []string{"rules", "preferences", "pinned", "due", "code", "inbox", "brains", "recent"}
 	Print    = []string{"inbox", "brains", "preferences", "pinned", "rules", "due", "code", "recent"}
 	headings = map[string]string{
 		"rules":       "Rules (always apply)",
@@ -130,7 +130,7 @@ func (sc *section) restLine(scope string) string {
 		why[0] += fmt.Sprintf(", %d of them pinned and under Pinned", sc.pinnedBeyond)
 	}
 	line := fmt.Sprintf("+%d more %s not shown (%s): %s", sc.hidden(), sc.what, strings.Join(why, ", "), restCommand(sc.types, scope, sc.shown))
-	if sc.hidden() > MaxLimit {
+	if sc.hidden() > maxLimit {
 		line += " (50 a page: pass its next_offset as --offset for the next)"
 	}
 	return line
@@ -139,18 +139,18 @@ func (sc *section) restLine(scope string) string {
 // restCommand is the bf recall command listing the visible memories of these types in the
 // brief's order, from offset on.
 func restCommand(types []string, scope string, offset int) string {
-	return fmt.Sprintf("bf recall --type %s --order %s --offset %d --limit %d --no-touch --scope %s", strings.Join(types, ","), OrderImportance, offset, MaxLimit, scope)
+	return fmt.Sprintf("bf recall --type %s --order %s --offset %d --limit %d --no-touch --scope %s", strings.Join(types, ","), OrderImportance, offset, maxLimit, scope)
 }
 
 // Brief builds the session brief within req.Bytes bytes.
 func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error) {
-	if req.Bytes < MinBriefBytes || req.Bytes > MaxBriefBytes {
+	if req.Bytes < minBriefBytes || req.Bytes > maxBriefBytes {
 		return nil, inputf("--bytes", "expected an integer from 256 to 1048576")
 	}
 	asked := req.Scope
 	if asked == "" {
 		asked = DefaultScope
-	} else if err := CheckScope(asked); err != nil {
+	} else if err := checkScope(asked); err != nil {
 		return nil, inputf("--scope", "%s", err)
 	}
 	// Sessions start more often than memories are saved: the brief clears what a killed
@@ -162,22 +162,22 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	var code, tasks []string
 	var tasksErr error
 	var side sync.WaitGroup
-	side.Go(func() { code = (Git{BrainRoot: s.Brain.Root, Dir: req.Repo}).Status(ctx) })
+	side.Go(func() { code = (git{BrainRoot: s.Brain.Root, Dir: req.Repo}).Status(ctx) })
 	side.Go(func() { tasks, tasksErr = s.openTasks(ctx) })
 	l, err := s.Load()
 	side.Wait()
 	if err != nil {
 		return nil, err
 	}
-	out := &BriefReply{Notice: Notice, Scope: asked, Limit: req.Bytes, Warnings: l.Warnings}
+	out := &BriefReply{Notice: notice, Scope: asked, Limit: req.Bytes, Warnings: l.Warnings}
 	var live []*Memory
 	for _, m := range l.All {
-		if len(m.SupersededBy) == 0 && ScopeDistance(asked, m.Scope) >= 0 {
+		if len(m.SupersededBy) == 0 && scopeDistance(asked, m.Scope) >= 0 {
 			live = append(live, m)
 		}
 	}
 	secs := map[string]*section{}
-	for _, n := range Priority {
+	for _, n := range priority {
 		secs[n] = &section{name: n}
 	}
 
@@ -185,7 +185,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 	today := timestamp.Day(s.now())
 	for _, m := range live {
 		switch {
-		case IsRule(m.Type):
+		case isRule(m.Type):
 			rules = append(rules, m)
 		case isPreference(m.Type):
 			prefs = append(prefs, m)
@@ -215,8 +215,8 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 			}
 		}
 	}
-	capped(secs["rules"], rules, MaxRules, "rules", "twenty", ruleTypes)
-	capped(secs["preferences"], prefs, MaxPreferences, "preferences and relationships", "eight", preferenceTypes)
+	capped(secs["rules"], rules, maxRules, "rules", "twenty", ruleTypes)
+	capped(secs["preferences"], prefs, maxPreferences, "preferences and relationships", "eight", preferenceTypes)
 	for _, m := range live {
 		if m.Pinned && !inSection[m.Ref] {
 			pins = append(pins, m)
@@ -270,9 +270,9 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 		cuts = nil
 		for len(text) > req.Bytes {
 			victim := ""
-			for i := len(Priority) - 1; i >= 0; i-- {
-				if secs[Priority[i]].shown > 0 {
-					victim = Priority[i]
+			for i := len(priority) - 1; i >= 0; i-- {
+				if secs[priority[i]].shown > 0 {
+					victim = priority[i]
 					break
 				}
 			}
@@ -284,7 +284,7 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 			cuts = cutList(secs)
 			text = render(s.Brain.Name, asked, secs, cuts, len(full))
 		}
-		out.More = fmt.Sprintf("bf brief --scope %s --bytes %d", asked, max(len(full), MinBriefBytes))
+		out.More = fmt.Sprintf("bf brief --scope %s --bytes %d", asked, max(len(full), minBriefBytes))
 	}
 	out.Brief, out.Bytes, out.Cut = text, len(text), cuts
 	for _, n := range Print {
@@ -302,8 +302,8 @@ func (s *Store) Brief(ctx context.Context, req BriefRequest) (*BriefReply, error
 
 func cutList(secs map[string]*section) []Cut {
 	var cuts []Cut
-	for i := len(Priority) - 1; i >= 0; i-- {
-		sc := secs[Priority[i]]
+	for i := len(priority) - 1; i >= 0; i-- {
+		sc := secs[priority[i]]
 		if n := len(sc.items) - sc.shown; n > 0 {
 			cuts = append(cuts, Cut{Section: sc.name, Items: n})
 		}
@@ -338,7 +338,7 @@ func render(name, scope string, secs map[string]*section, cuts []Cut, full int) 
 				parts[i] = fmt.Sprintf("%s (%d, and %d beyond the first %s)", headings[c.Section], c.Items, sc.total-len(sc.items), sc.capName)
 			}
 		}
-		fmt.Fprintf(&b, "\nCut for size: %s. See the rest: bf brief --scope %s --bytes %d\n", strings.Join(parts, ", "), scope, max(full, MinBriefBytes))
+		fmt.Fprintf(&b, "\nCut for size: %s. See the rest: bf brief --scope %s --bytes %d\n", strings.Join(parts, ", "), scope, max(full, minBriefBytes))
 	}
 	return b.String()
 }

@@ -126,7 +126,7 @@ func TestBriefCountsEveryRule(t *testing.T) {
 			if diff := cmp.Diff([]string{c.line}, rest); diff != "" {
 				t.Fatalf("the line counting rules not shown (-want +got):\n%s", diff)
 			}
-			section := BriefSection{Name: "rules", Heading: headings["rules"], Items: c.rules, Shown: c.shown, Beyond: c.rules - MaxRules,
+			section := BriefSection{Name: "rules", Heading: headings["rules"], Items: c.rules, Shown: c.shown, Beyond: c.rules - maxRules,
 				Rest: restCommand(ruleTypes, DefaultScope, c.shown)}
 			if diff := cmp.Diff(section, b.Sections[0]); diff != "" {
 				t.Errorf("rules section (-want +got):\n%s", diff)

@@ -142,7 +142,7 @@ func TestCorrectionTakesOverIdentity(t *testing.T) {
 			if diff := cmp.Diff(before, memoryFiles(t, s)); diff != "" {
 				t.Errorf("memory files (-before +after):\n%s", diff)
 			}
-			rec, err := s.Recall(context.Background(), RecallRequest{Limit: MaxLimit, NoTouch: true})
+			rec, err := s.Recall(context.Background(), RecallRequest{Limit: maxLimit, NoTouch: true})
 			if err != nil {
 				t.Fatal(err)
 			}

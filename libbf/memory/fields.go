@@ -25,10 +25,10 @@ type noteField struct {
 // noteFields are the memory fields in the order FromNote reports their problems.
 var noteFields = []noteField{
 	{
-		name:    FieldImportance,
+		name:    fieldImportance,
 		declare: typed("Memory importance from 1 (minor) to 5 (critical); 3 by default.", config.TypeInteger),
 		read: func(m *Memory, _ *note.Note, v any, present bool, bad func(string, string)) {
-			m.Importance = DefaultImportance
+			m.Importance = defaultImportance
 			if !present {
 				return
 			}
@@ -40,15 +40,15 @@ var noteFields = []noteField{
 		},
 	},
 	{
-		name:    FieldConfidence,
+		name:    fieldConfidence,
 		declare: typed("How sure a memory is: confirmed, reported or uncertain.", config.TypeString),
 		read: func(m *Memory, _ *note.Note, v any, present bool, bad func(string, string)) {
-			m.Confidence = DefaultConfidence
+			m.Confidence = defaultConfidence
 			if !present {
 				return
 			}
 			s, _ := v.(string)
-			if c := NormalizeConfidence(s); c == "" {
+			if c := normalizeConfidence(s); c == "" {
 				bad("", "expected confirmed, reported or uncertain (or high, medium, low)")
 			} else {
 				m.Confidence = c
@@ -56,14 +56,14 @@ var noteFields = []noteField{
 		},
 	},
 	{
-		name:    FieldTrust,
+		name:    fieldTrust,
 		declare: typed("Where a memory came from: stated, imported or external.", config.TypeString),
 		read: func(m *Memory, _ *note.Note, v any, present bool, bad func(string, string)) {
 			m.Trust = DefaultTrust
 			if !present {
 				return
 			}
-			if s, _ := v.(string); !slices.Contains(TrustValues, s) {
+			if s, _ := v.(string); !slices.Contains(trustValues, s) {
 				bad("", "expected stated, imported or external")
 			} else {
 				m.Trust = s
@@ -71,7 +71,7 @@ var noteFields = []noteField{
 		},
 	},
 	{
-		name:    FieldScope,
+		name:    fieldScope,
 		declare: typed("Where a memory applies: global or a colon path such as channel:deploy.", config.TypeString),
 		read: func(m *Memory, _ *note.Note, v any, present bool, bad func(string, string)) {
 			m.Scope = DefaultScope
@@ -79,7 +79,7 @@ var noteFields = []noteField{
 				return
 			}
 			s, _ := v.(string)
-			if err := CheckScope(s); err != nil {
+			if err := checkScope(s); err != nil {
 				bad("", err.Error())
 			} else {
 				m.Scope = s
@@ -87,7 +87,7 @@ var noteFields = []noteField{
 		},
 	},
 	{
-		name:    FieldPinned,
+		name:    fieldPinned,
 		declare: typed("A pinned memory is in every brief and doubles when browsing.", config.TypeBoolean),
 		read: func(m *Memory, _ *note.Note, v any, present bool, bad func(string, string)) {
 			if !present {
@@ -101,35 +101,35 @@ var noteFields = []noteField{
 		},
 	},
 	{
-		name:    FieldReview,
+		name:    fieldReview,
 		declare: typed("Day (YYYY-MM-DD) a memory is due to be checked again.", config.TypeString),
-		read: stringRule(func(s string) bool { return CheckDay(s) }, "expected a YYYY-MM-DD day",
+		read: stringRule(func(s string) bool { return checkDay(s) }, "expected a YYYY-MM-DD day",
 			func(m *Memory, s string) { m.Review = s }),
 	},
 	{
-		name:    FieldCommit,
+		name:    fieldCommit,
 		declare: typed("Commit a memory about the code was true at.", config.TypeString),
 		read: stringRule(func(s string) bool { return commitHex().MatchString(s) }, "expected a hexadecimal commit id",
 			func(m *Memory, s string) { m.Commit = s }),
 	},
 	{
-		name:    FieldProject,
+		name:    fieldProject,
 		declare: typed("Root commit of the repository a memory's commit belongs to.", config.TypeString),
 		read: stringRule(func(s string) bool { return commitHex().MatchString(s) }, "expected the hexadecimal root commit of the repository",
 			func(m *Memory, s string) { m.Project = s }),
 	},
 	{
-		name:    FieldSource,
+		name:    fieldSource,
 		declare: typed("Where a confirmed memory was checked or who stated it.", config.TypeString),
 		read:    nonblank(func(m *Memory, s string) { m.Source = s }),
 	},
 	{
-		name:    FieldRef,
+		name:    fieldRef,
 		declare: typed("A reference backing a memory: a URL, a file, a record.", config.TypeString),
 		read:    nonblank(func(m *Memory, s string) { m.SourceRef = s }),
 	},
 	{
-		name:    FieldSaved,
+		name:    fieldSaved,
 		declare: typed("When a memory was last saved; its age for fading.", config.TypeTimestamp),
 		read: func(m *Memory, n *note.Note, v any, present bool, bad func(string, string)) {
 			if present {
@@ -148,12 +148,12 @@ var noteFields = []noteField{
 		},
 	},
 	{
-		name:    FieldSupersedes,
+		name:    fieldSupersedes,
 		declare: memoryLinks("Memories this one corrects; they stay as history."),
 		read:    links(func(m *Memory, r string) { m.Supersedes = append(m.Supersedes, r) }),
 	},
 	{
-		name:    FieldDistinct,
+		name:    fieldDistinct,
 		declare: memoryLinks("Memories with overlapping titles this one was saved beside on purpose; bf review does not report them as duplicates."),
 		read:    links(func(m *Memory, r string) { m.DistinctFrom = append(m.DistinctFrom, r) }),
 	},

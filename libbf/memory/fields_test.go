@@ -15,21 +15,21 @@ func TestNoteFieldsAgreeWithTheirDeclarations(t *testing.T) {
 	old := "bf://test/" + Folder + "/old.md"
 	supersedes := []any{old}
 	tests := map[string]struct{ takes, refuses []any }{
-		FieldImportance: {takes: []any{int64(1), int64(5)}, refuses: []any{"3", true, 2.5}},
-		FieldConfidence: {takes: []any{"confirmed", "low"}, refuses: []any{int64(1), true}},
-		FieldTrust:      {takes: []any{"stated", "external"}, refuses: []any{int64(1), false}},
-		FieldScope:      {takes: []any{"global", "channel:deploy"}, refuses: []any{int64(1), true}},
-		FieldPinned:     {takes: []any{true, false}, refuses: []any{"true", int64(1)}},
-		FieldReview:     {takes: []any{"2026-03-01"}, refuses: []any{int64(20260301), true}},
-		FieldCommit:     {takes: []any{"abc1234"}, refuses: []any{int64(1234567), true}},
-		FieldProject:    {takes: []any{"abc1234def"}, refuses: []any{int64(1234567), true}},
-		FieldSource:     {takes: []any{"the on-call channel"}, refuses: []any{int64(1), true}},
-		FieldRef:        {takes: []any{"https://example.com/x"}, refuses: []any{int64(1), true}},
-		FieldSaved:      {takes: []any{"2026-01-01T00:00:00Z"}, refuses: []any{int64(2026), true}},
-		FieldSupersedes: {takes: []any{supersedes}, refuses: []any{int64(1), []any{true}}},
-		FieldDistinct:   {takes: []any{supersedes}, refuses: []any{int64(1), []any{int64(2)}}},
+		fieldImportance: {takes: []any{int64(1), int64(5)}, refuses: []any{"3", true, 2.5}},
+		fieldConfidence: {takes: []any{"confirmed", "low"}, refuses: []any{int64(1), true}},
+		fieldTrust:      {takes: []any{"stated", "external"}, refuses: []any{int64(1), false}},
+		fieldScope:      {takes: []any{"global", "channel:deploy"}, refuses: []any{int64(1), true}},
+		fieldPinned:     {takes: []any{true, false}, refuses: []any{"true", int64(1)}},
+		fieldReview:     {takes: []any{"2026-03-01"}, refuses: []any{int64(20260301), true}},
+		fieldCommit:     {takes: []any{"abc1234"}, refuses: []any{int64(1234567), true}},
+		fieldProject:    {takes: []any{"abc1234def"}, refuses: []any{int64(1234567), true}},
+		fieldSource:     {takes: []any{"the on-call channel"}, refuses: []any{int64(1), true}},
+		fieldRef:        {takes: []any{"https://example.com/x"}, refuses: []any{int64(1), true}},
+		fieldSaved:      {takes: []any{"2026-01-01T00:00:00Z"}, refuses: []any{int64(2026), true}},
+		fieldSupersedes: {takes: []any{supersedes}, refuses: []any{int64(1), []any{true}}},
+		fieldDistinct:   {takes: []any{supersedes}, refuses: []any{int64(1), []any{int64(2)}}},
 	}
-	declared := Fields("test")
+	declared := fields("test")
 	var names []string
 	for _, nf := range noteFields {
 		names = append(names, nf.name)
@@ -57,7 +57,7 @@ func TestNoteFieldsAgreeWithTheirDeclarations(t *testing.T) {
 			if read(v) {
 				t.Errorf("%s: FromNote takes %#v", nf.name, v)
 			}
-			if _, err := decl.Normalize(v); err == nil && nf.name != FieldImportance {
+			if _, err := decl.Normalize(v); err == nil && nf.name != fieldImportance {
 				t.Errorf("%s: %#v should be of another type than the declared %s", nf.name, v, decl.Type)
 			}
 		}
@@ -65,12 +65,12 @@ func TestNoteFieldsAgreeWithTheirDeclarations(t *testing.T) {
 	if len(names) != len(tests) || len(declared) != len(noteFields) {
 		t.Errorf("fields read %v, declared %d, tested %d", names, len(declared), len(tests))
 	}
-	if !slices.Contains(names, FieldSaved) {
+	if !slices.Contains(names, fieldSaved) {
 		t.Error("saved is not read")
 	}
 	// The one leniency: FromNote takes a single address for a list of them, which bf
 	// validate reports against the declaration.
-	for _, name := range []string{FieldSupersedes, FieldDistinct} {
+	for _, name := range []string{fieldSupersedes, fieldDistinct} {
 		m := &Memory{}
 		noteFields[slices.Index(names, name)].read(m, &note.Note{}, old, true, func(string, string) { t.Errorf("%s: a single address refused", name) })
 		if _, err := declared[name].Normalize(old); err == nil {

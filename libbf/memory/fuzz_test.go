@@ -18,7 +18,7 @@ func FuzzParseHook(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in, err := ParseHook(data, EventUserPrompt)
+		in, err := parseHook(data, EventUserPrompt)
 		if err == nil && in.Event != "" && in.Event != EventUserPrompt {
 			t.Fatalf("accepted event %q", in.Event)
 		}

@@ -13,22 +13,22 @@ import (
 	"github.com/bfgo/bf/libbf/proc"
 )
 
-// Git runs git through proc in one repository; its runs are logged in the brain's
+// git runs git through proc in one repository; its runs are logged in the brain's
 // logs/git.log like every program bf runs.
-type Git struct {
+type git struct {
 	BrainRoot string // proc's root: where the log goes
 	Dir       string // the repository's working folder
 }
 
 const gitTimeout = 20 * time.Second
 
-func (g Git) run(ctx context.Context, args ...string) (string, error) {
+func (g git) run(ctx context.Context, args ...string) (string, error) {
 	out, err := g.output(ctx, args...)
 	return strings.TrimSpace(out), err
 }
 
 // output is git's stdout as it printed it.
-func (g Git) output(ctx context.Context, args ...string) (string, error) {
+func (g git) output(ctx context.Context, args ...string) (string, error) {
 	if g.Dir == "" {
 		return "", errors.New("no repository")
 	}
@@ -43,7 +43,7 @@ func (g Git) output(ctx context.Context, args ...string) (string, error) {
 // Dirty reports whether the working tree has changes nobody committed, leaving out the
 // brain's own folder: a brain kept inside the repository changes with every save. A tree
 // git cannot read counts as changed.
-func (g Git) Dirty(ctx context.Context) bool {
+func (g git) Dirty(ctx context.Context) bool {
 	top, err := g.run(ctx, "rev-parse", "--show-toplevel")
 	if err != nil {
 		return true
@@ -87,7 +87,7 @@ func realPath(p string) string {
 
 // Head returns the current commit and the repository's root commit, or ok false outside a
 // repository (or one without commits).
-func (g Git) Head(ctx context.Context) (head, project string, ok bool) {
+func (g git) Head(ctx context.Context) (head, project string, ok bool) {
 	head, err := g.run(ctx, "rev-parse", "--verify", "-q", "HEAD")
 	if err != nil || head == "" {
 		return "", "", false
@@ -101,8 +101,8 @@ func (g Git) Head(ctx context.Context) (head, project string, ok bool) {
 	return head, list[len(list)-1], true
 }
 
-// Short is the 8-character form a line shows.
-func Short(c string) string {
+// short is the 8-character form a line shows.
+func short(c string) string {
 	if len(c) > 8 {
 		return c[:8]
 	}
@@ -112,14 +112,14 @@ func Short(c string) string {
 // CommitLine says whether a stamped memory is still current against the tree, or "" when
 // no line applies (no stamp, no repository, another project's memory). dirty tells
 // whether the tree has uncommitted changes; it is asked only of a memory stored at HEAD.
-func (g Git) CommitLine(ctx context.Context, m *Memory, head, project string, dirty func() bool) string {
-	if m.Commit == "" || !Stamped(m.Type) || head == "" {
+func (g git) CommitLine(ctx context.Context, m *Memory, head, project string, dirty func() bool) string {
+	if m.Commit == "" || !stamped(m.Type) || head == "" {
 		return ""
 	}
 	if m.Project != "" && project != "" && m.Project != project {
 		return ""
 	}
-	short := Short(m.Commit)
+	short := short(m.Commit)
 	notHere := fmt.Sprintf("stored at %s, which is not in this tree — re-check against source", short)
 	if _, err := g.run(ctx, "merge-base", "--is-ancestor", m.Commit, "HEAD"); err != nil {
 		return notHere
@@ -142,14 +142,14 @@ func (g Git) CommitLine(ctx context.Context, m *Memory, head, project string, di
 }
 
 // Status is the live state of the code for the brief: branch, head and changed files.
-func (g Git) Status(ctx context.Context) []string {
+func (g git) Status(ctx context.Context) []string {
 	head, _, ok := g.Head(ctx)
 	if !ok {
 		return nil
 	}
 	branch, _ := g.run(ctx, "rev-parse", "--abbrev-ref", "HEAD")
 	subject, _ := g.run(ctx, "log", "-1", "--format=%s")
-	lines := []string{fmt.Sprintf("branch %s at %s: %s", branch, Short(head), subject)}
+	lines := []string{fmt.Sprintf("branch %s at %s: %s", branch, short(head), subject)}
 	if st, err := g.run(ctx, "status", "--porcelain"); err == nil && st != "" {
 		lines = append(lines, fmt.Sprintf("%d uncommitted changes", len(strings.Split(st, "\n"))))
 	} else if err == nil {

@@ -23,20 +23,20 @@ const (
 	EventUserPrompt   = "UserPromptSubmit"
 )
 
-// HookNames are the --hook values and the host events they read.
-var HookNames = map[string]string{"session-start": EventSessionStart, "user-prompt": EventUserPrompt}
+// hookNames are the --hook values and the host events they read.
+var hookNames = map[string]string{"session-start": EventSessionStart, "user-prompt": EventUserPrompt}
 
-// MaxHookBytes bounds the hook JSON read from stdin.
-const MaxHookBytes = 1 << 20
+// maxHookBytes bounds the hook JSON read from stdin.
+const maxHookBytes = 1 << 20
 
-// HookLimit is how many memories the prompt hook adds.
-const HookLimit = 5
+// hookLimit is how many memories the prompt hook adds.
+const hookLimit = 5
 
 // How long a hook may take, in seconds, before it gives up and adds nothing: the host
 // waits for it before the session or the prompt goes on.
 const (
 	DefaultHookSeconds = 10
-	MaxHookSeconds     = 600
+	maxHookSeconds     = 600
 )
 
 // HookInput is the part of a host's hook event bf reads.
@@ -68,7 +68,7 @@ type HookCall struct {
 	Scope   string                 // --scope
 	Bytes   int                    // the brief's limit, for SessionStart
 	Dir     string                 // the working folder when the event names no cwd
-	Seconds int                    // --timeout: 1 to MaxHookSeconds
+	Seconds int                    // --timeout: 1 to maxHookSeconds
 	Refused error                  // the command line's flags were refused: add nothing, say why
 }
 
@@ -85,7 +85,7 @@ func Answer(ctx context.Context, c HookCall) (out *HookOutput, notice string) {
 		}
 	}()
 	seconds := c.Seconds
-	if seconds < 1 || seconds > MaxHookSeconds {
+	if seconds < 1 || seconds > maxHookSeconds {
 		seconds = DefaultHookSeconds // the error below says so; the timeout still holds
 	}
 	ctx, cancel := context.WithTimeout(ctx, time.Duration(seconds)*time.Second)
@@ -114,17 +114,17 @@ func (c HookCall) answer(ctx context.Context) (*HookOutput, []string, error) {
 	if c.Refused != nil {
 		return nil, nil, c.Refused
 	}
-	if c.Seconds < 1 || c.Seconds > MaxHookSeconds {
-		return nil, nil, inputf("--timeout", "expected an integer from 1 to %d", MaxHookSeconds)
+	if c.Seconds < 1 || c.Seconds > maxHookSeconds {
+		return nil, nil, inputf("--timeout", "expected an integer from 1 to %d", maxHookSeconds)
 	}
-	if HookNames[c.Name] != c.Event {
-		for name, ev := range HookNames {
+	if hookNames[c.Name] != c.Event {
+		for name, ev := range hookNames {
 			if ev == c.Event {
 				return nil, nil, inputf("--hook", "expected %s", name)
 			}
 		}
 	}
-	in, err := ReadHook(ctx, c.Stdin, c.Event)
+	in, err := readHook(ctx, c.Stdin, c.Event)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -139,14 +139,14 @@ func (c HookCall) answer(ctx context.Context) (*HookOutput, []string, error) {
 	return s.PromptHook(ctx, in, RecallRequest{Scope: c.Scope, Repo: repo})
 }
 
-// ReadHook reads and parses a host's hook event (see ParseHook). A host that never closes
+// readHook reads and parses a host's hook event (see parseHook). A host that never closes
 // stdin gets an error when ctx ends, not a hook that hangs.
-func ReadHook(ctx context.Context, r io.Reader, want string) (*HookInput, error) {
-	data, err := durable.ReadWithin(ctx, r, MaxHookBytes)
+func readHook(ctx context.Context, r io.Reader, want string) (*HookInput, error) {
+	data, err := durable.ReadWithin(ctx, r, maxHookBytes)
 	var tooLarge *durable.TooLargeError
 	switch {
 	case err == nil:
-		return ParseHook(data, want)
+		return parseHook(data, want)
 	case errors.As(err, &tooLarge):
 		return nil, errHookTooLarge
 	case ctx.Err() != nil:
@@ -157,11 +157,11 @@ func ReadHook(ctx context.Context, r io.Reader, want string) (*HookInput, error)
 
 var errHookTooLarge = inputf("stdin", "hook event is larger than 1 MiB")
 
-// ParseHook parses a host's hook event. An empty input is an event with nothing in it, so
+// parseHook parses a host's hook event. An empty input is an event with nothing in it, so
 // hosts that send no JSON still get the brief; anything else must be one JSON object of
 // the expected event.
-func ParseHook(data []byte, want string) (*HookInput, error) {
-	if len(data) > MaxHookBytes {
+func parseHook(data []byte, want string) (*HookInput, error) {
+	if len(data) > maxHookBytes {
 		return nil, errHookTooLarge
 	}
 	in := &HookInput{}
@@ -204,7 +204,7 @@ func (s *Store) PromptHook(ctx context.Context, in *HookInput, req RecallRequest
 	if _, err := fold.Parse(q); errors.Is(err, fold.ErrNoWords) {
 		return &HookOutput{}, nil, nil
 	}
-	req.Query, req.Limit = q, HookLimit
+	req.Query, req.Limit = q, hookLimit
 	res, err := s.Recall(ctx, req)
 	if err != nil {
 		return nil, nil, err

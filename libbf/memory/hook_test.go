@@ -24,7 +24,7 @@ func TestParseHookPayloads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		in, err := ParseHook(data, c.event)
+		in, err := parseHook(data, c.event)
 		if err != nil {
 			t.Fatalf("%s: %v", c.file, err)
 		}
@@ -35,7 +35,7 @@ func TestParseHookPayloads(t *testing.T) {
 		if c.event == EventUserPrompt {
 			other = EventSessionStart
 		}
-		if _, err := ParseHook(data, other); err == nil {
+		if _, err := parseHook(data, other); err == nil {
 			t.Errorf("%s accepted as %s", c.file, other)
 		}
 	}
@@ -70,7 +70,7 @@ func TestAnswerNeverFails(t *testing.T) {
 			"UserPromptSubmit hook added nothing: invalid input: stdin: expected the host's hook event as one JSON object"},
 		{"prompt number", ctx, HookCall{Stdin: strings.NewReader(`{"prompt":123}`)}, &HookOutput{},
 			"UserPromptSubmit hook added nothing: invalid input: stdin: expected the hook event's prompt to be a string, found JSON number"},
-		{"over 1 MiB", ctx, HookCall{Stdin: strings.NewReader(strings.Repeat(" ", MaxHookBytes+1))}, &HookOutput{},
+		{"over 1 MiB", ctx, HookCall{Stdin: strings.NewReader(strings.Repeat(" ", maxHookBytes+1))}, &HookOutput{},
 			"UserPromptSubmit hook added nothing: invalid input: stdin: hook event is larger than 1 MiB"},
 		{"other event", ctx, HookCall{Stdin: strings.NewReader(`{"hook_event_name":"Stop"}`)}, &HookOutput{},
 			"UserPromptSubmit hook added nothing: invalid input: --hook: the host sent a Stop event; this hook reads UserPromptSubmit"},

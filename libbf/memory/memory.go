@@ -22,9 +22,9 @@ import (
 // Folder is where memory notes live inside a brain.
 const Folder = "concepts/memory"
 
-// HistoryFolder keeps the replaced bodies of memories updated in place; names starting
+// historyFolder keeps the replaced bodies of memories updated in place; names starting
 // with a dot are never indexed.
-const HistoryFolder = Folder + "/.history"
+const historyFolder = Folder + "/.history"
 
 // Tier is a memory type's shelf life and weight.
 type Tier struct {
@@ -35,31 +35,31 @@ type Tier struct {
 
 // Tiers, heaviest first. Weights span 0.70 to 1.0: the stakes cap is 1/0.70.
 var (
-	TierA = Tier{"A", 1.0, 0}
-	TierB = Tier{"B", 0.9, 180}
-	TierC = Tier{"C", 0.8, 90}
-	TierD = Tier{"D", 0.7, 4}
+	tierA = Tier{"A", 1.0, 0}
+	tierB = Tier{"B", 0.9, 180}
+	tierC = Tier{"C", 0.8, 90}
+	tierD = Tier{"D", 0.7, 4}
 )
 
-// Types maps every memory type to its tier.
-var Types = map[string]Tier{
-	"policy":       TierA,
-	"constraint":   TierA,
-	"decision":     TierA,
-	"incident":     TierA,
-	"gotcha":       TierB,
-	"infra":        TierB,
-	"access":       TierB,
-	"fact":         TierB,
-	"preference":   TierC,
-	"relationship": TierC,
-	"state":        TierD,
+// types maps every memory type to its tier.
+var types = map[string]Tier{
+	"policy":       tierA,
+	"constraint":   tierA,
+	"decision":     tierA,
+	"incident":     tierA,
+	"gotcha":       tierB,
+	"infra":        tierB,
+	"access":       tierB,
+	"fact":         tierB,
+	"preference":   tierC,
+	"relationship": tierC,
+	"state":        tierD,
 }
 
-// TypeNames lists the types in a stable order for messages.
-func TypeNames() []string {
-	names := make([]string, 0, len(Types))
-	for n := range Types {
+// typeNames lists the types in a stable order for messages.
+func typeNames() []string {
+	names := make([]string, 0, len(types))
+	for n := range types {
 		names = append(names, n)
 	}
 	slices.Sort(names)
@@ -73,51 +73,51 @@ var (
 	preferenceTypes = []string{"preference", "relationship"}
 )
 
-// IsRule reports whether a type goes into every brief whatever its rank.
-func IsRule(typ string) bool { return slices.Contains(ruleTypes, typ) }
+// isRule reports whether a type goes into every brief whatever its rank.
+func isRule(typ string) bool { return slices.Contains(ruleTypes, typ) }
 
 func isPreference(typ string) bool { return slices.Contains(preferenceTypes, typ) }
 
-// Stamped reports whether a type records the commit it was true at.
-func Stamped(typ string) bool { return typ == "gotcha" || typ == "state" || typ == "incident" }
+// stamped reports whether a type records the commit it was true at.
+func stamped(typ string) bool { return typ == "gotcha" || typ == "state" || typ == "incident" }
 
-// Reviewed reports whether a type gets a review date by default.
-func Reviewed(typ string) bool { return typ == "infra" || typ == "access" }
+// reviewed reports whether a type gets a review date by default.
+func reviewed(typ string) bool { return typ == "infra" || typ == "access" }
 
-// ReviewDays is the default review delay of infra and access memories.
-const ReviewDays = 30
+// reviewDays is the default review delay of infra and access memories.
+const reviewDays = 30
 
 // Confidence values and their factors in stakes.
 const (
-	Confirmed = "confirmed"
+	confirmed = "confirmed"
 	Reported  = "reported"
-	Uncertain = "uncertain"
+	uncertain = "uncertain"
 )
 
-// ConfidenceFactor weighs how sure a memory is.
-var ConfidenceFactor = map[string]float64{Confirmed: 1.0, Reported: 0.9, Uncertain: 0.75}
+// confidenceFactor weighs how sure a memory is.
+var confidenceFactor = map[string]float64{confirmed: 1.0, Reported: 0.9, uncertain: 0.75}
 
 // confidenceSynonyms translates the words other tools use.
-var confidenceSynonyms = map[string]string{"high": Confirmed, "medium": Reported, "low": Uncertain}
+var confidenceSynonyms = map[string]string{"high": confirmed, "medium": Reported, "low": uncertain}
 
-// NormalizeConfidence returns the stored confidence for a value or synonym, "" when unknown.
-func NormalizeConfidence(s string) string {
+// normalizeConfidence returns the stored confidence for a value or synonym, "" when unknown.
+func normalizeConfidence(s string) string {
 	s = strings.ToLower(strings.TrimSpace(s))
-	if _, ok := ConfidenceFactor[s]; ok {
+	if _, ok := confidenceFactor[s]; ok {
 		return s
 	}
 	return confidenceSynonyms[s]
 }
 
 // Trust values: where a memory came from.
-var TrustValues = []string{"stated", "imported", "external"}
+var trustValues = []string{"stated", "imported", "external"}
 
 // Defaults.
 const (
-	DefaultImportance = 3
+	defaultImportance = 3
 	DefaultScope      = "global"
 	DefaultTrust      = "stated"
-	DefaultConfidence = Reported
+	defaultConfidence = Reported
 )
 
 // Memory is one memory note as read from the brain.
@@ -158,21 +158,21 @@ type Check struct {
 }
 
 // Tier returns the memory's tier.
-func (m *Memory) Tier() Tier { return Types[m.Type] }
+func (m *Memory) Tier() Tier { return types[m.Type] }
 
 // Identity is what makes two memories the same one: scope and normalized title.
-func (m *Memory) Identity() string { return Identity(m.Scope, m.Title) }
+func (m *Memory) Identity() string { return identity(m.Scope, m.Title) }
 
-// Identity joins a scope and a normalized title.
-func Identity(scope, title string) string { return scope + "\x00" + NormalizeTitle(title) }
+// identity joins a scope and a normalized title.
+func identity(scope, title string) string { return scope + "\x00" + normalizeTitle(title) }
 
-// NormalizeTitle evens out case, compatibility forms and spacing.
-func NormalizeTitle(t string) string {
+// normalizeTitle evens out case, compatibility forms and spacing.
+func normalizeTitle(t string) string {
 	return strings.Join(strings.Fields(strings.ToLower(fold.Text(t))), " ")
 }
 
-// TitleWords are the distinct words of a title, folded and lower-cased.
-func TitleWords(t string) []string {
+// titleWords are the distinct words of a title, folded and lower-cased.
+func titleWords(t string) []string {
 	var out []string
 	for _, w := range strings.FieldsFunc(strings.ToLower(fold.Text(t)), func(r rune) bool {
 		return !isWordRune(r)
@@ -184,8 +184,8 @@ func TitleWords(t string) []string {
 	return out
 }
 
-// Overlap is the share of distinct words two titles have in common (shared / all).
-func Overlap(a, b string) float64 { return wordOverlap(TitleWords(a), TitleWords(b)) }
+// overlap is the share of distinct words two titles have in common (shared / all).
+func overlap(a, b string) float64 { return wordOverlap(titleWords(a), titleWords(b)) }
 
 // wordOverlap is Overlap of two titles' distinct words.
 func wordOverlap(wa, wb []string) float64 {
@@ -203,8 +203,8 @@ func wordOverlap(wa, wb []string) float64 {
 
 // Duplicate-guard thresholds.
 const (
-	GuardMinWords = 5
-	GuardOverlap  = 0.5
+	guardMinWords = 5
+	guardOverlap  = 0.5
 )
 
 func round(x float64, places int) float64 {

@@ -19,19 +19,19 @@ import (
 
 // Field names of a memory note, declared in bf.yaml (DeclareFields).
 const (
-	FieldImportance = "importance"
-	FieldConfidence = "confidence"
-	FieldTrust      = "trust"
-	FieldScope      = "scope"
-	FieldPinned     = "pinned"
-	FieldReview     = "review"
-	FieldCommit     = "commit"
-	FieldProject    = "project"
-	FieldSource     = "source"
-	FieldRef        = "ref"
-	FieldSaved      = "saved"
-	FieldSupersedes = "supersedes"
-	FieldDistinct   = "distinct-from"
+	fieldImportance = "importance"
+	fieldConfidence = "confidence"
+	fieldTrust      = "trust"
+	fieldScope      = "scope"
+	fieldPinned     = "pinned"
+	fieldReview     = "review"
+	fieldCommit     = "commit"
+	fieldProject    = "project"
+	fieldSource     = "source"
+	fieldRef        = "ref"
+	fieldSaved      = "saved"
+	fieldSupersedes = "supersedes"
+	fieldDistinct   = "distinct-from"
 )
 
 var (
@@ -40,9 +40,9 @@ var (
 	commitHex  = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9a-f]{7,64}$`) })
 )
 
-// CheckScope reports why s is not a scope: levels of lowercase letters, digits, - and _
+// checkScope reports why s is not a scope: levels of lowercase letters, digits, - and _
 // joined by ':'; global stands alone.
-func CheckScope(s string) error {
+func checkScope(s string) error {
 	if s == DefaultScope {
 		return nil
 	}
@@ -61,8 +61,8 @@ func CheckScope(s string) error {
 	return nil
 }
 
-// CheckDay reports whether s is a real YYYY-MM-DD day.
-func CheckDay(s string) bool {
+// checkDay reports whether s is a real YYYY-MM-DD day.
+func checkDay(s string) bool {
 	if !dayShape().MatchString(s) {
 		return false
 	}
@@ -94,8 +94,8 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 	if strings.TrimSpace(m.Title) == "" {
 		bad("title", "a memory needs a nonblank title in its front matter")
 	}
-	if _, ok := Types[m.Type]; !ok {
-		bad("type", "expected a memory type: %s", strings.Join(TypeNames(), ", "))
+	if _, ok := types[m.Type]; !ok {
+		bad("type", "expected a memory type: %s", strings.Join(typeNames(), ", "))
 	}
 	m.Body = body(data, n.BodyLine)
 	f := n.Meta.Fields
@@ -108,7 +108,7 @@ func FromNote(n *note.Note, data []byte) (*Memory, []note.Problem) {
 		at, _ := v["at"].(string)
 		m.Verified = append(m.Verified, Check{By: by, At: at})
 	}
-	if m.Confidence == Confirmed && m.Source == "" && m.SourceRef == "" {
+	if m.Confidence == confirmed && m.Source == "" && m.SourceRef == "" {
 		bad("fields.confidence", "confirmed needs fields.source or fields.ref")
 	}
 	return m, probs
@@ -157,33 +157,33 @@ func Render(m *Memory, brainName string) ([]byte, error) {
 		add(root, provenance.Key, str(provenance.Unreviewed))
 	}
 	fields := &yaml.Node{Kind: yaml.MappingNode}
-	add(fields, FieldScope, str(m.Scope))
-	add(fields, FieldImportance, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(m.Importance)})
-	add(fields, FieldConfidence, str(m.Confidence))
-	add(fields, FieldTrust, str(m.Trust))
-	add(fields, FieldSaved, str(timestamp.Canonical(m.Saved)))
+	add(fields, fieldScope, str(m.Scope))
+	add(fields, fieldImportance, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(m.Importance)})
+	add(fields, fieldConfidence, str(m.Confidence))
+	add(fields, fieldTrust, str(m.Trust))
+	add(fields, fieldSaved, str(timestamp.Canonical(m.Saved)))
 	if m.Pinned {
-		add(fields, FieldPinned, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		add(fields, fieldPinned, &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 	}
 	if m.Review != "" {
-		add(fields, FieldReview, str(m.Review))
+		add(fields, fieldReview, str(m.Review))
 	}
 	if m.Commit != "" {
-		add(fields, FieldCommit, str(m.Commit))
+		add(fields, fieldCommit, str(m.Commit))
 	}
 	if m.Project != "" {
-		add(fields, FieldProject, str(m.Project))
+		add(fields, fieldProject, str(m.Project))
 	}
 	if m.Source != "" {
-		add(fields, FieldSource, str(m.Source))
+		add(fields, fieldSource, str(m.Source))
 	}
 	if m.SourceRef != "" {
-		add(fields, FieldRef, str(m.SourceRef))
+		add(fields, fieldRef, str(m.SourceRef))
 	}
 	for _, refs := range []struct {
 		field string
 		refs  []string
-	}{{FieldSupersedes, m.Supersedes}, {FieldDistinct, m.DistinctFrom}} {
+	}{{fieldSupersedes, m.Supersedes}, {fieldDistinct, m.DistinctFrom}} {
 		if len(refs.refs) == 0 {
 			continue
 		}

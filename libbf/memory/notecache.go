@@ -143,5 +143,5 @@ func parse(p string, data []byte) parsedNote {
 	if len(probs) > 0 {
 		return parsedNote{Skipped: p + ": skipped: " + probs[0].Error()}
 	}
-	return parsedNote{Memory: *m, Title: NormalizeTitle(m.Title), Words: TitleWords(m.Title)}
+	return parsedNote{Memory: *m, Title: normalizeTitle(m.Title), Words: titleWords(m.Title)}
 }

@@ -67,8 +67,8 @@ func TestLoadKeptParses(t *testing.T) {
 		}
 		// What the guards compare, kept with the parse, is what they would compute.
 		for _, m := range warm.All {
-			if warm.identity(m) != m.Identity() || !slices.Equal(warm.titleWords(m), TitleWords(m.Title)) {
-				t.Errorf("%s: kept identity %q and words %q, want %q and %q", m.Ref, warm.identity(m), warm.titleWords(m), m.Identity(), TitleWords(m.Title))
+			if warm.identity(m) != m.Identity() || !slices.Equal(warm.titleWords(m), titleWords(m.Title)) {
+				t.Errorf("%s: kept identity %q and words %q, want %q and %q", m.Ref, warm.identity(m), warm.titleWords(m), m.Identity(), titleWords(m.Title))
 			}
 		}
 	}

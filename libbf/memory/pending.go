@@ -19,8 +19,8 @@ import (
 	"github.com/bfgo/bf/libbf/store"
 )
 
-// PendingLimit is how many unconfirmed items one page of bf review --unreviewed lists.
-const PendingLimit = 50
+// pendingLimit is how many unconfirmed items one page of bf review --unreviewed lists.
+const pendingLimit = 50
 
 // PendingItem is a note or record no one has confirmed.
 type PendingItem struct {
@@ -61,14 +61,14 @@ func (s *Store) Pending(ctx context.Context, offset int64) (*PendingReply, error
 	}
 	defer c.Close()
 	db := c.DB()
-	out := &PendingReply{Notice: Notice, Items: []PendingItem{},
+	out := &PendingReply{Notice: notice, Items: []PendingItem{},
 		Accept: "bf review --accept REF… (a note, a record ref SOURCE:ID, or memories/SOURCE for every record of a source)",
 		Reject: "bf review --reject REF… (an agent's memory: moved to the memory history, as bf forget does)"}
 	const from = ` FROM reviews r JOIN items i ON i.id = r.item WHERE r.state = '` + provenance.Unreviewed + `'`
 	if err := db.QueryRowContext(ctx, `SELECT count(*)`+from).Scan(&out.Total); err != nil {
 		return nil, cacheErr(err)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT i.ref, i.kind, i.path, i.title`+from+` ORDER BY i.ref LIMIT ? OFFSET ?`, PendingLimit+1, offset)
+	rows, err := db.QueryContext(ctx, `SELECT i.ref, i.kind, i.path, i.title`+from+` ORDER BY i.ref LIMIT ? OFFSET ?`, pendingLimit+1, offset)
 	items, err := cache.ReadRows(rows, err, func(rows *sql.Rows) (PendingItem, error) {
 		var it PendingItem
 		err := rows.Scan(&it.Ref, &it.Kind, &it.Path, &it.Title)
@@ -85,8 +85,8 @@ func (s *Store) Pending(ctx context.Context, offset int64) (*PendingReply, error
 	if err != nil {
 		return nil, cacheErr(err)
 	}
-	more := len(items) > PendingLimit
-	out.Items = append(out.Items, items[:min(len(items), PendingLimit)]...)
+	more := len(items) > pendingLimit
+	out.Items = append(out.Items, items[:min(len(items), pendingLimit)]...)
 	out.NextOffset = reply.NextOffset(offset, len(out.Items), more)
 	return out, nil
 }

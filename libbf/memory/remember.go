@@ -23,8 +23,8 @@ import (
 
 // Limits of what a memory holds.
 const (
-	MaxTitleChars = 4096
-	MaxBodyBytes  = 64 << 10
+	maxTitleChars = 4096
+	maxBodyBytes  = 64 << 10
 )
 
 // BodyFrom resolves the body flags of bf remember: --body - reads stdin, --body-file PATH
@@ -47,11 +47,11 @@ func BodyFrom(stdin io.Reader, body, file string) (string, error) {
 	default:
 		return body, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(r, MaxBodyBytes+1))
+	data, err := io.ReadAll(io.LimitReader(r, maxBodyBytes+1))
 	if err != nil {
 		return "", inputf(arg, "cannot read the body: %v", durable.Cause(err))
 	}
-	if len(data) > MaxBodyBytes {
+	if len(data) > maxBodyBytes {
 		return "", inputf(arg, "holds more than 64 KiB; a memory body is at most 64 KiB")
 	}
 	return string(data), nil
@@ -125,20 +125,20 @@ func inputf(arg, format string, args ...any) error {
 
 // checkRequest validates the flags before anything is read.
 func (req *RememberRequest) check() error {
-	if _, ok := Types[req.Type]; !ok {
-		return inputf("--type", "expected one of %s; the type sets how fast the memory fades", strings.Join(TypeNames(), ", "))
+	if _, ok := types[req.Type]; !ok {
+		return inputf("--type", "expected one of %s; the type sets how fast the memory fades", strings.Join(typeNames(), ", "))
 	}
-	if strings.TrimSpace(req.Title) == "" || utf8.RuneCountInString(req.Title) > MaxTitleChars || strings.ContainsAny(req.Title, "\n\r") {
+	if strings.TrimSpace(req.Title) == "" || utf8.RuneCountInString(req.Title) > maxTitleChars || strings.ContainsAny(req.Title, "\n\r") {
 		return inputf("--title", "expected one line of 1-4096 characters")
 	}
-	if strings.TrimSpace(req.Body) == "" || len(req.Body) > MaxBodyBytes {
+	if strings.TrimSpace(req.Body) == "" || len(req.Body) > maxBodyBytes {
 		return inputf("--body", "expected 1 byte to 64 KiB of text")
 	}
 	if !utf8.ValidString(req.Title) || !utf8.ValidString(req.Body) {
 		return inputf("--body", "expected UTF-8 text")
 	}
 	if req.Scope != "" {
-		if err := CheckScope(req.Scope); err != nil {
+		if err := checkScope(req.Scope); err != nil {
 			return inputf("--scope", "%s", err)
 		}
 	}
@@ -146,7 +146,7 @@ func (req *RememberRequest) check() error {
 		return inputf("--importance", "expected an integer from 1 to 5")
 	}
 	if req.Confidence != "" {
-		c := NormalizeConfidence(req.Confidence)
+		c := normalizeConfidence(req.Confidence)
 		if c == "" {
 			return inputf("--confidence", "expected confirmed, reported or uncertain (high, medium and low mean the same)")
 		}
@@ -158,10 +158,10 @@ func (req *RememberRequest) check() error {
 	if req.Ref != "" && strings.TrimSpace(req.Ref) == "" {
 		return inputf("--ref", "is blank; give a URL, a file or a record backing the memory")
 	}
-	if req.Trust != "" && !slices.Contains(TrustValues, req.Trust) {
+	if req.Trust != "" && !slices.Contains(trustValues, req.Trust) {
 		return inputf("--trust", "expected stated, imported or external")
 	}
-	if req.Review != "" && !CheckDay(req.Review) {
+	if req.Review != "" && !checkDay(req.Review) {
 		return inputf("--review", "expected a YYYY-MM-DD day")
 	}
 	if req.Review != "" && req.NoReview {
@@ -212,14 +212,14 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 		}
 	}
 
-	if old != nil && ScopeDistance(old.Scope, scope) < 0 && !req.NarrowOK {
+	if old != nil && scopeDistance(old.Scope, scope) < 0 && !req.NarrowOK {
 		return nil, narrowerScope(old, scope)
 	}
 
 	// The same identity: update in place. A correction took over the identity of the
 	// memory it replaced, so saving a withdrawn memory's title reaches its correction.
 	var same, withdrawn *Memory
-	identity := Identity(scope, req.Title)
+	identity := identity(scope, req.Title)
 	for _, m := range l.All {
 		if l.identity(m) != identity || (old != nil && m.Ref == old.Ref) {
 			continue
@@ -243,9 +243,9 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	// Confirmed needs a source.
 	conf := req.Confidence
 	if conf == "" {
-		conf = DefaultConfidence
+		conf = defaultConfidence
 	}
-	if conf == Confirmed && req.Source == "" && req.Ref == "" {
+	if conf == confirmed && req.Source == "" && req.Ref == "" {
 		return nil, errConfirmed
 	}
 
@@ -259,7 +259,7 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 		Confidence: conf, Trust: cmp.Or(req.Trust, DefaultTrust), Scope: scope, Pinned: req.Pin, Source: req.Source, SourceRef: req.Ref, Saved: now,
 		Unreviewed: !req.Reviewed}
 	if m.Importance == 0 {
-		m.Importance = DefaultImportance
+		m.Importance = defaultImportance
 	}
 	said := []string{}
 	if old != nil {
@@ -286,7 +286,7 @@ func (s *Store) Remember(ctx context.Context, req RememberRequest) (*RememberRep
 	r.Said = append(r.Said, s.undeclared(m.Scope)...)
 	if old != nil {
 		r.Said = append(r.Said, fmt.Sprintf("  supersedes %s, kept as history; a save of its title in %s now reaches this correction", old.Ref, old.Scope))
-		if ScopeDistance(old.Scope, m.Scope) < 0 {
+		if scopeDistance(old.Scope, m.Scope) < 0 {
 			r.Said = append(r.Said, fmt.Sprintf("  %s applied in %s: recall there, and in every scope outside %s, no longer finds it nor this correction", old.Ref, old.Scope, m.Scope))
 		}
 	}
@@ -392,15 +392,15 @@ func (s *Store) stamp(ctx context.Context, m *Memory, req RememberRequest, now t
 		m.Review = ""
 	case req.Review != "":
 		m.Review = req.Review
-	case Reviewed(m.Type) && m.Review == "":
-		m.Review = timestamp.Day(m.Saved.AddDate(0, 0, ReviewDays))
-		*said = append(*said, fmt.Sprintf("  review on %s (default for %s, %dd — --review <date> to move it, --no-review if it is permanent)", m.Review, m.Type, ReviewDays))
+	case reviewed(m.Type) && m.Review == "":
+		m.Review = timestamp.Day(m.Saved.AddDate(0, 0, reviewDays))
+		*said = append(*said, fmt.Sprintf("  review on %s (default for %s, %dd — --review <date> to move it, --no-review if it is permanent)", m.Review, m.Type, reviewDays))
 	}
-	if Stamped(m.Type) {
-		g := Git{BrainRoot: s.Brain.Root, Dir: req.Repo}
+	if stamped(m.Type) {
+		g := git{BrainRoot: s.Brain.Root, Dir: req.Repo}
 		if head, project, ok := g.Head(ctx); ok {
 			m.Commit, m.Project = head, project
-			*said = append(*said, fmt.Sprintf("  stamped at commit %s", Short(head)))
+			*said = append(*said, fmt.Sprintf("  stamped at commit %s", short(head)))
 		}
 	}
 }
@@ -433,7 +433,7 @@ func (s *Store) update(ctx context.Context, m *Memory, req RememberRequest, now 
 	if req.Pin {
 		m.Pinned = true
 	}
-	if m.Confidence == Confirmed && m.Source == "" && m.SourceRef == "" {
+	if m.Confidence == confirmed && m.Source == "" && m.SourceRef == "" {
 		return nil, errConfirmed
 	}
 	var history string
@@ -490,10 +490,10 @@ func (s *Store) undeclared(scope string) []string {
 }
 
 // overlapping lists the current memories of scope whose titles are too close to title
-// for the duplicate guard, closest first. Titles under GuardMinWords words are not checked.
+// for the duplicate guard, closest first. Titles under guardMinWords words are not checked.
 func overlapping(l *Loaded, scope, title string) []*Memory {
-	words := TitleWords(title)
-	if len(words) < GuardMinWords {
+	words := titleWords(title)
+	if len(words) < guardMinWords {
 		return nil
 	}
 	type near struct {
@@ -506,10 +506,10 @@ func overlapping(l *Loaded, scope, title string) []*Memory {
 			continue
 		}
 		mw := l.titleWords(m)
-		if len(mw) < GuardMinWords {
+		if len(mw) < guardMinWords {
 			continue
 		}
-		if o := wordOverlap(words, mw); o >= GuardOverlap {
+		if o := wordOverlap(words, mw); o >= guardOverlap {
 			found = append(found, near{m, o})
 		}
 	}
@@ -530,7 +530,7 @@ func (s *Store) duplicateOf(l *Loaded, scope string, req RememberRequest) *Refus
 		return nil
 	}
 	best, title := near[0], req.Title
-	pct := int(math.Round(Overlap(title, best.Title) * 100))
+	pct := int(math.Round(overlap(title, best.Title) * 100))
 	msg := fmt.Sprintf(`%s in %s is already about this (%d%% title overlap):
   stored:  %s
   yours:   %s

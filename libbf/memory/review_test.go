@@ -16,8 +16,8 @@ import (
 // plant writes a memory note as a merge or a hand edit would, past the duplicate guard.
 func plant(t *testing.T, s *Store, scope, title string) string {
 	t.Helper()
-	m := &Memory{Ref: Folder + "/" + slugOf(title) + ".md", Type: "fact", Title: title, Body: "x", Importance: DefaultImportance,
-		Confidence: DefaultConfidence, Trust: DefaultTrust, Scope: scope, Saved: s.now()}
+	m := &Memory{Ref: Folder + "/" + slugOf(title) + ".md", Type: "fact", Title: title, Body: "x", Importance: defaultImportance,
+		Confidence: defaultConfidence, Trust: DefaultTrust, Scope: scope, Saved: s.now()}
 	if err := s.Write(m); err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestReviewPages(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Total.Duplicates != 60 || len(got.Duplicates) > ReviewLimit {
+		if got.Total.Duplicates != 60 || len(got.Duplicates) > reviewLimit {
 			t.Fatalf("page %d: %d groups of %d", pages, len(got.Duplicates), got.Total.Duplicates)
 		}
 		for _, d := range got.Duplicates {

@@ -7,15 +7,15 @@ import (
 
 // Bounds of the formula.
 const (
-	RelevanceFloor = 0.35 // a matched row never scores as if it had not matched
-	StakesMin      = 0.70
-	StakesMax      = 1.43 // the widest gap between tier weights, 1 / 0.70
-	ScopeOwn       = 1.6
-	ScopeStep      = 0.25
-	ScopeFloor     = 0.8
-	UsageSlope     = 0.15
-	UsageCap       = 0.5
-	PinBrowse      = 2.0
+	relevanceFloor = 0.35 // a matched row never scores as if it had not matched
+	stakesMin      = 0.70
+	stakesMax      = 1.43 // the widest gap between tier weights, 1 / 0.70
+	scopeOwn       = 1.6
+	scopeStep      = 0.25
+	scopeFloor     = 0.8
+	usageSlope     = 0.15
+	usageCap       = 0.5
+	pinBrowse      = 2.0
 )
 
 // Factors are the terms of one score, shown with every result.
@@ -34,17 +34,17 @@ func (f Factors) Score() float64 {
 	return f.Relevance * f.Coverage * f.Recency * f.Stakes * f.Scope * f.Pin
 }
 
-// Relevance maps a word-match strength s (higher is better, > 0) against the best one of
-// the candidates onto RelevanceFloor..1.
-func Relevance(s, best float64) float64 {
+// relevance maps a word-match strength s (higher is better, > 0) against the best one of
+// the candidates onto relevanceFloor..1.
+func relevance(s, best float64) float64 {
 	if best <= 0 || s <= 0 {
-		return RelevanceFloor
+		return relevanceFloor
 	}
-	return RelevanceFloor + (1-RelevanceFloor)*math.Min(s/best, 1)
+	return relevanceFloor + (1-relevanceFloor)*math.Min(s/best, 1)
 }
 
-// Recency is 0.5^(days/half-life), or 1 for a tier that never decays.
-func Recency(days, halfLife float64) float64 {
+// recency is 0.5^(days/half-life), or 1 for a tier that never decays.
+func recency(days, halfLife float64) float64 {
 	if halfLife <= 0 {
 		return 1
 	}
@@ -54,22 +54,22 @@ func Recency(days, halfLife float64) float64 {
 	return math.Pow(0.5, days/halfLife)
 }
 
-// Usage is 1 + min(0.15·ln(1+uses), 0.5).
-func Usage(uses int) float64 {
+// usage is 1 + min(0.15·ln(1+uses), 0.5).
+func usage(uses int) float64 {
 	if uses < 0 {
 		uses = 0
 	}
-	return 1 + math.Min(UsageSlope*math.Log(1+float64(uses)), UsageCap)
+	return 1 + math.Min(usageSlope*math.Log(1+float64(uses)), usageCap)
 }
 
-// Stakes is tier × importance/3 × usage × confidence, clamped to 0.70..1.43.
-func Stakes(tier, importance, usage, confidence float64) float64 {
+// stakes is tier × importance/3 × usage × confidence, clamped to 0.70..1.43.
+func stakes(tier, importance, usage, confidence float64) float64 {
 	s := tier * (importance / 3) * usage * confidence
-	return math.Max(StakesMin, math.Min(StakesMax, s))
+	return math.Max(stakesMin, math.Min(stakesMax, s))
 }
 
-// ScopeLevels lists a scope and every level above it, nearest first, ending with global.
-func ScopeLevels(scope string) []string {
+// scopeLevels lists a scope and every level above it, nearest first, ending with global.
+func scopeLevels(scope string) []string {
 	if scope == "" || scope == DefaultScope {
 		return []string{DefaultScope}
 	}
@@ -81,10 +81,10 @@ func ScopeLevels(scope string) []string {
 	return append(out, DefaultScope)
 }
 
-// ScopeDistance is how many steps out from asked a memory's scope sits, or -1 when the
+// scopeDistance is how many steps out from asked a memory's scope sits, or -1 when the
 // memory is not visible from asked (a sibling or a level below).
-func ScopeDistance(asked, scope string) int {
-	for i, l := range ScopeLevels(asked) {
+func scopeDistance(asked, scope string) int {
+	for i, l := range scopeLevels(asked) {
 		if l == scope {
 			return i
 		}
@@ -92,14 +92,14 @@ func ScopeDistance(asked, scope string) int {
 	return -1
 }
 
-// ScopeFactor is 1.6 at the asked scope, 0.25 less per step out, never below 0.8.
-func ScopeFactor(steps int) float64 {
-	return math.Max(ScopeFloor, ScopeOwn-ScopeStep*float64(steps))
+// scopeFactor is 1.6 at the asked scope, 0.25 less per step out, never below 0.8.
+func scopeFactor(steps int) float64 {
+	return math.Max(scopeFloor, scopeOwn-scopeStep*float64(steps))
 }
 
-// Required is how many of n query terms a candidate must hold: all for one or two,
+// required is how many of n query terms a candidate must hold: all for one or two,
 // three in five (rounded up) for more.
-func Required(n int) int {
+func required(n int) int {
 	if n <= 2 {
 		return n
 	}

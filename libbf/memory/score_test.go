@@ -19,7 +19,7 @@ func TestRecency(t *testing.T) {
 		{3650, 0, 1}, // tier A never decays
 		{-2, 4, 1},   // a clock behind the save counts as now
 	} {
-		if got := Recency(c.days, c.half); !near(got, c.want) {
+		if got := recency(c.days, c.half); !near(got, c.want) {
 			t.Errorf("Recency(%v, %v) = %v, want %v", c.days, c.half, got, c.want)
 		}
 	}
@@ -37,7 +37,7 @@ func TestUsage(t *testing.T) {
 		{100, 1.5},
 		{1 << 30, 1.5},
 	} {
-		if got := Usage(c.uses); !near(got, c.want) {
+		if got := usage(c.uses); !near(got, c.want) {
 			t.Errorf("Usage(%d) = %v, want %v", c.uses, got, c.want)
 		}
 	}
@@ -52,13 +52,13 @@ func TestStakesClamp(t *testing.T) {
 		{0.8, 3, 1, 1.0, 0.8},
 		{1.0, 4, 1, 1.0, 4.0 / 3},
 	} {
-		if got := Stakes(c.tier, c.imp, c.usage, c.conf); !near(got, c.want) {
+		if got := stakes(c.tier, c.imp, c.usage, c.conf); !near(got, c.want) {
 			t.Errorf("Stakes(%v) = %v, want %v", c, got, c.want)
 		}
 	}
 	// The cap is the widest gap between tier weights, rounded as the rule states it.
-	if got := math.Round(TierA.Weight/TierD.Weight*100) / 100; got != StakesMax {
-		t.Errorf("1/0.70 rounds to %v, StakesMax is %v", got, StakesMax)
+	if got := math.Round(tierA.Weight/tierD.Weight*100) / 100; got != stakesMax {
+		t.Errorf("1/0.70 rounds to %v, StakesMax is %v", got, stakesMax)
 	}
 }
 
@@ -69,14 +69,14 @@ func TestRelevance(t *testing.T) {
 		{0, 10, 0.35},
 		{3, 0, 0.35},
 	} {
-		if got := Relevance(c.s, c.best); !near(got, c.want) {
+		if got := relevance(c.s, c.best); !near(got, c.want) {
 			t.Errorf("Relevance(%v, %v) = %v, want %v", c.s, c.best, got, c.want)
 		}
 	}
 }
 
 func TestScopes(t *testing.T) {
-	if diff := cmp.Diff([]string{"channel:deploy:prod", "channel:deploy", "channel", "global"}, ScopeLevels("channel:deploy:prod")); diff != "" {
+	if diff := cmp.Diff([]string{"channel:deploy:prod", "channel:deploy", "channel", "global"}, scopeLevels("channel:deploy:prod")); diff != "" {
 		t.Error(diff)
 	}
 	for _, c := range []struct {
@@ -93,20 +93,20 @@ func TestScopes(t *testing.T) {
 		{"channel:deploy", "channel:deploy:prod", -1, 0},
 		{"global", "global", 0, 1.6},
 	} {
-		steps := ScopeDistance(c.asked, c.scope)
+		steps := scopeDistance(c.asked, c.scope)
 		if steps != c.steps {
 			t.Errorf("ScopeDistance(%s, %s) = %d, want %d", c.asked, c.scope, steps, c.steps)
 			continue
 		}
-		if steps >= 0 && !near(ScopeFactor(steps), c.factor) {
-			t.Errorf("ScopeFactor(%d) = %v, want %v", steps, ScopeFactor(steps), c.factor)
+		if steps >= 0 && !near(scopeFactor(steps), c.factor) {
+			t.Errorf("ScopeFactor(%d) = %v, want %v", steps, scopeFactor(steps), c.factor)
 		}
 	}
 }
 
 func TestRequired(t *testing.T) {
 	for n, want := range map[int]int{1: 1, 2: 2, 3: 2, 4: 3, 5: 3, 6: 4, 10: 6} {
-		if got := Required(n); got != want {
+		if got := required(n); got != want {
 			t.Errorf("Required(%d) = %d, want %d", n, got, want)
 		}
 	}
@@ -122,11 +122,11 @@ func TestOverlap(t *testing.T) {
 		{"Same  Title", "same title", 1},
 		{"", "x", 0},
 	} {
-		if got := Overlap(c.a, c.b); !near(got, c.want) {
+		if got := overlap(c.a, c.b); !near(got, c.want) {
 			t.Errorf("Overlap(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
-	if NormalizeTitle("  Prod   DB\tHost ") != "prod db host" {
+	if normalizeTitle("  Prod   DB\tHost ") != "prod db host" {
 		t.Error("NormalizeTitle does not even out case and spacing")
 	}
 }
@@ -134,17 +134,17 @@ func TestOverlap(t *testing.T) {
 func TestTiers(t *testing.T) {
 	// What the seed fixes: incident is tier A, preference tier C, a four-day tier exists,
 	// weights span 0.70 to 1.0, policy and constraint are rules.
-	if Types["incident"] != TierA || Types["preference"] != TierC || TierD.HalfLife != 4 {
+	if types["incident"] != tierA || types["preference"] != tierC || tierD.HalfLife != 4 {
 		t.Error("tier table broken")
 	}
 	lo, hi := 1.0, 0.0
-	for _, tr := range Types {
+	for _, tr := range types {
 		lo, hi = min(lo, tr.Weight), max(hi, tr.Weight)
 	}
-	if lo != 0.7 || hi != 1.0 || !IsRule("policy") || !IsRule("constraint") || IsRule("decision") {
+	if lo != 0.7 || hi != 1.0 || !isRule("policy") || !isRule("constraint") || isRule("decision") {
 		t.Errorf("weights %v..%v", lo, hi)
 	}
-	if NormalizeConfidence("HIGH") != Confirmed || NormalizeConfidence("medium") != Reported || NormalizeConfidence("low") != Uncertain || NormalizeConfidence("sure") != "" {
+	if normalizeConfidence("HIGH") != confirmed || normalizeConfidence("medium") != Reported || normalizeConfidence("low") != uncertain || normalizeConfidence("sure") != "" {
 		t.Error("confidence synonyms")
 	}
 }

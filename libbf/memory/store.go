@@ -63,12 +63,12 @@ func (l *Loaded) identity(m *Memory) string {
 	return m.Identity()
 }
 
-// titleWords is TitleWords(m.Title), read from the parse when Load folded it.
+// titleWords is titleWords(m.Title), read from the parse when Load folded it.
 func (l *Loaded) titleWords(m *Memory) []string {
 	if pn, ok := l.titles[m]; ok && pn.Words != nil {
 		return pn.Words
 	}
-	return TitleWords(m.Title)
+	return titleWords(m.Title)
 }
 
 // Load reads every memory note. A note with a bad field is skipped with a warning, never
@@ -263,7 +263,7 @@ func (s *Store) KeepHistory(ref string, at time.Time) (string, error) {
 		return "", err
 	}
 	stem := strings.TrimSuffix(filepath.Base(ref), ".md")
-	rel := HistoryFolder + "/" + stem + "/" + at.UTC().Format("20060102T150405.000000Z") + ".md"
+	rel := historyFolder + "/" + stem + "/" + at.UTC().Format("20060102T150405.000000Z") + ".md"
 	dst := filepath.Join(s.Brain.Root, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 		return "", err
@@ -285,8 +285,8 @@ func (s *Store) Remove(m *Memory, at time.Time) (string, error) {
 	return h, durable.SyncDir(filepath.Dir(p))
 }
 
-// Fields are the declarations a brain needs for its memory notes.
-func Fields(brainName string) map[string]*config.Field {
+// fields are the declarations a brain needs for its memory notes.
+func fields(brainName string) map[string]*config.Field {
 	out := make(map[string]*config.Field, len(noteFields))
 	for _, nf := range noteFields {
 		out[nf.name] = nf.declare(brainName)
@@ -299,7 +299,7 @@ func Fields(brainName string) map[string]*config.Field {
 // comments included. A field declared with another type is an error naming it.
 func (s *Store) DeclareFields() error {
 	cfg := s.Brain.Config
-	want := Fields(s.Brain.Name)
+	want := fields(s.Brain.Name)
 	missing := false
 	for _, name := range slices.Sorted(maps.Keys(want)) {
 		f := want[name]

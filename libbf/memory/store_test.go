@@ -105,7 +105,7 @@ func TestBriefRules(t *testing.T) {
 	if !strings.Contains(b.Brief, "+3 more rules not shown (3 beyond the first twenty): bf recall --type policy,constraint --order importance --offset 20 --limit 50 --no-touch --scope global\n") || strings.Count(b.Brief, "- Rule ") != 20 {
 		t.Fatalf("brief:\n%s", b.Brief)
 	}
-	for limit := MinBriefBytes; limit <= 3000; limit += 97 {
+	for limit := minBriefBytes; limit <= 3000; limit += 97 {
 		b, err := s.Brief(ctx, BriefRequest{Bytes: limit})
 		if err != nil {
 			t.Fatal(err)

@@ -11,9 +11,9 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// InputErrorsFile holds, in a brain's state folder, each channel's current read or stream
+// inputErrorsFile holds, in a brain's state folder, each channel's current read or stream
 // error, so bf status shows it until a read or stream of that channel succeeds again.
-const InputErrorsFile = "channels.json"
+const inputErrorsFile = "channels.json"
 
 // InputError is a channel's current transport error.
 type InputError struct {
@@ -41,13 +41,13 @@ func SaveInputError(state, ch string, err error, now time.Time) {
 		errs[ch] = InputError{Error: err.Error(), Since: timestamp.Canonical(now)}
 	}
 	data, _ := json.Marshal(errs)
-	durable.WriteFile(filepath.Join(state, InputErrorsFile), append(data, '\n'), 0o600)
+	durable.WriteFile(filepath.Join(state, inputErrorsFile), append(data, '\n'), 0o600)
 }
 
 // LoadInputErrors reads the current errors of a brain's channels; none when unreadable.
 func LoadInputErrors(state string) map[string]InputError {
 	out := map[string]InputError{}
-	data, err := os.ReadFile(filepath.Join(state, InputErrorsFile))
+	data, err := os.ReadFile(filepath.Join(state, inputErrorsFile))
 	if err != nil || len(data) > 1<<20 {
 		return out
 	}

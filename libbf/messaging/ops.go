@@ -81,7 +81,7 @@ func (r Retried) MarshalJSON() ([]byte, error) {
 
 // Retry retries job or delivery id. A delivery (pending, failed or uncertain) starts its
 // attempts over and is attempted at once, which needs collection trust; its reply comes
-// with a *NotDeliveredError when it did not arrive. A job becomes pending again, or
+// with a *notDeliveredError when it did not arrive. A job becomes pending again, or
 // resumes its saved answer, for a worker to run. An attempt still running in a live
 // process is refused. The reply is nil beside an error that left nothing to report.
 func (o Messenger) Retry(ctx context.Context, b *brain.Brain, id string) (*Retried, error) {

@@ -112,7 +112,7 @@ func TestRetryChannelChanged(t *testing.T) {
 		"command: [channels/adapter, send, other]\n      idempotent: true", 1), 0o644)
 	before := len(f.sent())
 	res, err := f.opts.Retry(ctx, f.Open(), "a")
-	var nd *NotDeliveredError
+	var nd *notDeliveredError
 	if !errors.As(err, &nd) || nd.State != queue.Uncertain ||
 		nd.Reason != "channel configuration changed; restore it, then retry or cancel this delivery with bf queue" {
 		t.Fatalf("err = %v", err)

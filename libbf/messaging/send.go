@@ -18,32 +18,32 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-// MaxInput is the most bf channel send reads on stdin: 16 MiB.
-const MaxInput = 16 << 20
+// maxInput is the most bf channel send reads on stdin: 16 MiB.
+const maxInput = 16 << 20
 
-// ReadInput reads the message bf channel send gets on stdin, refusing more than MaxInput
+// ReadInput reads the message bf channel send gets on stdin, refusing more than maxInput
 // bytes as invalid input.
 func ReadInput(r io.Reader) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxInput+1))
+	data, err := io.ReadAll(io.LimitReader(r, maxInput+1))
 	if err != nil {
 		return nil, fmt.Errorf("cannot read the message on stdin: %w", err)
 	}
-	if len(data) > MaxInput {
+	if len(data) > maxInput {
 		return nil, &reply.InputError{Argument: "stdin", Err: errors.New("holds more than 16 MiB; send a shorter message")}
 	}
 	return data, nil
 }
 
-// NotDeliveredError is a send or a delivery retry whose delivery did not arrive. The
+// notDeliveredError is a send or a delivery retry whose delivery did not arrive. The
 // reply returned with it holds the delivery's state and error.
-type NotDeliveredError struct {
+type notDeliveredError struct {
 	ID    string
 	State queue.State
 	// Reason is the delivery's error: bf's own sentence, never provider output.
 	Reason string
 }
 
-func (e *NotDeliveredError) Error() string {
+func (e *notDeliveredError) Error() string {
 	switch {
 	case e.State == queue.Cancelled:
 		return fmt.Sprintf("delivery %s was cancelled; send it again under a new delivery ID", e.ID)
@@ -117,8 +117,8 @@ func parseInput(data []byte) (channel.Outgoing, error) {
 	return channel.Outgoing{ID: values["id"], Text: values["text"], Conversation: values["conversation"], ReplyTo: values["reply_to"]}, nil
 }
 
-// NewDeliveryID returns a new delivery ID: "d-" and 20 random hexadecimal digits.
-func NewDeliveryID() string {
+// newDeliveryID returns a new delivery ID: "d-" and 20 random hexadecimal digits.
+func newDeliveryID() string {
 	var b [10]byte
 	rand.Read(b[:]) // crypto/rand never fails on supported platforms
 	return "d-" + hex.EncodeToString(b[:])
@@ -131,7 +131,7 @@ func Send(ctx context.Context, b *brain.Brain, name string, data []byte) (*SendR
 
 // Send parses data, gives the message a delivery ID when it has none, saves the delivery
 // and attempts it once. A delivery that did not arrive returns its reply and a
-// *NotDeliveredError. Sending a saved ID again with the same content returns the saved
+// *notDeliveredError. Sending a saved ID again with the same content returns the saved
 // delivery without sending it again (Existing); one never attempted, such as after a
 // send killed before its attempt, is attempted. Other content under a saved ID fails.
 func (o Messenger) Send(ctx context.Context, b *brain.Brain, name string, data []byte) (*SendReply, error) {
@@ -144,7 +144,7 @@ func (o Messenger) Send(ctx context.Context, b *brain.Brain, name string, data [
 		return nil, err
 	}
 	if out.ID == "" {
-		out.ID = NewDeliveryID()
+		out.ID = newDeliveryID()
 	}
 	if err := out.Check(); err != nil {
 		return nil, &reply.InputError{Argument: "stdin", Err: err}
@@ -174,7 +174,7 @@ func (o Messenger) saved(q *queue.Queue, id string, existing bool) (*SendReply, 
 	}
 	r := o.sendReply(d, existing)
 	if !r.Delivered() {
-		return r, &NotDeliveredError{ID: r.ID, State: r.State, Reason: r.Error}
+		return r, &notDeliveredError{ID: r.ID, State: r.State, Reason: r.Error}
 	}
 	return r, nil
 }

@@ -58,7 +58,7 @@ func TestParseInput(t *testing.T) {
 }
 
 func TestReadInputLimit(t *testing.T) {
-	_, err := ReadInput(strings.NewReader(strings.Repeat("x", MaxInput+1)))
+	_, err := ReadInput(strings.NewReader(strings.Repeat("x", maxInput+1)))
 	if !reply.IsInput(err) {
 		t.Fatalf("err = %v, want invalid input", err)
 	}
@@ -151,7 +151,7 @@ func TestSendFailures(t *testing.T) {
 	}
 	for _, tt := range tests {
 		r, err := f.send(tt.channel, tt.input)
-		var nd *NotDeliveredError
+		var nd *notDeliveredError
 		if !errors.As(err, &nd) || nd.State != tt.state || nd.Reason != tt.reason {
 			t.Errorf("%s: error = %v", tt.channel, err)
 			continue

@@ -36,7 +36,7 @@ func (o Messenger) Deliver(ctx context.Context, b *brain.Brain, q *queue.Queue, 
 		e, c = ep, ep.Config.Capability(config.OpSend)
 	}
 	r, err := o.attempt(ctx, q, e, c, id, false)
-	if _, nd := err.(*NotDeliveredError); nd {
+	if _, nd := err.(*notDeliveredError); nd {
 		err = nil
 	}
 	return r, err

@@ -39,7 +39,7 @@ func (n *Note) Check() []Problem {
 				out = append(out, Problem{Field: "status", Message: msgStatus})
 			}
 		}
-	case Index:
+	case index:
 		allowed := []string(nil)
 		if strings.Count(n.Path, "/") == 1 {
 			allowed = []string{"okf_version"}
@@ -50,7 +50,7 @@ func (n *Note) Check() []Problem {
 				break
 			}
 		}
-	case Log:
+	case log:
 		if len(n.Meta.Keys) > 0 {
 			out = append(out, Problem{Message: msgLogKeys})
 		}

@@ -21,10 +21,10 @@ import (
 
 // Limits on front matter values.
 const (
-	MaxTitle    = 4096 // characters; a longer title gives way to the H1 or file name
+	maxTitle    = 4096 // characters; a longer title gives way to the H1 or file name
 	MaxWord     = 128  // characters of type and status
 	MaxItems    = 1000 // tags, aliases and links each
-	MaxIdentity = 8192 // characters of entity and resource
+	maxIdentity = 8192 // characters of entity and resource
 )
 
 // FrontMatter holds the keys of a note's YAML block, each checked for its type.
@@ -320,8 +320,8 @@ func (d *decoder) canonical(field, s string) (string, bool) {
 
 // entity must be a bf:// address: it names the subject in the brain's own namespace.
 func (d *decoder) entity(s string) string {
-	if utf8.RuneCountInString(s) > MaxIdentity {
-		d.fail("entity", "expected at most %d characters", MaxIdentity)
+	if utf8.RuneCountInString(s) > maxIdentity {
+		d.fail("entity", "expected at most %d characters", maxIdentity)
 		return ""
 	}
 	if !ref.IsAddress(s) {
@@ -332,11 +332,11 @@ func (d *decoder) entity(s string) string {
 	return c
 }
 
-// resource accepts any URI text up to MaxIdentity characters, but a bf:// value must be a
+// resource accepts any URI text up to maxIdentity characters, but a bf:// value must be a
 // valid identity, since a malformed bf:// resource makes the note invalid.
 func (d *decoder) resource(s string) bool {
-	if utf8.RuneCountInString(s) > MaxIdentity {
-		d.fail("resource", "expected at most %d characters", MaxIdentity)
+	if utf8.RuneCountInString(s) > maxIdentity {
+		d.fail("resource", "expected at most %d characters", maxIdentity)
 		return false
 	}
 	if ref.IsAddress(s) {

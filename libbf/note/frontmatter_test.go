@@ -67,8 +67,8 @@ owner: top-level
 		t.Errorf("identities (-want +got):\n%s", diff)
 	}
 	wantLinks := []Link{
-		{Target: "https://b.test", From: FromLinks},
-		{Target: "repo:z", From: FromLinks},
+		{Target: "https://b.test", From: fromLinks},
+		{Target: "repo:z", From: fromLinks},
 		{Target: "../concepts/x.md#part", From: FromSources},
 	}
 	if diff := cmp.Diff(wantLinks, n.Links); diff != "" {
@@ -110,9 +110,9 @@ func TestFrontMatterInvalid(t *testing.T) {
 		{"entity: person:dana", []Problem{{Field: "entity", Message: "expected a bf:// address"}}},
 		{"entity: 'bf://acme/a b'", []Problem{{Field: "entity", Message: "invalid BF link; use bf://brain/path?rel=role#section, with rel as the only query, spaces and a literal % percent-encoded as %20 and %25, and without userinfo or traversal"}}},
 		{"entity: bf://acme/meetings:x", []Problem{{Field: "entity", Message: "an identity cannot be a page, record or home address"}}},
-		{"entity: bf://acme/" + strings.Repeat("e", MaxIdentity), []Problem{{Field: "entity", Message: "expected at most 8192 characters"}}},
+		{"entity: bf://acme/" + strings.Repeat("e", maxIdentity), []Problem{{Field: "entity", Message: "expected at most 8192 characters"}}},
 		{"resource: 'bf://acme/../x'", []Problem{{Field: "resource", Message: "invalid BF link; use bf://brain/path?rel=role#section, with rel as the only query, spaces and a literal % percent-encoded as %20 and %25, and without userinfo or traversal"}}},
-		{"resource: " + strings.Repeat("r", MaxIdentity+1), []Problem{{Field: "resource", Message: "expected at most 8192 characters"}}},
+		{"resource: " + strings.Repeat("r", maxIdentity+1), []Problem{{Field: "resource", Message: "expected at most 8192 characters"}}},
 		{"links: [a, 2]", []Problem{{Field: "links.1", Message: "expected a nonempty string"}}},
 		{"links: ['']", []Problem{{Field: "links.0", Message: "expected a nonempty string"}}},
 		{"sources: a.md", []Problem{{Field: "sources", Message: "OKF sources require mappings with a nonempty resource string"}}},

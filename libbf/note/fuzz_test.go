@@ -73,7 +73,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		for _, tk := range n.Tasks {
-			if tk.Line < n.BodyLine || tk.Line > n.Lines || utf8.RuneCountInString(tk.Text) > MaxTaskText {
+			if tk.Line < n.BodyLine || tk.Line > n.Lines || utf8.RuneCountInString(tk.Text) > maxTaskText {
 				t.Fatalf("task %+v", tk)
 			}
 			if tk.Section != "" && !seen[tk.Section] {
@@ -115,7 +115,7 @@ func FuzzFrontMatter(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, yaml string) {
-		for _, kind := range []Kind{OKF, Markdown, Index} {
+		for _, kind := range []Kind{OKF, Markdown, index} {
 			n, err := Parse("concepts/a.md", []byte("---\n"+yaml+"\n---\n"), kind)
 			if err != nil {
 				return

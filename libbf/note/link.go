@@ -23,8 +23,8 @@ const (
 	// FromFootnote is a link inside a footnote definition; its origin is the section that
 	// first cites the footnote, wherever the definition sits.
 	FromFootnote
-	// FromLinks is an entry of the front matter links list; its origin is the whole note.
-	FromLinks
+	// fromLinks is an entry of the front matter links list; its origin is the whole note.
+	fromLinks
 	// FromSources is a front matter sources[].resource: a cites claim of the whole note.
 	FromSources
 )

@@ -62,8 +62,8 @@ Claim[^src] here.
 		{Target: "records.md", Line: 32, Section: "later", From: FromFootnote},
 		{Target: "bf://acme/x?rel=cites", Line: 32, Section: "later", From: FromFootnote},
 		{Target: "lonely.md", Line: 33, Section: "sources", From: FromFootnote},
-		{Target: "https://a.test", From: FromLinks},
-		{Target: "repo:b", From: FromLinks},
+		{Target: "https://a.test", From: fromLinks},
+		{Target: "repo:b", From: fromLinks},
 		{Target: "meetings:kickoff", From: FromSources},
 	}
 	if diff := cmp.Diff(want, n.Links); diff != "" {

@@ -19,19 +19,19 @@ const (
 	Markdown Kind = iota
 	// OKF is a project or concept note, or an action's ACTION.md.
 	OKF
-	// Index is index.md under projects/ or concepts/, listing its folder.
-	Index
-	// Log is log.md under projects/ or concepts/: dated update entries.
-	Log
+	// index is index.md under projects/ or concepts/, listing its folder.
+	index
+	// log is log.md under projects/ or concepts/: dated update entries.
+	log
 )
 
 func (k Kind) String() string {
 	switch k {
 	case OKF:
 		return "okf"
-	case Index:
+	case index:
 		return "index"
-	case Log:
+	case log:
 		return "log"
 	}
 	return "markdown"
@@ -47,9 +47,9 @@ func KindOf(p string) Kind {
 	case "projects", "concepts":
 		switch parts[len(parts)-1] {
 		case "index.md":
-			return Index
+			return index
 		case "log.md":
-			return Log
+			return log
 		}
 		return OKF
 	case "actions":
@@ -238,7 +238,7 @@ func Parse(p string, data []byte, kind Kind) (*Note, error) {
 		n.Links = append(n.Links, l)
 	}
 	for _, t := range n.Meta.Links {
-		n.Links = append(n.Links, Link{Target: t, From: FromLinks})
+		n.Links = append(n.Links, Link{Target: t, From: fromLinks})
 	}
 	for _, s := range n.Meta.Sources {
 		n.Links = append(n.Links, Link{Target: s.Resource, From: FromSources})
@@ -277,11 +277,11 @@ func folderType(p string) string {
 }
 
 // deriveTitle sets the title: the front matter title when it is not blank and at most
-// MaxTitle characters, else the text of the first H1 when it is not empty, else the file
+// maxTitle characters, else the text of the first H1 when it is not empty, else the file
 // name without its extension, '-' read as spaces. It returns the index of the heading
 // that supplied the title, or -1.
 func (n *Note) deriveTitle(hs []heading) int {
-	if t := n.Meta.Title; strings.TrimFunc(t, isSpace) != "" && utf8.RuneCountInString(t) <= MaxTitle {
+	if t := n.Meta.Title; strings.TrimFunc(t, isSpace) != "" && utf8.RuneCountInString(t) <= maxTitle {
 		n.Title = t
 		return -1
 	}

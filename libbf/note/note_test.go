@@ -22,10 +22,10 @@ func TestKindOf(t *testing.T) {
 		"projects/site.md":                       OKF,
 		"projects/web/site.md":                   OKF,
 		"concepts/glossary.md":                   OKF,
-		"projects/index.md":                      Index,
-		"concepts/tables/index.md":               Index,
-		"projects/log.md":                        Log,
-		"concepts/a/log.md":                      Log,
+		"projects/index.md":                      index,
+		"concepts/tables/index.md":               index,
+		"projects/log.md":                        log,
+		"concepts/a/log.md":                      log,
 		"actions/2026-09-16_handoff/ACTION.md":   OKF,
 		"actions/2026-09-16_handoff/notes.md":    Markdown,
 		"actions/2026-09-16_handoff/inputs/a.md": Markdown,
@@ -74,12 +74,12 @@ func TestParseRefusals(t *testing.T) {
 }
 
 func TestTitle(t *testing.T) {
-	long := strings.Repeat("é", MaxTitle+1)
+	long := strings.Repeat("é", maxTitle+1)
 	tests := []struct {
 		name, path, body, want string
 	}{
 		{"front matter", "projects/a-b.md", "---\ntitle: Given\n---\n# Heading\n", "Given"},
-		{"front matter at the limit", "projects/a-b.md", "---\ntitle: " + long[:2*MaxTitle] + "\n---\n", long[:2*MaxTitle]},
+		{"front matter at the limit", "projects/a-b.md", "---\ntitle: " + long[:2*maxTitle] + "\n---\n", long[:2*maxTitle]},
 		{"blank front matter", "projects/a-b.md", "---\ntitle: '  '\n---\n# Heading {#h}\n", "Heading"},
 		{"too long front matter", "projects/a-b.md", "---\ntitle: " + long + "\n---\n# Heading\n", "Heading"},
 		{"first h1 even after h2", "projects/a-b.md", "## Two\n\n# One\n\n# Later\n", "One"},

@@ -9,8 +9,8 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 )
 
-// MaxTaskText bounds a task's text in characters.
-const MaxTaskText = 320
+// maxTaskText bounds a task's text in characters.
+const maxTaskText = 320
 
 // Task is a checkbox list item: a list item whose first paragraph's first line starts with
 // "[ ]", "[x]" or "[X]", whitespace and some text. Items in blockquotes are quotes of
@@ -21,7 +21,7 @@ type Task struct {
 	Section string // slug of the nearest heading above, "" before the first heading
 	// Text is the plain text: links reduced to [label], #, *, _ and backtick markers gone
 	// (underscores inside words such as MAX_FILE_SIZE stay), whitespace collapsed, at most
-	// MaxTaskText characters.
+	// maxTaskText characters.
 	Text string
 	// Spans are the pieces Text is made of, so the tasks page can print links as
 	// [label](ref) once it has resolved each target (see Render).
@@ -37,7 +37,7 @@ type Span struct {
 }
 
 // Render prints the task with links as [label](target(dest)) (images ![alt](…)), then
-// collapses whitespace and cuts to MaxTaskText characters. A nil target keeps each
+// collapses whitespace and cuts to maxTaskText characters. A nil target keeps each
 // destination as written.
 func (t Task) Render(target func(dest string) string) string {
 	var b strings.Builder
@@ -71,15 +71,15 @@ func plainText(spans []Span) string {
 	return clip(b.String())
 }
 
-// clip collapses whitespace runs to one space and cuts to MaxTaskText characters.
+// clip collapses whitespace runs to one space and cuts to maxTaskText characters.
 func clip(s string) string {
 	s = strings.Join(strings.FieldsFunc(s, isSpace), " ")
-	if utf8.RuneCountInString(s) <= MaxTaskText {
+	if utf8.RuneCountInString(s) <= maxTaskText {
 		return s
 	}
 	n := 0
 	for i := range s {
-		if n == MaxTaskText {
+		if n == maxTaskText {
 			return strings.TrimRightFunc(s[:i], isSpace)
 		}
 		n++

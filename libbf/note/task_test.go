@@ -93,11 +93,11 @@ func TestTaskTextCut(t *testing.T) {
 	long := strings.Repeat("word ", 100)
 	n := mustParse(t, "projects/a.md", "- [ ] "+long+"\n")
 	got := n.Tasks[0].Text
-	if len([]rune(got)) > MaxTaskText || !strings.HasPrefix(got, "word word") || strings.HasSuffix(got, " ") {
+	if len([]rune(got)) > maxTaskText || !strings.HasPrefix(got, "word word") || strings.HasSuffix(got, " ") {
 		t.Errorf("text %d chars: %q", len([]rune(got)), got)
 	}
 	n = mustParse(t, "projects/a.md", "- [ ] "+strings.Repeat("é", 400)+"\n")
-	if got := n.Tasks[0].Text; got != strings.Repeat("é", MaxTaskText) {
+	if got := n.Tasks[0].Text; got != strings.Repeat("é", maxTaskText) {
 		t.Errorf("cut by characters, got %d", len([]rune(got)))
 	}
 }

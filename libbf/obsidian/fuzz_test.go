@@ -29,7 +29,7 @@ func FuzzFind(f *testing.F) {
 			if !strings.HasPrefix(raw, open) || !strings.HasSuffix(raw, "]]") {
 				t.Fatalf("link %q has the wrong shape", raw)
 			}
-			again, ok := Parse(raw[len(open) : len(raw)-2])
+			again, ok := parse(raw[len(open) : len(raw)-2])
 			if !ok || again.Path != l.Path || again.Block != l.Block || again.Text != l.Text {
 				t.Fatalf("link %q does not parse back", raw)
 			}
@@ -45,7 +45,7 @@ func FuzzFind(f *testing.F) {
 				t.Fatalf("destination %+v out of shape", d)
 			}
 		}
-		for _, sp := range Spans(text) {
+		for _, sp := range spans(text) {
 			if sp[0] < 0 || sp[1] > len(text) || sp[0] > sp[1] {
 				t.Fatalf("span %v out of bounds", sp)
 			}

@@ -36,13 +36,13 @@ type Link struct {
 // Raw returns the link as written in text.
 func (l Link) Raw(text string) string { return text[l.Start:l.End] }
 
-// MaxLink bounds the inside of a wikilink: longer bracket runs are text.
-const MaxLink = 4096
+// maxLink bounds the inside of a wikilink: longer bracket runs are text.
+const maxLink = 4096
 
-// Parse reads the inside of a wikilink (between "[[" and "]]"). It fails on an empty
-// target, a line break, brackets or a text longer than MaxLink.
-func Parse(inner string) (Link, bool) {
-	if inner == "" || len(inner) > MaxLink || strings.ContainsAny(inner, "\n\r[]") {
+// parse reads the inside of a wikilink (between "[[" and "]]"). It fails on an empty
+// target, a line break, brackets or a text longer than maxLink.
+func parse(inner string) (Link, bool) {
+	if inner == "" || len(inner) > maxLink || strings.ContainsAny(inner, "\n\r[]") {
 		return Link{}, false
 	}
 	var l Link
@@ -71,9 +71,9 @@ func Parse(inner string) (Link, bool) {
 	return l, true
 }
 
-// Spans returns the byte ranges of text outside code: fenced code blocks and inline code
+// spans returns the byte ranges of text outside code: fenced code blocks and inline code
 // spans are left out, so nothing inside them reads as a link or a tag.
-func Spans(text string) [][2]int {
+func spans(text string) [][2]int {
 	var out [][2]int
 	fence := ""
 	pos := 0
@@ -190,7 +190,7 @@ func run(text string, i, to int) int {
 // Find returns the wikilinks and embeds of a Markdown body, in order, outside code.
 func Find(text string) []Link {
 	var out []Link
-	for _, sp := range Spans(text) {
+	for _, sp := range spans(text) {
 		seg := text[sp[0]:sp[1]]
 		for i := 0; i+1 < len(seg); {
 			j := strings.Index(seg[i:], "[[")
@@ -203,18 +203,18 @@ func Find(text string) []Link {
 				continue
 			}
 			rest := seg[open+2:]
-			// A link holds no line break and at most MaxLink bytes: looking no further
+			// A link holds no line break and at most maxLink bytes: looking no further
 			// keeps the scan linear however many brackets a text opens.
-			window := rest[:min(len(rest), MaxLink+2)]
+			window := rest[:min(len(rest), maxLink+2)]
 			if nl := strings.IndexByte(window, '\n'); nl >= 0 {
 				window = window[:nl]
 			}
 			k := strings.Index(window, "]]")
-			if k < 0 || k > MaxLink {
+			if k < 0 || k > maxLink {
 				i = open + 2
 				continue
 			}
-			l, ok := Parse(rest[:k])
+			l, ok := parse(rest[:k])
 			if !ok {
 				i = open + 2
 				continue
@@ -241,7 +241,7 @@ type Tag struct {
 // line or after whitespace, then letters, digits, _, - or /, not all digits.
 func FindTags(text string) []Tag {
 	var out []Tag
-	for _, sp := range Spans(text) {
+	for _, sp := range spans(text) {
 		for i := sp[0]; i < sp[1]; i++ {
 			if text[i] != '#' {
 				continue
@@ -308,7 +308,7 @@ var refDefRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 // definitions of a Markdown body, outside code.
 func FindDests(text string) []Dest {
 	var out []Dest
-	for _, sp := range Spans(text) {
+	for _, sp := range spans(text) {
 		seg := text[sp[0]:sp[1]]
 		for _, m := range refDefRE().FindAllStringSubmatchIndex(seg, -1) {
 			raw := seg[m[2]:m[3]]
@@ -384,7 +384,7 @@ func dest(s string, i int) (Dest, bool) {
 			return Dest{}, false
 		}
 		// Titles longer than a link may be are not looked for, so the scan stays linear.
-		k := strings.IndexByte(rest[1:min(len(rest), MaxLink)], closer)
+		k := strings.IndexByte(rest[1:min(len(rest), maxLink)], closer)
 		if k < 0 || !strings.HasPrefix(strings.TrimLeft(rest[1+k+1:], " \t"), ")") {
 			return Dest{}, false
 		}

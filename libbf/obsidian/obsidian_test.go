@@ -28,10 +28,10 @@ func TestParse(t *testing.T) {
 		{"#", Link{}, false},
 		{"a\nb", Link{}, false},
 		{"a[b", Link{}, false},
-		{strings.Repeat("x", MaxLink+1), Link{}, false},
+		{strings.Repeat("x", maxLink+1), Link{}, false},
 	}
 	for _, tt := range tests {
-		got, ok := Parse(tt.inner)
+		got, ok := parse(tt.inner)
 		if ok != tt.ok {
 			t.Errorf("Parse(%q) ok = %v, want %v", tt.inner, ok, tt.ok)
 			continue

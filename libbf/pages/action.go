@@ -26,10 +26,10 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// ActionReply is an action folder's page: the whole read of its ACTION.md with the
+// actionReply is an action folder's page: the whole read of its ACTION.md with the
 // folder's files, the projects it links to, its backlinks and claims, and its reminders
 // when it gets them.
-type ActionReply struct {
+type actionReply struct {
 	Backlinks        []graph.Group `json:"backlinks"`
 	BacklinksOmitted int           `json:"backlinks_omitted,omitempty"`
 	Brain            string        `json:"brain"`
@@ -64,7 +64,7 @@ const msgFiles = "symlinks and special files are not listed"
 
 // action reads actions/FOLDER as its ACTION.md. The note is looked up in the brain req
 // names, or in every selected brain; backlinks come from every selected brain.
-func action(ctx context.Context, req Request, folderPath string) (*ActionReply, error) {
+func action(ctx context.Context, req Request, folderPath string) (*actionReply, error) {
 	if req.Offset != 0 {
 		return nil, &reply.InputError{Argument: "offset", Err: errExactOffset}
 	}
@@ -102,7 +102,7 @@ func action(ctx context.Context, req Request, folderPath string) (*ActionReply, 
 	}
 	r := found[0]
 	p := r.part
-	out := &ActionReply{Notice: reply.Notice, Brain: p.name, Ref: notePath}
+	out := &actionReply{Notice: reply.Notice, Brain: p.name, Ref: notePath}
 	if only != "" || !s.single {
 		out.URI = reply.Address(p.name, notePath)
 	}
@@ -212,8 +212,8 @@ func readRegular(root, rel string) ([]byte, fs.FileInfo, error) {
 }
 
 // actionFiles lists an action folder's regular files, recursively and sorted, without its
-// ACTION.md and hidden names, at most MaxFiles; skipped names symbolic links and special
-// files (at most MaxFiles).
+// ACTION.md and hidden names, at most maxFiles; skipped names symbolic links and special
+// files (at most maxFiles).
 func actionFiles(root, folderPath, notePath string) (files, skipped []string, err error) {
 	files = []string{}
 	var walk func(rel string, depth int) error
@@ -251,18 +251,18 @@ func actionFiles(root, folderPath, notePath string) (files, skipped []string, er
 	err = walk(folderPath, 1)
 	sort.Strings(files)
 	sort.Strings(skipped)
-	if len(files) > MaxFiles {
-		files = files[:MaxFiles]
+	if len(files) > maxFiles {
+		files = files[:maxFiles]
 	}
-	if len(skipped) > MaxFiles {
-		skipped = skipped[:MaxFiles]
+	if len(skipped) > maxFiles {
+		skipped = skipped[:maxFiles]
 	}
 	return files, skipped, err
 }
 
 // linkedProjects are the notes under projects/ that the note (item id) links to: by path
 // (with or without a #section), by its own address, or by a name only that note holds;
-// at most MaxProjects, by ref.
+// at most maxProjects, by ref.
 func linkedProjects(ctx context.Context, p *part, id int64) ([]*row, error) {
 	targets, err := cache.Strings(ctx, p.tx, `SELECT target FROM links WHERE item = ?`, id)
 	if err != nil {
@@ -294,6 +294,6 @@ func linkedProjects(ctx context.Context, p *part, id int64) ([]*row, error) {
 			i.ref IN (SELECT value FROM json_each(:refs))
 			OR i.id IN (SELECT min(item) FROM names WHERE name IN (SELECT value FROM json_each(:names))
 				GROUP BY name HAVING count(*) = 1))`,
-		`i.ref`, MaxProjects,
+		`i.ref`, maxProjects,
 		sql.Named("refs", jsontext.Array(slices.Sorted(maps.Keys(refs)))), sql.Named("names", jsontext.Array(slices.Sorted(maps.Keys(names)))))
 }

@@ -116,14 +116,14 @@ func folder(ctx context.Context, req Request, path string) (*Listing, error) {
 			return nil, cacheError(err)
 		}
 		out.Total += n
-		rows, err := queryRows(ctx, p, key, where, order, fetch(req.Offset, ListingSize), sql.Named("prefix", path))
+		rows, err := queryRows(ctx, p, key, where, order, fetch(req.Offset, listingSize), sql.Named("prefix", path))
 		if err != nil {
 			return nil, cacheError(err)
 		}
 		all = append(all, rows...)
 	}
 	sort.SliceStable(all, func(i, j int) bool { return less(all[i], all[j]) })
-	page := window(all, req.Offset, ListingSize)
+	page := window(all, req.Offset, listingSize)
 	if err := s.reviewRows(ctx, page); err != nil {
 		return nil, err
 	}

@@ -72,7 +72,7 @@ func home(ctx context.Context, req Request) (*Home, error) {
 	day := canonical(now.Add(-homeActivity))
 
 	var projects, actions, changed, upcoming []*row
-	out := &Home{Notice: reply.Notice, Pages: Browse, Activity: []Activity{}, Attention: []Attention{}}
+	out := &Home{Notice: reply.Notice, Pages: browse, Activity: []Activity{}, Attention: []Attention{}}
 	sc := s.scope()
 	reviewers := map[*part]*reviewer{}
 	for i, p := range s.parts {
@@ -80,7 +80,7 @@ func home(ctx context.Context, req Request) (*Home, error) {
 		if err != nil {
 			return nil, cacheError(err)
 		}
-		ac, err := queryRows(ctx, p, eventExpr, actionNote+` AND i.status != 'deprecated'`, `i.path DESC`, HomeActions)
+		ac, err := queryRows(ctx, p, eventExpr, actionNote+` AND i.status != 'deprecated'`, `i.path DESC`, homeActions)
 		if err != nil {
 			return nil, cacheError(err)
 		}
@@ -88,14 +88,14 @@ func home(ctx context.Context, req Request) (*Home, error) {
 		ch, err := queryRows(ctx, p, eventExpr,
 			`i.kind = 'note' AND i.status != 'deprecated' AND NOT (`+entry+` AND i.type = 'project') AND `+
 				eventExpr+` != '' AND `+eventExpr+` >= :since AND `+
-				eventExpr+` < :until AND `+noteTimes, `k DESC, i.ref DESC`, SectionSize,
+				eventExpr+` < :until AND `+noteTimes, `k DESC, i.ref DESC`, sectionSize,
 			append(p.noteBounds(week, stamp), sql.Named("since", week), sql.Named("until", stamp))...)
 		if err != nil {
 			return nil, cacheError(err)
 		}
 		up, err := queryRows(ctx, p, eventExpr,
 			`i.status != 'deprecated' AND `+loud+` AND `+eventExpr+` != '' AND `+eventExpr+` >= :since AND `+
-				eventExpr+` < :until AND `+eventTimes, `k, i.ref`, SectionSize,
+				eventExpr+` < :until AND `+eventTimes, `k, i.ref`, sectionSize,
 			append(p.noteBounds(stamp, ahead), sql.Named("since", stamp), sql.Named("until", ahead))...)
 		if err != nil {
 			return nil, cacheError(err)
@@ -143,15 +143,15 @@ func home(ctx context.Context, req Request) (*Home, error) {
 	out.ProjectsTotal = len(projects)
 	out.Projects = []reply.Item{}
 	out.Actions = []reply.Item{}
-	for _, r := range window(actions, 0, HomeActions) {
+	for _, r := range window(actions, 0, homeActions) {
 		out.Actions = append(out.Actions, s.item(r, true))
 	}
 	out.Changed = []reply.Item{}
-	for _, r := range window(changed, 0, SectionSize) {
+	for _, r := range window(changed, 0, sectionSize) {
 		out.Changed = append(out.Changed, brief(s.item(r, false)))
 	}
 	out.Upcoming = []reply.Item{}
-	for _, r := range window(upcoming, 0, SectionSize) {
+	for _, r := range window(upcoming, 0, sectionSize) {
 		out.Upcoming = append(out.Upcoming, s.item(r, false))
 	}
 	out.Stale = s.stale

@@ -15,9 +15,9 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-// Memories is the sources overview: every source with its coverage, records and newest
+// memories is the sources overview: every source with its coverage, records and newest
 // event time. It is never paged.
-type Memories struct {
+type memories struct {
 	Notice   string           `json:"notice"`
 	Page     string           `json:"page"`
 	Problems []reply.Problem  `json:"problems,omitempty"`
@@ -76,13 +76,13 @@ func declares(p *part, source string) bool {
 	return p.brain.Config != nil && p.brain.Config.Sensors[source] != nil
 }
 
-func memoriesOverview(ctx context.Context, req Request) (*Memories, error) {
+func memoriesOverview(ctx context.Context, req Request) (*memories, error) {
 	s, err := openSession(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	defer s.close()
-	out := &Memories{Notice: reply.Notice, Page: "memories", Sources: []reply.Coverage{}}
+	out := &memories{Notice: reply.Notice, Page: "memories", Sources: []reply.Coverage{}}
 	for _, p := range s.parts {
 		counts, err := sourcesOf(ctx, p)
 		if err != nil {
@@ -131,14 +131,14 @@ func source(ctx context.Context, req Request, page ref.Page) (*Listing, error) {
 	defer s.close()
 	args := []any{sql.Named("source", page.Source)}
 	where := `i.kind = 'record' AND i.source = :source`
-	key, order, pageSize := `i.time`, `k DESC, i.ref DESC`, PageSize
+	key, order, pageSize := `i.time`, `k DESC, i.ref DESC`, pageSize
 	out := &Listing{Paging: Paging{Notice: reply.Notice, Page: page.Path}}
 	if page.Kind != ref.PageRecordFile {
 		out.Sources = []reply.Coverage{}
 	}
 	switch page.Kind {
 	case ref.PageSource:
-		pageSize = SectionSize
+		pageSize = sectionSize
 	case ref.PageSourcePeriod:
 		args = append(args, sql.Named("since", canonical(pd.Start)), sql.Named("until", canonical(pd.End)))
 		where += ` AND ` + placedIn

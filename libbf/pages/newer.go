@@ -95,7 +95,7 @@ func (v *reviewer) resolve(ctx context.Context, ids []int64) error {
 	}
 	// A note edited long ago (one whose stale_after is still ahead) widens the window the
 	// most: without those, the others may still be settled at once.
-	horizon := canonical(v.now.Add(-ReviewDays * 24 * time.Hour))
+	horizon := canonical(v.now.Add(-reviewDays * 24 * time.Hour))
 	var recent, old []int64
 	for _, id := range pending {
 		if v.edits[id] >= horizon {

@@ -13,23 +13,23 @@ import (
 
 // Page sizes (items per page) and section limits.
 const (
-	// SectionSize bounds home changed and upcoming, period changed, and is the page size of
+	// sectionSize bounds home changed and upcoming, period changed, and is the page size of
 	// a source page (memories/SOURCE).
-	SectionSize = 20
-	// PageSize is the page size of periods, tasks and source period, undated and file pages.
-	PageSize = 50
-	// ListingSize is the page size of folder listings, tags and tag listings.
-	ListingSize = 200
-	// HomeActions is how many actions home lists.
-	HomeActions = 10
-	// MaxFiles is how many files an action page lists.
-	MaxFiles = 200
-	// MaxProjects is how many linked projects an action page lists.
-	MaxProjects = 20
+	sectionSize = 20
+	// pageSize is the page size of periods, tasks and source period, undated and file pages.
+	pageSize = 50
+	// listingSize is the page size of folder listings, tags and tag listings.
+	listingSize = 200
+	// homeActions is how many actions home lists.
+	homeActions = 10
+	// maxFiles is how many files an action page lists.
+	maxFiles = 200
+	// maxProjects is how many linked projects an action page lists.
+	maxProjects = 20
 )
 
-// Browse is the constant list of pages home offers.
-var Browse = []string{"projects", "concepts", "actions", "tasks", "memories", "tags", "today", "7d"}
+// browse is the constant list of pages home offers.
+var browse = []string{"projects", "concepts", "actions", "tasks", "memories", "tags", "today", "7d"}
 
 // Messages of failures.
 const (
@@ -69,8 +69,8 @@ type Request struct {
 }
 
 // Read computes the page req names and returns its reply value, to marshal with
-// reply.Encode: *Home, *Listing, *PeriodReply, *Memories, *TasksReply, *TagsReply or
-// *ActionReply.
+// reply.Encode: *Home, *Listing, *periodReply, *Memories, *tasksReply, *TagsReply or
+// *actionReply.
 //
 // Invalid input (an offset out of range or on a page that is never paged, an invalid
 // period) fails with *reply.InputError. A page that names nothing (an unknown source, a

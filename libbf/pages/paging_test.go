@@ -46,14 +46,14 @@ func TestTasksPaging(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := v.(*TasksReply)
+		r := v.(*tasksReply)
 		if len(r.Items) != tt.n || !cmp.Equal(r.NextOffset, tt.nextOffset) {
 			t.Errorf("offset %d: %d items, next_offset %v", tt.offset, len(r.Items), r.NextOffset)
 		}
 		if tt.n > 0 && r.Items[0].Text != tt.first {
 			t.Errorf("offset %d: first %q", tt.offset, r.Items[0].Text)
 		}
-		if r.Total != 60 || r.Summary != (TaskSummary{Open: 60, Done: 6, Notes: 2}) {
+		if r.Total != 60 || r.Summary != (taskSummary{Open: 60, Done: 6, Notes: 2}) {
 			t.Errorf("offset %d: total %d, summary %+v", tt.offset, r.Total, r.Summary)
 		}
 	}
@@ -99,7 +99,7 @@ func TestListingBudget(t *testing.T) {
 			size += len(jsonOf(t, it)) + 1
 			refs = append(refs, it.Ref)
 		}
-		if size > reply.Budget || len(l.Items) >= ListingSize {
+		if size > reply.Budget || len(l.Items) >= listingSize {
 			t.Errorf("page at %d: %d items, %d bytes", offset, len(l.Items), size)
 		}
 		if l.NextOffset == nil {
@@ -141,7 +141,7 @@ func TestPeriodPaging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := v.(*PeriodReply)
+	p := v.(*periodReply)
 	if p.Total != 60 || len(p.Items) != 50 || !cmp.Equal(p.NextOffset, ptr(50)) || p.Items[0].Ref != "feed:f59" {
 		t.Errorf("first page: total %d, %d items, next %v, first %s", p.Total, len(p.Items), p.NextOffset, p.Items[0].Ref)
 	}
@@ -149,7 +149,7 @@ func TestPeriodPaging(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p = v.(*PeriodReply)
+	p = v.(*periodReply)
 	if len(p.Items) != 10 || p.NextOffset != nil || p.Items[9].Ref != "feed:f00" {
 		t.Errorf("second page: %d items, next %v", len(p.Items), p.NextOffset)
 	}
@@ -216,7 +216,7 @@ func TestOneBrainOfSeveral(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a := v.(*ActionReply); a.URI != "bf://work/actions/2026-09-25_launch/ACTION.md" || a.Brain != "work" {
+	if a := v.(*actionReply); a.URI != "bf://work/actions/2026-09-25_launch/ACTION.md" || a.Brain != "work" {
 		t.Errorf("action: %s", jsonOf(t, a))
 	}
 	req.Brain = "home"
@@ -242,7 +242,7 @@ func TestLowPriority(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := v.(*PeriodReply)
+	p := v.(*periodReply)
 	if got := refs(p.Items); !cmp.Equal(got, []string{"mail:m3", "mail:m4"}) {
 		t.Errorf("today items %v", got)
 	}

@@ -9,9 +9,9 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// PeriodReply is a period page: items placed in the period, items modified in it but
+// periodReply is a period page: items placed in the period, items modified in it but
 // placed outside it, and each source's record count.
-type PeriodReply struct {
+type periodReply struct {
 	// Changed are up to 20 items modified upstream in the period but placed outside it.
 	Changed []reply.Item `json:"changed"`
 	Items   []reply.Item `json:"items"`
@@ -98,7 +98,7 @@ func placedNotes(ctx context.Context, p *part, since, until string) ([]*row, err
 
 // period lists the items placed in a period, newest first, 50 per page, without the
 // records of low-priority sources, which only count in sources.
-func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, error) {
+func period(ctx context.Context, req Request, page ref.Page) (*periodReply, error) {
 	pd, err := ref.ParsePeriod(page.Period, req.Now, req.Location)
 	if err != nil {
 		return nil, &reply.InputError{Argument: "ref", Err: err}
@@ -109,7 +109,7 @@ func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, erro
 	}
 	defer s.close()
 	since, until := canonical(pd.Start), canonical(pd.End)
-	out := &PeriodReply{
+	out := &periodReply{
 		Paging: Paging{Notice: reply.Notice, Page: page.Path},
 		Since:  timestamp.Local(pd.Start, s.loc), Until: timestamp.Local(pd.End, s.loc),
 		Sources: []Activity{},
@@ -120,7 +120,7 @@ func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, erro
 	if next, ok := pd.Next(); ok {
 		out.Next = next.Name
 	}
-	limit := fetch(req.Offset, PageSize)
+	limit := fetch(req.Offset, pageSize)
 	var all, changed []*row
 	for _, p := range s.parts {
 		args := []any{sql.Named("since", since), sql.Named("until", until), sql.Named("low", p.lowJSON),
@@ -140,7 +140,7 @@ func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, erro
 		}
 		// Each part holds its own first rows, so their union holds the brain's.
 		all = append(append(append(all, notes...), timed...), observed...)
-		ch, err := scanRows(ctx, p.tx, p, changedIn, append(args[:3:3], sql.Named("limit", SectionSize)))
+		ch, err := scanRows(ctx, p.tx, p, changedIn, append(args[:3:3], sql.Named("limit", sectionSize)))
 		if err != nil {
 			return nil, cacheError(err)
 		}
@@ -159,7 +159,7 @@ func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, erro
 	newestFirst(all)
 	newestFirst(changed)
 	out.Changed = []reply.Item{}
-	for _, r := range window(changed, 0, SectionSize) {
+	for _, r := range window(changed, 0, sectionSize) {
 		out.Changed = append(out.Changed, s.item(r, true))
 	}
 	// The summaries share the page's budget: the items fill what they leave.
@@ -170,7 +170,7 @@ func period(ctx context.Context, req Request, page ref.Page) (*PeriodReply, erro
 	if err != nil {
 		return nil, err
 	}
-	pageRows := window(all, req.Offset, PageSize)
+	pageRows := window(all, req.Offset, pageSize)
 	if err := fillAll(ctx, pageRows); err != nil {
 		return nil, cacheError(err)
 	}

@@ -14,24 +14,24 @@ import (
 
 // Review signal constants.
 const (
-	// ReviewDays is how long after its file's last edit a project falls due.
-	ReviewDays = 14
+	// reviewDays is how long after its file's last edit a project falls due.
+	reviewDays = 14
 	// Newer is how many newer linked items a note names.
 	Newer = 5
 )
 
 // Review reasons.
 const (
-	ReasonDue             = "due"
-	ReasonNewerEvidence   = "newer_evidence"
-	ReasonFutureModified  = "future_modified"
-	ReasonUnknownModified = "unknown_modified"
+	reasonDue             = "due"
+	reasonNewerEvidence   = "newer_evidence"
+	reasonFutureModified  = "future_modified"
+	reasonUnknownModified = "unknown_modified"
 )
 
 // Review sources.
 const (
-	SourceStaleAfter = "stale_after"
-	SourceModified   = "modified"
+	sourceStaleAfter = "stale_after"
+	sourceModified   = "modified"
 )
 
 // Signals are the reminders of a note that gets them: its tasks and next open task, and
@@ -256,16 +256,16 @@ func startReview(ctx context.Context, sc *scope, self int, rows []*row, now time
 		if known {
 			sig.Modified = canonical(mtime)
 			if sig.Modified > v.stamp {
-				reasons = append(reasons, ReasonFutureModified)
+				reasons = append(reasons, reasonFutureModified)
 			}
-			due = mtime.Add(ReviewDays * 24 * time.Hour)
+			due = mtime.Add(reviewDays * 24 * time.Hour)
 			v.edits[id] = sig.Modified
 		} else {
-			reasons = append(reasons, ReasonUnknownModified)
+			reasons = append(reasons, reasonUnknownModified)
 		}
-		sig.ReviewSource = SourceModified
+		sig.ReviewSource = sourceModified
 		if r.staleAfter != "" {
-			sig.ReviewSource = SourceStaleAfter
+			sig.ReviewSource = sourceStaleAfter
 			if t, err := time.Parse(storedLayout, r.staleAfter); err == nil {
 				due = t
 			} else {
@@ -280,7 +280,7 @@ func startReview(ctx context.Context, sc *scope, self int, rows []*row, now time
 			}
 			sig.ReviewDue = local.Format(dayLayout)
 			if !due.After(now) {
-				reasons = append(reasons, ReasonDue)
+				reasons = append(reasons, reasonDue)
 			}
 		}
 		sig.ReviewReasons = reasons
@@ -324,7 +324,7 @@ func (v *reviewer) finish(id int64, n *newer) {
 	}
 	sig := v.signals[id]
 	sig.NewLinks, sig.Newer = n.total, n.refs
-	sig.ReviewReasons = append(sig.ReviewReasons, ReasonNewerEvidence)
+	sig.ReviewReasons = append(sig.ReviewReasons, reasonNewerEvidence)
 	sig.Review = true
 }
 

@@ -48,7 +48,7 @@ func tagDirectory(ctx context.Context, req Request) (*TagsReply, error) {
 		}
 		out.Total += n
 		rows, err := p.tx.QueryContext(ctx, `SELECT target, count(*) FROM tags GROUP BY target ORDER BY target LIMIT ?`,
-			fetch(req.Offset, ListingSize))
+			fetch(req.Offset, listingSize))
 		if err != nil {
 			return nil, cacheError(err)
 		}
@@ -67,7 +67,7 @@ func tagDirectory(ctx context.Context, req Request) (*TagsReply, error) {
 		}
 	}
 	sort.SliceStable(all, func(i, j int) bool { return all[i].URI < all[j].URI })
-	out.Items, out.NextOffset, err = fitEntries(s, window(all, req.Offset, ListingSize), req.Offset, out.Total,
+	out.Items, out.NextOffset, err = fitEntries(s, window(all, req.Offset, listingSize), req.Offset, out.Total,
 		func(t *Tag) { t.Brain, t.URI = "", "" })
 	if err != nil {
 		return nil, err
@@ -108,12 +108,12 @@ func tagged(ctx context.Context, req Request, page ref.Page) (*Listing, error) {
 			return nil, cacheError(err)
 		}
 		out.Total += n
-		rows, err := queryRows(ctx, p, eventExpr, where, `k DESC, i.ref DESC`, fetch(req.Offset, ListingSize), tag)
+		rows, err := queryRows(ctx, p, eventExpr, where, `k DESC, i.ref DESC`, fetch(req.Offset, listingSize), tag)
 		if err != nil {
 			return nil, cacheError(err)
 		}
 		all = append(all, rows...)
 	}
 	newestFirst(all)
-	return s.finishListing(out, window(all, req.Offset, ListingSize), req.Offset, 0)
+	return s.finishListing(out, window(all, req.Offset, listingSize), req.Offset, 0)
 }

@@ -7,21 +7,21 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-// TasksReply is the tasks page: open checkboxes and counts over the whole selection.
-type TasksReply struct {
-	Items      []Task          `json:"items"`
+// tasksReply is the tasks page: open checkboxes and counts over the whole selection.
+type tasksReply struct {
+	Items      []task          `json:"items"`
 	NextOffset *int64          `json:"next_offset,omitempty"`
 	Notice     string          `json:"notice"`
 	Page       string          `json:"page"`
 	Problems   []reply.Problem `json:"problems,omitempty"`
 	Stale      []string        `json:"stale,omitempty"`
-	Summary    TaskSummary     `json:"summary"`
+	Summary    taskSummary     `json:"summary"`
 	// Total counts the open tasks.
 	Total int `json:"total"`
 }
 
-// Task is one open checkbox: its note and title, the section ref, line and text.
-type Task struct {
+// task is one open checkbox: its note and title, the section ref, line and text.
+type task struct {
 	Brain string `json:"brain,omitempty"`
 	Line  int    `json:"line"`
 	Note  string `json:"note"`
@@ -31,8 +31,8 @@ type Task struct {
 	URI   string `json:"uri,omitempty"`
 }
 
-// TaskSummary counts open and done checkboxes and the notes holding any.
-type TaskSummary struct {
+// taskSummary counts open and done checkboxes and the notes holding any.
+type taskSummary struct {
 	Done  int `json:"done"`
 	Notes int `json:"notes"`
 	Open  int `json:"open"`
@@ -40,14 +40,14 @@ type TaskSummary struct {
 
 // tasks lists the open checkboxes of entry notes that are not deprecated (the cache keeps
 // only theirs), by note path, line and brain, 50 per page.
-func tasks(ctx context.Context, req Request) (*TasksReply, error) {
+func tasks(ctx context.Context, req Request) (*tasksReply, error) {
 	s, err := openSession(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	defer s.close()
-	out := &TasksReply{Notice: reply.Notice, Page: "tasks"}
-	var all []Task
+	out := &tasksReply{Notice: reply.Notice, Page: "tasks"}
+	var all []task
 	for _, p := range s.parts {
 		var open, done, notes int
 		if err := p.tx.QueryRowContext(ctx, `SELECT coalesce(sum(done = 0), 0), coalesce(sum(done = 1), 0),
@@ -61,12 +61,12 @@ func tasks(ctx context.Context, req Request) (*TasksReply, error) {
 		// page reads its own tasks, not every open one sorted.
 		rows, err := p.tx.QueryContext(ctx, `SELECT i.ref, i.title, t.line, t.fragment, t.text
 			FROM items i CROSS JOIN tasks t ON t.item = i.id WHERE t.done = 0 ORDER BY i.ref, t.line LIMIT ?`,
-			fetch(req.Offset, PageSize))
+			fetch(req.Offset, pageSize))
 		if err != nil {
 			return nil, cacheError(err)
 		}
 		for rows.Next() {
-			var t Task
+			var t task
 			var fragment string
 			if err := rows.Scan(&t.Note, &t.Title, &t.Line, &fragment, &t.Text); err != nil {
 				rows.Close()
@@ -97,8 +97,8 @@ func tasks(ctx context.Context, req Request) (*TasksReply, error) {
 		}
 		return a.Brain < b.Brain
 	})
-	out.Items, out.NextOffset, err = fitEntries(s, window(all, req.Offset, PageSize), req.Offset, out.Total,
-		func(t *Task) { t.Brain, t.URI = "", "" })
+	out.Items, out.NextOffset, err = fitEntries(s, window(all, req.Offset, pageSize), req.Offset, out.Total,
+		func(t *task) { t.Brain, t.URI = "", "" })
 	if err != nil {
 		return nil, err
 	}

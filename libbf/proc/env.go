@@ -33,12 +33,12 @@ func injects(key string) bool {
 	return false
 }
 
-// Environ builds a program's environment: base (normally os.Environ()) without
+// environ builds a program's environment: base (normally os.Environ()) without
 // code-injection variables, with only the absolute PATH entries (a relative or empty entry
 // would run whatever sits in the brain's working directory), then extra. A key set in
 // extra replaces the inherited one. PATH is left out when no entry remains, as an empty
 // PATH means the working directory to many program launchers.
-func Environ(base, extra []string) []string {
+func environ(base, extra []string) []string {
 	override := map[string]bool{}
 	for _, kv := range extra {
 		if k, _, ok := strings.Cut(kv, "="); ok {

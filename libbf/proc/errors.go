@@ -17,26 +17,26 @@ const (
 	NotOnPath
 	// Exit: the program ended on its own with a nonzero status or by a signal.
 	Exit
-	// Timeout: the run outlived Spec.Timeout.
-	Timeout
-	// Overflow: stdout grew past Spec.MaxBytes.
-	Overflow
+	// timeout: the run outlived Spec.Timeout.
+	timeout
+	// overflow: stdout grew past Spec.MaxBytes.
+	overflow
 	// Canceled: the caller's context ended the run.
 	Canceled
-	// OutputHeld: the program exited but something it started kept stdout open for more
+	// outputHeld: the program exited but something it started kept stdout open for more
 	// than about a second.
-	OutputHeld
+	outputHeld
 	// Args: the command or the Spec cannot be turned into a run (bad placeholder, a
 	// {{lines:FILE}} problem, too many arguments, an invalid name or root).
 	Args
-	// Stopped: a long-lived program was ended through Process.Kill or Process.Fail.
-	Stopped
+	// stopped: a long-lived program was ended through Process.Kill or Process.Fail.
+	stopped
 )
 
 var kindNames = map[Kind]string{
-	Start: "start", NotOnPath: "not on PATH", Exit: "exit", Timeout: "timeout",
-	Overflow: "overflow", Canceled: "canceled", OutputHeld: "output held", Args: "args",
-	Stopped: "stopped",
+	Start: "start", NotOnPath: "not on PATH", Exit: "exit", timeout: "timeout",
+	overflow: "overflow", Canceled: "canceled", outputHeld: "output held", Args: "args",
+	stopped: "stopped",
 }
 
 func (k Kind) String() string {
@@ -86,15 +86,15 @@ func (e *Error) Error() string {
 			return fmt.Sprintf("%s was killed by %s%s", e.Program, e.Signal, see)
 		}
 		return fmt.Sprintf("%s exited with status %d%s", e.Program, e.Status, see)
-	case Timeout:
+	case timeout:
 		return fmt.Sprintf("%s timed out after %s%s", e.Program, seconds(e.After), see)
-	case Overflow:
+	case overflow:
 		return fmt.Sprintf("%s printed more than %d bytes (max_bytes)%s", e.Program, e.Limit, see)
 	case Canceled:
 		return fmt.Sprintf("%s was canceled%s", e.Program, see)
-	case OutputHeld:
+	case outputHeld:
 		return fmt.Sprintf("%s exited but a process it started kept its output open; make background helpers close stdout%s", e.Program, see)
-	case Stopped:
+	case stopped:
 		return fmt.Sprintf("%s was stopped%s", e.Program, see)
 	}
 	return fmt.Sprintf("%s failed (%s)%s", e.Program, e.Kind, see)

@@ -15,8 +15,8 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// MaxLinesFile bounds a {{lines:FILE}} file, so a stray large file cannot flood argv.
-const MaxLinesFile = 4 << 20
+// maxLinesFile bounds a {{lines:FILE}} file, so a stray large file cannot flood argv.
+const maxLinesFile = 4 << 20
 
 const linesPrefix = "{{lines:"
 
@@ -144,11 +144,11 @@ func readLinesFile(root, rel string) ([]byte, error) {
 		return nil, fmt.Errorf("{{lines:%s}}: cannot read %s: %w", rel, rel, err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxLinesFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxLinesFile+1))
 	if err != nil {
 		return nil, fmt.Errorf("{{lines:%s}}: cannot read %s: %w", rel, rel, err)
 	}
-	if len(data) > MaxLinesFile {
+	if len(data) > maxLinesFile {
 		return nil, fmt.Errorf("{{lines:%s}}: %s is larger than 4 MiB; shorten it", rel, rel)
 	}
 	return data, nil

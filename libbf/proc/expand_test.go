@@ -114,13 +114,13 @@ func TestExpand(t *testing.T) {
 		},
 		{
 			name:  "lines file of exactly 4 MiB",
-			files: map[string]string{"big.txt": sized(MaxLinesFile)},
+			files: map[string]string{"big.txt": sized(maxLinesFile)},
 			cmd:   []string{"prog", "{{lines:big.txt}}"},
 			want:  []string{"prog", "value"},
 		},
 		{
 			name:  "lines file over 4 MiB",
-			files: map[string]string{"big.txt": sized(MaxLinesFile + 1)},
+			files: map[string]string{"big.txt": sized(maxLinesFile + 1)},
 			cmd:   []string{"prog", "{{lines:big.txt}}"},
 			err:   "{{lines:big.txt}}: big.txt is larger than 4 MiB; shorten it",
 		},

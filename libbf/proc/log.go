@@ -18,8 +18,8 @@ import (
 
 // Log bounds.
 const (
-	MaxStderr = 256 << 10 // newest stderr bytes kept from one run
-	MaxLog    = 1 << 20   // a log file keeps its newest whole entries within this size
+	maxStderr = 256 << 10 // newest stderr bytes kept from one run
+	maxLog    = 1 << 20   // a log file keeps its newest whole entries within this size
 )
 
 // LogPath is the brain-relative log of the program called name.
@@ -162,11 +162,11 @@ func appendLog(root, name string, e entry) error {
 
 	rel := LogPath(name)
 	path := filepath.Join(dir, name+".log")
-	old, partial, err := readTail(path, MaxLog)
+	old, partial, err := readTail(path, maxLog)
 	if err != nil {
 		return fmt.Errorf("cannot read %s: %w; move it away", rel, err)
 	}
-	data := compose(old, partial, e, MaxLog)
+	data := compose(old, partial, e, maxLog)
 
 	if err := durable.WriteFile(path, data, 0o600); err != nil {
 		return fmt.Errorf("cannot write %s: %w", rel, err)

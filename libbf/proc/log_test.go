@@ -151,7 +151,7 @@ func TestAppendLogTrimsWholeEntries(t *testing.T) {
 		want = append(append(want, markers[i]+"\n"...), body(byte('a'+i))...)
 	}
 	want = append(want, mN+"\nnew\n"...)
-	if !bytes.Equal(got, want) || len(got) > MaxLog {
+	if !bytes.Equal(got, want) || len(got) > maxLog {
 		t.Errorf("log of %d bytes, want %d bytes", len(got), len(want))
 	}
 	entries, _ := os.ReadDir(filepath.Join(root, "logs"))

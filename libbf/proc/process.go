@@ -175,7 +175,7 @@ func start(ctx context.Context, s Spec, stream bool) (*Process, error) {
 	if err != nil {
 		return nil, &Error{Kind: Args, Program: s.Name, Err: err}
 	}
-	env := Environ(os.Environ(), s.Env)
+	env := environ(os.Environ(), s.Env)
 	path, perr := resolve(&s, argv[0], env)
 	if perr != nil {
 		if perr.Kind != Args {
@@ -195,7 +195,7 @@ func start(ctx context.Context, s Spec, stream bool) (*Process, error) {
 
 	p := &Process{
 		spec: s, stream: stream,
-		errTail:  ring{max: MaxStderr},
+		errTail:  ring{max: maxStderr},
 		exitedCh: make(chan struct{}), pumpDone: make(chan struct{}),
 		errDone: make(chan struct{}), done: make(chan struct{}),
 	}
@@ -458,15 +458,15 @@ func (p *Process) conclude() error {
 	case own && (sig != "" || status != 0):
 		e.Kind, e.Status, e.Signal = Exit, status, sig
 	case reason == whyTimeout:
-		e.Kind, e.After = Timeout, p.spec.Timeout
+		e.Kind, e.After = timeout, p.spec.Timeout
 	case reason == whyCanceled:
 		e.Kind, e.Err = Canceled, ctxErr
 	case reason == whyOverflow:
-		e.Kind, e.Limit = Overflow, p.spec.MaxBytes
+		e.Kind, e.Limit = overflow, p.spec.MaxBytes
 	case reason == whyHeld:
-		e.Kind = OutputHeld
+		e.Kind = outputHeld
 	case reason == whyStopped && !late:
-		e.Kind = Stopped
+		e.Kind = stopped
 	}
 	var ent entry
 	stamp := "== " + timestamp.Canonical(p.ended) + " "
@@ -528,15 +528,15 @@ func runOutcome(e *Error) string {
 			return "killed by " + e.Signal
 		}
 		return "exit " + strconv.Itoa(e.Status)
-	case Timeout:
+	case timeout:
 		return "timeout after " + seconds(e.After)
-	case Overflow:
+	case overflow:
 		return "output over " + strconv.FormatInt(e.Limit, 10) + " bytes"
 	case Canceled:
 		return "canceled"
-	case OutputHeld:
+	case outputHeld:
 		return "output held open after exit"
-	case Stopped:
+	case stopped:
 		return "stopped"
 	}
 	return e.Kind.String()

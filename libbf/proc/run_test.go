@@ -56,7 +56,7 @@ func TestRunOutcomes(t *testing.T) {
 		{
 			name: "output one byte over max_bytes", body: "printf 12345",
 			adjust: func(s *Spec) { s.MaxBytes = 4 },
-			kind:   Overflow, message: "s printed more than 4 bytes (max_bytes); see logs/s.log",
+			kind:   overflow, message: "s printed more than 4 bytes (max_bytes); see logs/s.log",
 			log: "== TIME output over 4 bytes ==\n",
 		},
 		{
@@ -66,7 +66,7 @@ func TestRunOutcomes(t *testing.T) {
 		},
 		{
 			name: "helper holds stdout", body: "(sleep 30; echo late) & echo early",
-			kind:    OutputHeld,
+			kind:    outputHeld,
 			message: "s exited but a process it started kept its output open; make background helpers close stdout; see logs/s.log",
 			log:     "== TIME output held open after exit ==\n",
 		},
@@ -157,7 +157,7 @@ func TestTimeoutKillsGroup(t *testing.T) {
 	s.Timeout = 2 * time.Second
 	_, err := Run(context.Background(), s)
 	e := asError(t, err)
-	if e.Kind != Timeout || e.After != 2*time.Second || e.Error() != "s timed out after 2s; see logs/s.log" {
+	if e.Kind != timeout || e.After != 2*time.Second || e.Error() != "s timed out after 2s; see logs/s.log" {
 		t.Errorf("error = %v (kind %v, after %v)", e, e.Kind, e.After)
 	}
 	assertGone(t, readPid(t, root))
@@ -222,7 +222,7 @@ func TestHeldOutputKillsHelper(t *testing.T) {
 	root := t.TempDir()
 	brainfix.Script(t, root, "sensors/s", "sleep 100 & echo $! > child.pid")
 	_, err := Run(context.Background(), spec(root, "s", "sensors/s"))
-	if e := asError(t, err); e.Kind != OutputHeld {
+	if e := asError(t, err); e.Kind != outputHeld {
 		t.Errorf("kind %v, want OutputHeld", e.Kind)
 	}
 	assertGone(t, readPid(t, root))
@@ -235,7 +235,7 @@ func TestOverflowStopsEarly(t *testing.T) {
 	s.MaxBytes = 100000
 	_, err := Run(context.Background(), s)
 	e := asError(t, err)
-	if e.Kind != Overflow || e.Limit != 100000 || e.Error() != "s printed more than 100000 bytes (max_bytes); see logs/s.log" {
+	if e.Kind != overflow || e.Limit != 100000 || e.Error() != "s printed more than 100000 bytes (max_bytes); see logs/s.log" {
 		t.Errorf("error = %v (kind %v, limit %d)", e, e.Kind, e.Limit)
 	}
 }
@@ -251,7 +251,7 @@ func TestStderrKeepsNewest(t *testing.T) {
 	if _, err := Run(context.Background(), spec(root, "s", "sensors/s")); err != nil {
 		t.Fatal(err)
 	}
-	want := "== TIME ok ==\n" + string(data[len(data)-MaxStderr:])
+	want := "== TIME ok ==\n" + string(data[len(data)-maxStderr:])
 	if got := readLog(t, root, "s"); got != want {
 		t.Errorf("log has %d bytes starting %q, want %d bytes starting %q", len(got), got[:40], len(want), want[:40])
 	}
@@ -270,7 +270,7 @@ func TestOversizeEntryKeepsHeaderAndNewest(t *testing.T) {
 	}
 	got := readLog(t, root, "r")
 	head := "== TIME ok ==\n"
-	if len(got) != MaxLog-len("== 2026-01-01T00:00:00.000000Z ")+len("== TIME ") ||
+	if len(got) != maxLog-len("== 2026-01-01T00:00:00.000000Z ")+len("== TIME ") ||
 		!strings.HasPrefix(got, head) || got[len(head):] != string(data[len(data)-(len(got)-len(head)):]) {
 		t.Errorf("log of %d bytes starts %q", len(got), got[:min(40, len(got))])
 	}
@@ -526,7 +526,7 @@ func TestEnviron(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, Environ(tc.base, tc.extra)); diff != "" {
+			if diff := cmp.Diff(tc.want, environ(tc.base, tc.extra)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

@@ -29,7 +29,7 @@ func TestSpawn(t *testing.T) {
 				p.Kill()
 				drain(p)
 			},
-			kind: Stopped, message: "c was stopped; see logs/c.log",
+			kind: stopped, message: "c was stopped; see logs/c.log",
 			log: "ready\n== TIME stopped after N.Ns ==\n",
 		},
 		{
@@ -39,7 +39,7 @@ func TestSpawn(t *testing.T) {
 				p.Fail("invalid stream message envelope: text:\ntoo long")
 				drain(p)
 			},
-			kind: Stopped, message: "c was stopped; see logs/c.log",
+			kind: stopped, message: "c was stopped; see logs/c.log",
 			log: "ready\n== TIME invalid stream message envelope: text: too long after N.Ns ==\n",
 		},
 		{
@@ -165,7 +165,7 @@ func TestSpawnTimeoutBoundsRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	drain(p)
-	if e := asError(t, p.Wait()); e.Kind != Timeout || e.Error() != "c timed out after 1s; see logs/c.log" {
+	if e := asError(t, p.Wait()); e.Kind != timeout || e.Error() != "c timed out after 1s; see logs/c.log" {
 		t.Errorf("Wait = %q (kind %v)", e, e.Kind)
 	}
 	if got := readLog(t, root, "c"); got != "== TIME timed out after N.Ns ==\n" {

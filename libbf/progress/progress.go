@@ -12,8 +12,8 @@ import (
 	"golang.org/x/term"
 )
 
-// Line is a progress line being drawn on W.
-type Line struct {
+// line is a progress line being drawn on W.
+type line struct {
 	W io.Writer
 	// Label says what is done to the files: "indexing".
 	Label string
@@ -35,16 +35,16 @@ const every = 100 * time.Millisecond
 
 // For returns a Report for w when w is a terminal, and nil otherwise.
 func For(w io.Writer, label string, min int) func(done, total int) {
-	if !IsTerminal(w) {
+	if !isTerminal(w) {
 		return nil
 	}
-	l := &Line{W: w, Label: label, Min: min}
+	l := &line{W: w, Label: label, Min: min}
 	return l.Report
 }
 
 // Report draws done of total: at the start, at most every 100 ms, and at the end, when the
 // line is cleared.
-func (l *Line) Report(done, total int) {
+func (l *line) Report(done, total int) {
 	if total < l.Min || total <= 0 {
 		return
 	}
@@ -65,13 +65,13 @@ func (l *Line) Report(done, total int) {
 	if l.shown && t.Sub(l.drawn) < every {
 		return
 	}
-	fmt.Fprint(l.W, "\r"+Format(l.Label, done, total, t.Sub(l.start))+"\033[K")
+	fmt.Fprint(l.W, "\r"+format(l.Label, done, total, t.Sub(l.start))+"\033[K")
 	l.shown, l.drawn = true, t
 }
 
-// Format is the text of the line: "bf: indexing 1200/5000 files, 850 files/s, about 5s
+// format is the text of the line: "bf: indexing 1200/5000 files, 850 files/s, about 5s
 // left", without rate and time left until they can be told.
-func Format(label string, done, total int, elapsed time.Duration) string {
+func format(label string, done, total int, elapsed time.Duration) string {
 	s := fmt.Sprintf("bf: %s %d/%d files", label, done, total)
 	if done <= 0 || elapsed <= 0 {
 		return s
@@ -92,8 +92,8 @@ func roundLeft(d time.Duration) time.Duration {
 	return d.Round(time.Second)
 }
 
-// IsTerminal reports whether w is a terminal.
-func IsTerminal(w io.Writer) bool {
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	return ok && f != nil && term.IsTerminal(int(f.Fd()))
 }

@@ -22,7 +22,7 @@ func TestFormat(t *testing.T) {
 		{1200, 5000, 1500 * time.Millisecond, "bf: indexing 1200/5000 files, 800 files/s, about 5s left"},
 	}
 	for _, tt := range tests {
-		if got := Format("indexing", tt.done, tt.total, tt.elapsed); got != tt.want {
+		if got := format("indexing", tt.done, tt.total, tt.elapsed); got != tt.want {
 			t.Errorf("Format(%d, %d, %v) = %q, want %q", tt.done, tt.total, tt.elapsed, got, tt.want)
 		}
 	}
@@ -32,7 +32,7 @@ func TestFormat(t *testing.T) {
 func TestLine(t *testing.T) {
 	var buf bytes.Buffer
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	l := &Line{W: &buf, Label: "indexing", Min: 10, Now: func() time.Time { return now }}
+	l := &line{W: &buf, Label: "indexing", Min: 10, Now: func() time.Time { return now }}
 	steps := []struct {
 		done int
 		wait time.Duration
@@ -54,7 +54,7 @@ func TestLine(t *testing.T) {
 	}
 	// Below Min nothing is drawn, not even the clearing.
 	buf.Reset()
-	small := &Line{W: &buf, Label: "indexing", Min: 10}
+	small := &line{W: &buf, Label: "indexing", Min: 10}
 	small.Report(0, 9)
 	small.Report(9, 9)
 	if buf.Len() != 0 {
@@ -74,7 +74,7 @@ func TestIsTerminal(t *testing.T) {
 	}
 	defer null.Close()
 	for name, w := range map[string]any{"buffer": &bytes.Buffer{}, "file": file, "null device": null, "nil file": (*os.File)(nil)} {
-		if IsTerminal(w.(interface{ Write([]byte) (int, error) })) {
+		if isTerminal(w.(interface{ Write([]byte) (int, error) })) {
 			t.Errorf("%s counts as a terminal", name)
 		}
 		if w, ok := w.(*bytes.Buffer); ok && For(w, "indexing", 0) != nil {
@@ -87,7 +87,7 @@ func TestIsTerminal(t *testing.T) {
 		t.Skipf("no pseudo-terminal here: %v", err)
 	}
 	defer ptmx.Close()
-	if !IsTerminal(ptmx) {
+	if !isTerminal(ptmx) {
 		t.Error("a pseudo-terminal does not count as a terminal")
 	}
 	if For(ptmx, "indexing", 0) == nil {

@@ -23,8 +23,8 @@ const MaxLedgerBytes = 64 << 20
 // its current contents have one of them.
 type Ledger map[string][]string
 
-// Digest is the ledger's digest of a file's contents: lowercase hex SHA-256.
-func Digest(data []byte) string {
+// digest is the ledger's digest of a file's contents: lowercase hex SHA-256.
+func digest(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
@@ -71,17 +71,17 @@ func isDigest(s string) bool {
 // Confirms reports whether collection wrote exactly data as the file name.
 func (l Ledger) Confirms(name string, data []byte) bool {
 	list := l[name]
-	return len(list) > 0 && slices.Contains(list, Digest(data))
+	return len(list) > 0 && slices.Contains(list, digest(data))
 }
 
 // OfRecord is the provenance of a record file by its source folder's ledger.
 func (l Ledger) OfRecord(name string, data []byte) Stated {
-	return Stated{By: Collection, Trusted: l.Confirms(name, data)}
+	return Stated{By: collection, Trusted: l.Confirms(name, data)}
 }
 
 // Wrote records that collection gave the file name the contents data, replacing what the
 // ledger said of that name before: the file will hold these bytes.
-func (l Ledger) Wrote(name string, data []byte) { l[name] = []string{Digest(data)} }
+func (l Ledger) Wrote(name string, data []byte) { l[name] = []string{digest(data)} }
 
 // Removed forgets a file collection removed.
 func (l Ledger) Removed(name string) { delete(l, name) }

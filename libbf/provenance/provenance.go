@@ -28,8 +28,8 @@ const Key = "review"
 const (
 	// Unreviewed marks what an agent wrote that no person reviewed yet.
 	Unreviewed = "unreviewed"
-	// Reviewed marks agent-written content a person reviewed: trusted like a person's.
-	Reviewed = "reviewed"
+	// reviewed marks agent-written content a person reviewed: trusted like a person's.
+	reviewed = "reviewed"
 )
 
 // By is who stated an item.
@@ -37,9 +37,9 @@ type By string
 
 // Who can state an item.
 const (
-	Person     By = "person"
-	Agent      By = "agent"
-	Collection By = "collection"
+	person     By = "person"
+	agent      By = "agent"
+	collection By = "collection"
 )
 
 // Stated is an item's provenance: who stated it and whether it may be trusted.
@@ -56,12 +56,12 @@ type Stated struct {
 func OfNote(extra map[string]any) Stated {
 	v, ok := extra[Key]
 	if !ok {
-		return Stated{By: Person, Trusted: true}
+		return Stated{By: person, Trusted: true}
 	}
-	if s, isStr := v.(string); isStr && s == Reviewed {
-		return Stated{By: Agent, Trusted: true}
+	if s, isStr := v.(string); isStr && s == reviewed {
+		return Stated{By: agent, Trusted: true}
 	}
-	return Stated{By: Agent}
+	return Stated{By: agent}
 }
 
 // CheckNote reports a malformed review mark: what validate says of the field, "" when the
@@ -71,10 +71,10 @@ func CheckNote(extra map[string]any) string {
 	if !ok {
 		return ""
 	}
-	if s, isStr := v.(string); isStr && (s == Reviewed || s == Unreviewed) {
+	if s, isStr := v.(string); isStr && (s == reviewed || s == Unreviewed) {
 		return ""
 	}
-	return fmt.Sprintf("expected %s or %s; the note counts as unreviewed until the mark is fixed (bf review --accept REF)", Unreviewed, Reviewed)
+	return fmt.Sprintf("expected %s or %s; the note counts as unreviewed until the mark is fixed (bf review --accept REF)", Unreviewed, reviewed)
 }
 
 // State is how the cache stores an item's review state: Unreviewed for an untrusted

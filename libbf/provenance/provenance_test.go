@@ -13,17 +13,17 @@ func TestOfNote(t *testing.T) {
 		want  Stated
 		check bool // CheckNote reports a problem
 	}{
-		{"no mark", nil, Stated{Person, true}, false},
-		{"other keys", map[string]any{"x": 1}, Stated{Person, true}, false},
-		{"unreviewed", map[string]any{Key: "unreviewed"}, Stated{Agent, false}, false},
-		{"reviewed", map[string]any{Key: "reviewed"}, Stated{Agent, true}, false},
+		{"no mark", nil, Stated{person, true}, false},
+		{"other keys", map[string]any{"x": 1}, Stated{person, true}, false},
+		{"unreviewed", map[string]any{Key: "unreviewed"}, Stated{agent, false}, false},
+		{"reviewed", map[string]any{Key: "reviewed"}, Stated{agent, true}, false},
 		// A misspelt or mistyped mark never raises trust.
-		{"capitalised", map[string]any{Key: "Reviewed"}, Stated{Agent, false}, true},
-		{"spaces", map[string]any{Key: " reviewed"}, Stated{Agent, false}, true},
-		{"bool", map[string]any{Key: true}, Stated{Agent, false}, true},
-		{"list", map[string]any{Key: []any{"reviewed"}}, Stated{Agent, false}, true},
-		{"null", map[string]any{Key: nil}, Stated{Agent, false}, true},
-		{"empty", map[string]any{Key: ""}, Stated{Agent, false}, true},
+		{"capitalised", map[string]any{Key: "Reviewed"}, Stated{agent, false}, true},
+		{"spaces", map[string]any{Key: " reviewed"}, Stated{agent, false}, true},
+		{"bool", map[string]any{Key: true}, Stated{agent, false}, true},
+		{"list", map[string]any{Key: []any{"reviewed"}}, Stated{agent, false}, true},
+		{"null", map[string]any{Key: nil}, Stated{agent, false}, true},
+		{"empty", map[string]any{Key: ""}, Stated{agent, false}, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := OfNote(tc.extra); got != tc.want {
@@ -75,13 +75,13 @@ func TestLedger(t *testing.T) {
 	l.Wrote("gone.json", a)
 	l.Keep(func(n string) bool { return n != "gone.json" })
 	text := l.Encode()
-	want := "a.json " + Digest(a) + "\nb.json " + Digest(b) + "\n"
+	want := "a.json " + digest(a) + "\nb.json " + digest(b) + "\n"
 	if diff := cmp.Diff(want, string(text)); diff != "" {
 		t.Fatalf("Encode (-want +got):\n%s", diff)
 	}
 	// A union merge of two machines' ledgers keeps both digests of b.json; conflict
 	// markers and malformed lines confirm nothing.
-	merged := string(text) + "<<<<<<< ours\nb.json " + Digest([]byte("theirs")) + "\n=======\nc.json short\nd/e.json " + Digest(a) + "\n"
+	merged := string(text) + "<<<<<<< ours\nb.json " + digest([]byte("theirs")) + "\n=======\nc.json short\nd/e.json " + digest(a) + "\n"
 	p := ParseLedger([]byte(merged))
 	for _, tc := range []struct {
 		name string
@@ -100,14 +100,14 @@ func TestLedger(t *testing.T) {
 		if got := p.Confirms(tc.name, tc.data); got != tc.want {
 			t.Errorf("Confirms(%s, %q) = %v, want %v", tc.name, tc.data, got, tc.want)
 		}
-		if got := p.OfRecord(tc.name, tc.data); got.Trusted != tc.want || got.By != Collection {
+		if got := p.OfRecord(tc.name, tc.data); got.Trusted != tc.want || got.By != collection {
 			t.Errorf("OfRecord(%s, %q) = %+v", tc.name, tc.data, got)
 		}
 	}
 }
 
 func FuzzParseLedger(f *testing.F) {
-	f.Add([]byte("a.json " + Digest(nil) + "\n"))
+	f.Add([]byte("a.json " + digest(nil) + "\n"))
 	f.Add([]byte("x y\n\n\r\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		l := ParseLedger(data)

@@ -23,7 +23,7 @@ import (
 // exists. Otherwise it looks at every folder of runtime/ with the same inode and another
 // device: one whose queue is bound to path is renamed and its old name returned. A
 // folder without a queue is left alone: a brain without a queue keeps no program state.
-// Several bound folders, or any that cannot be read, are refused with ErrAdopt naming them,
+// Several bound folders, or any that cannot be read, are refused with errAdopt naming them,
 // as only the user can tell which one is right.
 func Adopt(runtime string, dev, ino uint64, path string) (string, error) {
 	want := fmt.Sprintf("%d-%d", dev, ino)
@@ -66,10 +66,10 @@ func Adopt(runtime string, dev, ino uint64, path string) (string, error) {
 	fix := fmt.Sprintf("rename the right folder to runtime/%s and move the others out of runtime/", want)
 	switch {
 	case len(bound) > 1:
-		return "", newError(ErrAdopt, "several assistant queues in the state folder runtime/ are bound to this brain (%s); %s",
+		return "", newError(errAdopt, "several assistant queues in the state folder runtime/ are bound to this brain (%s); %s",
 			strings.Join(bound, ", "), fix)
 	case len(unreadable) > 0:
-		return "", newError(ErrAdopt, "assistant queue in the state folder runtime/ (%s) may belong to this brain but cannot be read; %s",
+		return "", newError(errAdopt, "assistant queue in the state folder runtime/ (%s) may belong to this brain but cannot be read; %s",
 			strings.Join(unreadable, ", "), fix)
 	case len(bound) == 0:
 		return "", nil
@@ -83,7 +83,7 @@ func Adopt(runtime string, dev, ino uint64, path string) (string, error) {
 			// Another process adopted it meanwhile.
 			return "", nil
 		case terr == nil:
-			return "", newError(ErrAdopt, "state folder runtime/%s appeared while adopting runtime/%s; %s", want, bound[0], fix)
+			return "", newError(errAdopt, "state folder runtime/%s appeared while adopting runtime/%s; %s", want, bound[0], fix)
 		}
 		return "", fmt.Errorf("%s: cannot rename the state folder to %s; rename it by hand: %w", from, want, err)
 	}

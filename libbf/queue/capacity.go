@@ -68,7 +68,7 @@ func fullError() error { return newError(ErrFull, "%s", msgFull) }
 
 func tooBigError(assistant string, need int64) error {
 	return newError(ErrNoAnswerSpace, "assistant %s needs %d MiB of queue space per answer, more than one job may reserve; lower its max_bytes",
-		assistant, (need+MiB-1)/MiB)
+		assistant, (need+miB-1)/miB)
 }
 
 func partialError(admitted, total int) error {

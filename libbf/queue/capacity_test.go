@@ -39,7 +39,7 @@ func TestCapacityRefusal(t *testing.T) {
 				_, _, err := q.AdmitDelivery(NewDelivery{ID: "over", Channel: "chat", Text: strings.Repeat("x", 1000), Send: idem})
 				return err
 			}},
-		{name: "reserved answer space counts", opts: Options{AdmitBytes: 2 * MiB}, fill: 0, text: "",
+		{name: "reserved answer space counts", opts: Options{AdmitBytes: 2 * miB}, fill: 0, text: "",
 			refuse: func(q *Queue) error {
 				j := newJob("big", idem)
 				j.MaxBytes = 140 * 1024

@@ -448,7 +448,7 @@ func checkCrash(t *testing.T, p crashPointInfo, run crashRun, snaps []map[string
 	ro, err := OpenReadOnly(dir, Options{})
 	switch {
 	case hot:
-		checkErr(t, err, ErrInterruptedWrite, "assistant queue holds an interrupted write; run bf queue to recover it")
+		checkErr(t, err, errInterruptedWrite, "assistant queue holds an interrupted write; run bf queue to recover it")
 	case errors.Is(err, fs.ErrNotExist):
 		if step != 0 {
 			t.Fatalf("no queue after step %d: %v", step, err)

@@ -35,15 +35,15 @@ const maxID = 4096
 func checkField(field, v string, required bool) error {
 	switch {
 	case required && v == "":
-		return newError(ErrInvalid, "%s: must not be empty; give a value", field)
+		return newError(errInvalid, "%s: must not be empty; give a value", field)
 	case !utf8.ValidString(v):
-		return newError(ErrInvalid, "%s: must be valid UTF-8; give another value", field)
+		return newError(errInvalid, "%s: must be valid UTF-8; give another value", field)
 	case utf8.RuneCountInString(v) > maxID:
-		return newError(ErrInvalid, "%s: holds more than %d characters; give a shorter value", field, maxID)
+		return newError(errInvalid, "%s: holds more than %d characters; give a shorter value", field, maxID)
 	}
 	for _, r := range v {
 		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			return newError(ErrInvalid, "%s: holds a control or format character; remove it", field)
+			return newError(errInvalid, "%s: holds a control or format character; remove it", field)
 		}
 	}
 	return nil
@@ -86,7 +86,7 @@ func (q *Queue) AdmitDelivery(d NewDelivery) (Item, bool, error) {
 		}
 	}
 	if len(d.Send.Command) == 0 {
-		return Item{}, false, newError(ErrInvalid, "channel %s: has no send command; declare send before sending", d.Channel)
+		return Item{}, false, newError(errInvalid, "channel %s: has no send command; declare send before sending", d.Channel)
 	}
 	var item Item
 	admitted := false
@@ -186,7 +186,7 @@ func (a *Attempt) Delivery() Detail { return a.delivery }
 // BeginAttempt records that this process starts sending delivery id, before the send
 // command runs. current is the channel's send capability now (nil when the channel was
 // removed): when it differs from the delivery's snapshot, nothing is sent and the delivery
-// becomes uncertain. A pending delivery waiting for its next retry is refused (ErrNotDue);
+// becomes uncertain. A pending delivery waiting for its next retry is refused (errNotDue);
 // one being sent by a live process is refused (ErrInFlight); one whose sender died is first
 // recorded as interrupted. Holding later work of a conversation is for Due to apply: an
 // explicit command may attempt any pending delivery.
@@ -202,7 +202,7 @@ func (q *Queue) BeginAttempt(id string, current *Send) (*Attempt, error) {
 			return refuse(stateError("delivery", id, d.State, "attempt"))
 		}
 		if d.NextAttempt > ms(now) {
-			return refuse(newError(ErrNotDue, "delivery %s waits to retry until %s; retry it now with bf queue %s --retry",
+			return refuse(newError(errNotDue, "delivery %s waits to retry until %s; retry it now with bf queue %s --retry",
 				id, fromMS(d.NextAttempt).Format(time.RFC3339), id))
 		}
 		if current == nil || !current.equal(d.Send) {
@@ -327,10 +327,10 @@ func (a *Attempt) Finish(o Outcome) (Item, error) {
 		}
 	case outFailed, outNotStarted, outInterrupted:
 		if o.reason == "" {
-			return Item{}, newError(ErrInvalid, "delivery %s: a failed attempt needs a reason; say what failed", id)
+			return Item{}, newError(errInvalid, "delivery %s: a failed attempt needs a reason; say what failed", id)
 		}
 	default:
-		return Item{}, newError(ErrInvalid, "delivery %s: unknown attempt outcome; use Sent, SendFailed, NotStarted or Interrupted", id)
+		return Item{}, newError(errInvalid, "delivery %s: unknown attempt outcome; use Sent, SendFailed, NotStarted or Interrupted", id)
 	}
 	var item Item
 	err := a.q.write("record a delivery attempt in", func(tx *sql.Tx) error {

@@ -91,7 +91,7 @@ func TestRetryPolicy(t *testing.T) {
 		last = it
 		if it.State == Pending {
 			waits = append(waits, it.NextAttempt.Sub(c.Now()))
-			if _, err := q.BeginAttempt(id, &idem); !errors.Is(err, ErrNotDue) {
+			if _, err := q.BeginAttempt(id, &idem); !errors.Is(err, errNotDue) {
 				t.Fatalf("attempt %d: early attempt error = %v, want ErrNotDue", i+2, err)
 			}
 			c.Add(it.NextAttempt.Sub(c.Now()))
@@ -358,7 +358,7 @@ func TestAdmitDeliveryValidation(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			q, _, _ := openTest(t, Options{})
 			_, _, err := q.AdmitDelivery(tt.d)
-			checkErr(t, err, ErrInvalid, tt.err)
+			checkErr(t, err, errInvalid, tt.err)
 			if items, _ := q.List(); len(items) != 0 {
 				t.Errorf("stored %d items", len(items))
 			}

@@ -12,15 +12,15 @@
 // is on stable storage when it returns and a copy of queue.sqlite3 taken while no bf
 // process runs is a complete backup. A process killed while writing leaves
 // queue.sqlite3-journal beside the file; the next Open rolls it back, while OpenReadOnly
-// (which may not) reports ErrInterruptedWrite. The queue file is never opened by other
+// (which may not) reports errInterruptedWrite. The queue file is never opened by other
 // means while SQLite holds it, since closing any descriptor of a file drops the process's
 // locks on it.
 //
 // # Format
 //
 // One format, kept in PRAGMA user_version with a bf application_id, and no automatic
-// migration: an earlier one is refused with ErrOldFormat, anything else with
-// ErrUnknownFormat. Both say to preserve the file.
+// migration: an earlier one is refused with errOldFormat, anything else with
+// errUnknownFormat. Both say to preserve the file.
 //
 // # Binding
 //

@@ -8,21 +8,21 @@ import (
 // Sentinels for errors.Is. Every error this package returns on purpose is an *Error whose
 // Is matches one of them; its text is the sentence a user reads.
 var (
-	// ErrInvalid is invalid input: a malformed ID, an empty channel, an unknown outcome.
-	ErrInvalid = errors.New("invalid input")
+	// errInvalid is invalid input: a malformed ID, an empty channel, an unknown outcome.
+	errInvalid = errors.New("invalid input")
 	// ErrNotFound is an ID that names no job or delivery.
 	ErrNotFound = errors.New("not in the assistant queue")
-	// ErrInterruptedWrite is a rollback journal left by a killed writer, seen by a reader
+	// errInterruptedWrite is a rollback journal left by a killed writer, seen by a reader
 	// that may not roll it back.
-	ErrInterruptedWrite = errors.New("interrupted write")
-	// ErrOldFormat is a queue written by an earlier release.
-	ErrOldFormat = errors.New("earlier queue format")
-	// ErrUnknownFormat is a queue this build did not write.
-	ErrUnknownFormat = errors.New("unexpected queue format")
+	errInterruptedWrite = errors.New("interrupted write")
+	// errOldFormat is a queue written by an earlier release.
+	errOldFormat = errors.New("earlier queue format")
+	// errUnknownFormat is a queue this build did not write.
+	errUnknownFormat = errors.New("unexpected queue format")
 	// ErrRebind is unresolved work admitted under another path or name of the brain.
 	ErrRebind = errors.New("queue bound elsewhere")
-	// ErrAdopt is a renumbered state folder that cannot be adopted without the user.
-	ErrAdopt = errors.New("state folder not adopted")
+	// errAdopt is a renumbered state folder that cannot be adopted without the user.
+	errAdopt = errors.New("state folder not adopted")
 	// ErrFull is a refused admission.
 	ErrFull = errors.New("queue full")
 	// ErrNoAnswerSpace is a job that cannot reserve its answer space yet.
@@ -35,10 +35,10 @@ var (
 	ErrState = errors.New("not allowed in this state")
 	// ErrConfigChanged is work whose snapshot of the configuration no longer matches.
 	ErrConfigChanged = errors.New("configuration changed")
-	// ErrNotDue is a delivery still waiting for its next retry.
-	ErrNotDue = errors.New("not due")
-	// ErrReadOnly is a write through a queue opened with OpenReadOnly.
-	ErrReadOnly = errors.New("read-only queue")
+	// errNotDue is a delivery still waiting for its next retry.
+	errNotDue = errors.New("not due")
+	// errReadOnly is a write through a queue opened with OpenReadOnly.
+	errReadOnly = errors.New("read-only queue")
 )
 
 // Sentences users read and scripts may match: keep them word for word.

@@ -63,14 +63,14 @@ func (j *NewJob) check() error {
 		}
 	}
 	if j.MaxBytes <= 0 {
-		return newError(ErrInvalid, "assistant %s: max_bytes must be positive; set the harness output cap", j.Assistant)
+		return newError(errInvalid, "assistant %s: max_bytes must be positive; set the harness output cap", j.Assistant)
 	}
 	for i, r := range j.Routes {
 		if err := checkField(fmt.Sprintf("routes.%d.channel", i), r.Channel, true); err != nil {
 			return err
 		}
 		if len(r.Send.Command) == 0 {
-			return newError(ErrInvalid, "channel %s: has no send command; declare send before posting to it", r.Channel)
+			return newError(errInvalid, "channel %s: has no send command; declare send before posting to it", r.Channel)
 		}
 	}
 	return nil
@@ -242,7 +242,7 @@ func (q *Queue) StartJob(id string, cur JobConfig) (*Run, error) {
 func (r *Run) Answer(answer []byte) (Item, error) {
 	id := r.job.ID
 	if int64(len(answer)) > r.job.MaxBytes {
-		return Item{}, newError(ErrInvalid, "job %s: the answer holds %d bytes, more than its max_bytes %d; fail the attempt instead", id, len(answer), r.job.MaxBytes)
+		return Item{}, newError(errInvalid, "job %s: the answer holds %d bytes, more than its max_bytes %d; fail the attempt instead", id, len(answer), r.job.MaxBytes)
 	}
 	return r.end("record an answer in", func(tx *sql.Tx, j *job, now time.Time) (string, string, error) {
 		if err := setMarks(tx, r.marks, now); err != nil {
@@ -275,7 +275,7 @@ func (r *Run) Answer(answer []byte) (Item, error) {
 // The job waits for the user.
 func (r *Run) Fail(reason string) (Item, error) {
 	if reason == "" {
-		return Item{}, newError(ErrInvalid, "job %s: a failed attempt needs a reason; say what failed", r.job.ID)
+		return Item{}, newError(errInvalid, "job %s: a failed attempt needs a reason; say what failed", r.job.ID)
 	}
 	return r.end("record a failed attempt in", func(tx *sql.Tx, j *job, now time.Time) (string, string, error) {
 		_, err := tx.ExecContext(ctx, "UPDATE jobs SET state = 'failed', error = ?, reserved = 0, updated = ? WHERE id = ?", reason, ms(now), j.ID)

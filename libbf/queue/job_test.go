@@ -13,10 +13,10 @@ func TestAnswerSpace(t *testing.T) {
 		routes       int
 		want         int64
 	}{
-		{1 * MiB, 0, 1, 13*MiB + 2*64*1024},
-		{1 * MiB, 1000, 0, 7*MiB + 1000 + 64*1024},
-		{4 * MiB, 2048, 1, 52*MiB + 2*(2048+64*1024)},
-		{1 * MiB, 0, 2, 19*MiB + 3*64*1024},
+		{1 * miB, 0, 1, 13*miB + 2*64*1024},
+		{1 * miB, 1000, 0, 7*miB + 1000 + 64*1024},
+		{4 * miB, 2048, 1, 52*miB + 2*(2048+64*1024)},
+		{1 * miB, 0, 2, 19*miB + 3*64*1024},
 		{0, 0, 1, 2 * 64 * 1024},
 	}
 	for _, tt := range tests {
@@ -165,7 +165,7 @@ func TestAnswerSpaceReservation(t *testing.T) {
 		return j
 	}
 	t.Run("waits for space", func(t *testing.T) {
-		q, _, _ := openTest(t, Options{AdmitBytes: 3 * MiB})
+		q, _, _ := openTest(t, Options{AdmitBytes: 3 * miB})
 		for _, id := range []string{"a", "b"} {
 			if _, _, err := q.AdmitJob(small(id, 130*1024)); err != nil {
 				t.Fatal(err)
@@ -188,8 +188,8 @@ func TestAnswerSpaceReservation(t *testing.T) {
 		}
 	})
 	t.Run("needs more than one job may reserve", func(t *testing.T) {
-		q, _, _ := openTest(t, Options{AdmitBytes: 10 * MiB})
-		if _, _, err := q.AdmitJob(small("a", 1*MiB)); err != nil {
+		q, _, _ := openTest(t, Options{AdmitBytes: 10 * miB})
+		if _, _, err := q.AdmitJob(small("a", 1*miB)); err != nil {
 			t.Fatal(err)
 		}
 		_, err := q.StartJob("a", configFor(idem))
@@ -200,7 +200,7 @@ func TestAnswerSpaceReservation(t *testing.T) {
 		}
 	})
 	t.Run("saved answer retried", func(t *testing.T) {
-		q, _, _ := openTest(t, Options{AdmitBytes: 3 * MiB})
+		q, _, _ := openTest(t, Options{AdmitBytes: 3 * miB})
 		if _, _, err := q.AdmitJob(small("a", 100*1024)); err != nil {
 			t.Fatal(err)
 		}

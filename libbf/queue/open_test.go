@@ -161,12 +161,12 @@ func TestFormat(t *testing.T) {
 		kind error
 		msg  string
 	}{
-		{"earlier numbered format", "PRAGMA application_id = 0; PRAGMA user_version = 2", ErrOldFormat, msgOldFormat},
-		{"earliest format without a number", "PRAGMA application_id = 0; PRAGMA user_version = 0", ErrOldFormat, msgOldFormat},
-		{"later format", "PRAGMA user_version = 4", ErrUnknownFormat, msgUnknownFormat},
-		{"another program's database", "PRAGMA application_id = 42", ErrUnknownFormat, msgUnknownFormat},
-		{"same number, other layout", "CREATE TABLE extra (x)", ErrUnknownFormat, msgUnknownFormat},
-		{"same number, a missing index", "DROP INDEX jobs_state", ErrUnknownFormat, msgUnknownFormat},
+		{"earlier numbered format", "PRAGMA application_id = 0; PRAGMA user_version = 2", errOldFormat, msgOldFormat},
+		{"earliest format without a number", "PRAGMA application_id = 0; PRAGMA user_version = 0", errOldFormat, msgOldFormat},
+		{"later format", "PRAGMA user_version = 4", errUnknownFormat, msgUnknownFormat},
+		{"another program's database", "PRAGMA application_id = 42", errUnknownFormat, msgUnknownFormat},
+		{"same number, other layout", "CREATE TABLE extra (x)", errUnknownFormat, msgUnknownFormat},
+		{"same number, a missing index", "DROP INDEX jobs_state", errUnknownFormat, msgUnknownFormat},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,7 +191,7 @@ func TestFormat(t *testing.T) {
 		dir := t.TempDir()
 		os.WriteFile(filepath.Join(dir, FileName), []byte("this is not SQLite, but long enough to have a header of sorts....................................................."), 0o600)
 		_, err := Open(dir, testBinding, Options{})
-		checkErr(t, err, ErrUnknownFormat, msgUnknownFormat)
+		checkErr(t, err, errUnknownFormat, msgUnknownFormat)
 	})
 	t.Run("no queue yet", func(t *testing.T) {
 		_, err := OpenReadOnly(t.TempDir(), Options{})
@@ -287,7 +287,7 @@ func TestAdopt(t *testing.T) {
 			}
 			got, err := Adopt(runtime, 9, 77, path)
 			if tt.err != "" {
-				checkErr(t, err, ErrAdopt, tt.err)
+				checkErr(t, err, errAdopt, tt.err)
 			} else if err != nil {
 				t.Fatal(err)
 			}
@@ -322,7 +322,7 @@ func TestAdopt(t *testing.T) {
 		os.Remove(filepath.Join(dir, FileName))
 		leaveHotJournal(t, dir)
 		_, err := Adopt(runtime, 9, 77, path)
-		checkErr(t, err, ErrAdopt, "assistant queue in the state folder runtime/ (5-77) may belong to this brain but cannot be read; rename the right folder to runtime/9-77 and move the others out of runtime/")
+		checkErr(t, err, errAdopt, "assistant queue in the state folder runtime/ (5-77) may belong to this brain but cannot be read; rename the right folder to runtime/9-77 and move the others out of runtime/")
 	})
 }
 
@@ -334,7 +334,7 @@ func TestInterruptedWrite(t *testing.T) {
 	journal := filepath.Join(dir, FileName+"-journal")
 	before, _ := os.ReadFile(journal)
 	_, err := OpenReadOnly(dir, Options{})
-	checkErr(t, err, ErrInterruptedWrite, "assistant queue holds an interrupted write; run bf queue to recover it")
+	checkErr(t, err, errInterruptedWrite, "assistant queue holds an interrupted write; run bf queue to recover it")
 	if after, _ := os.ReadFile(journal); string(after) != string(before) {
 		t.Fatal("a reader changed the journal")
 	}

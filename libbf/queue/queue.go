@@ -23,8 +23,8 @@ import (
 // FileName is the queue's file inside a brain's state folder.
 const FileName = "queue.sqlite3"
 
-// MiB is a mebibyte, the unit of every limit below.
-const MiB = 1 << 20
+// miB is a mebibyte, the unit of every limit below.
+const miB = 1 << 20
 
 // Binding is what a queue is bound to: the brain's absolute path (symlinks resolved) and
 // its name. Work admitted under one binding is never executed under another.
@@ -76,10 +76,10 @@ func (o Options) withDefaults() Options {
 	setInt(&o.MaxObligations, 10_000)
 	setInt(&o.ConversationMessages, 10_000)
 	setInt(&o.MaxAttempts, 20)
-	setInt(&o.MaxDatabaseBytes, 256*MiB)
-	setInt(&o.MaxWorkBytes, 192*MiB)
-	setInt(&o.AdmitBytes, 96*MiB)
-	setInt(&o.RetentionBytes, 8*MiB)
+	setInt(&o.MaxDatabaseBytes, 256*miB)
+	setInt(&o.MaxWorkBytes, 192*miB)
+	setInt(&o.AdmitBytes, 96*miB)
+	setInt(&o.RetentionBytes, 8*miB)
 	setInt(&o.TombstoneAge, 35*24*time.Hour)
 	setInt(&o.FirstBackoff, 2*time.Second)
 	setInt(&o.MaxBackoff, 300*time.Second)
@@ -114,7 +114,7 @@ var ctx = context.Background()
 // work and refused (ErrRebind) otherwise.
 func Open(dir string, bind Binding, opts Options) (*Queue, error) {
 	if bind.Path == "" || bind.Name == "" {
-		return nil, newError(ErrInvalid, "assistant queue binding needs the brain's path and name")
+		return nil, newError(errInvalid, "assistant queue binding needs the brain's path and name")
 	}
 	q, created, err := openFile(dir, false, opts)
 	if err != nil {
@@ -133,8 +133,8 @@ func Open(dir string, bind Binding, opts Options) (*Queue, error) {
 
 // OpenReadOnly opens an existing queue in dir without changing anything, for status and
 // listings. It returns an error matching fs.ErrNotExist when there is no queue,
-// ErrInterruptedWrite when a killed writer left a write to roll back (only a writer may),
-// and ErrOldFormat or ErrUnknownFormat for a queue this build does not read. Use
+// errInterruptedWrite when a killed writer left a write to roll back (only a writer may),
+// and errOldFormat or errUnknownFormat for a queue this build does not read. Use
 // CheckBinding to learn whether execution would be refused.
 func OpenReadOnly(dir string, opts Options) (*Queue, error) {
 	q, _, err := openFile(dir, true, opts)
@@ -191,7 +191,7 @@ func openFile(dir string, readOnly bool, opts Options) (*Queue, bool, error) {
 		return nil, false, fmt.Errorf("%s: cannot read the brain's state folder; create it before opening the assistant queue: %w", dir, err)
 	}
 	if !info.IsDir() {
-		return nil, false, newError(ErrInvalid, "%s: the brain's state folder is not a folder; move the file away", dir)
+		return nil, false, newError(errInvalid, "%s: the brain's state folder is not a folder; move the file away", dir)
 	}
 	file := filepath.Join(dir, FileName)
 	created := false
@@ -359,11 +359,11 @@ func checkFormat(db rowQuerier) (bool, error) {
 	case version == 0 && appID == 0 && tables == 0:
 		return true, nil
 	case appID != 0 && appID != applicationID, version > formatVersion:
-		return false, newError(ErrUnknownFormat, "%s", msgUnknownFormat)
+		return false, newError(errUnknownFormat, "%s", msgUnknownFormat)
 	case version < formatVersion && appID == 0:
-		return false, newError(ErrOldFormat, "%s", msgOldFormat)
+		return false, newError(errOldFormat, "%s", msgOldFormat)
 	case version < formatVersion:
-		return false, newError(ErrUnknownFormat, "%s", msgUnknownFormat)
+		return false, newError(errUnknownFormat, "%s", msgUnknownFormat)
 	}
 	got, err := masterOf(ctx, db)
 	if err != nil {
@@ -374,7 +374,7 @@ func checkFormat(db rowQuerier) (bool, error) {
 		return false, err
 	}
 	if got != want {
-		return false, newError(ErrUnknownFormat, "%s", msgUnknownFormat)
+		return false, newError(errUnknownFormat, "%s", msgUnknownFormat)
 	}
 	return false, nil
 }
@@ -384,9 +384,9 @@ func openError(file string, err error) error {
 	if errors.As(err, &se) {
 		switch se.Code() {
 		case sqlite3.SQLITE_READONLY_ROLLBACK:
-			return &Error{Kind: ErrInterruptedWrite, Msg: msgInterruptedWrite, Err: err}
+			return &Error{Kind: errInterruptedWrite, Msg: msgInterruptedWrite, Err: err}
 		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
-			return &Error{Kind: ErrUnknownFormat, Msg: msgUnknownFormat, Err: err}
+			return &Error{Kind: errUnknownFormat, Msg: msgUnknownFormat, Err: err}
 		}
 	}
 	return ioError(file, "open", err)
@@ -472,7 +472,7 @@ func gone(old, now Binding) bool {
 // still this folder (only the name changed), Takeover refuses (ErrRebind).
 func Takeover(dir string, bind Binding, opts Options) (*Queue, Binding, error) {
 	if bind.Path == "" || bind.Name == "" {
-		return nil, Binding{}, newError(ErrInvalid, "assistant queue binding needs the brain's path and name")
+		return nil, Binding{}, newError(errInvalid, "assistant queue binding needs the brain's path and name")
 	}
 	q, created, err := openFile(dir, false, opts)
 	if err != nil {
@@ -547,7 +547,7 @@ func (q *Queue) write(doing string, fn func(tx *sql.Tx) error) error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.readOnly {
-		return newError(ErrReadOnly, "%s: the assistant queue was opened read-only; open it for execution to change it", q.file)
+		return newError(errReadOnly, "%s: the assistant queue was opened read-only; open it for execution to change it", q.file)
 	}
 	if q.conn == nil {
 		return newError(ErrState, "%s: the assistant queue is closed", q.file)

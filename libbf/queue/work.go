@@ -7,20 +7,20 @@ import (
 )
 
 // Automatic retries of jobs whose run kind an assistant declares idempotent: the wait
-// after the nth failed attempt doubles from JobFirstBackoff, at most JobMaxBackoff.
+// after the nth failed attempt doubles from jobFirstBackoff, at most jobMaxBackoff.
 const (
-	JobFirstBackoff = 5 * time.Second
-	JobMaxBackoff   = 300 * time.Second
+	jobFirstBackoff = 5 * time.Second
+	jobMaxBackoff   = 300 * time.Second
 )
 
-// JobBackoff is the wait before the next automatic attempt of a job whose nth attempt
+// jobBackoff is the wait before the next automatic attempt of a job whose nth attempt
 // failed.
-func JobBackoff(n int) time.Duration {
-	d := JobFirstBackoff
-	for i := 1; i < n && d < JobMaxBackoff; i++ {
+func jobBackoff(n int) time.Duration {
+	d := jobFirstBackoff
+	for i := 1; i < n && d < jobMaxBackoff; i++ {
 		d *= 2
 	}
-	return min(d, JobMaxBackoff)
+	return min(d, jobMaxBackoff)
 }
 
 // Mark is a checkpoint saved with a job: where a schedule's last slot or an input stands,
@@ -119,11 +119,11 @@ func (r *Run) AnswerMarked(answer []byte, marks ...Mark) (Item, error) {
 }
 
 // FailRetrying records a failed attempt of a job whose run kind retries by itself: the job
-// becomes pending again, due JobBackoff(n) after this nth attempt, until attempts
+// becomes pending again, due jobBackoff(n) after this nth attempt, until attempts
 // attempts of the current round failed; the last one leaves it failed like Fail.
 func (r *Run) FailRetrying(reason string, attempts int) (Item, error) {
 	if reason == "" {
-		return Item{}, newError(ErrInvalid, "job %s: a failed attempt needs a reason; say what failed", r.job.ID)
+		return Item{}, newError(errInvalid, "job %s: a failed attempt needs a reason; say what failed", r.job.ID)
 	}
 	return r.end("record a failed attempt in", func(tx *sql.Tx, j *job, now time.Time) (string, string, error) {
 		var n int
@@ -159,7 +159,7 @@ func (q *Queue) Requeue(id string, attempts int) (bool, error) {
 }
 
 // Ready lists the pending jobs a worker may start now, oldest first. A job that failed
-// before and retries by itself waits JobBackoff after its last attempt. A job waits while
+// before and retries by itself waits jobBackoff after its last attempt. A job waits while
 // an earlier job of the same assistant and conversation (a message) or schedule is
 // pending, running, failed or uncertain, so answers keep their order and a failure holds
 // later work until the user resolves it.
@@ -185,7 +185,7 @@ func (q *Queue) Ready() ([]string, error) {
 			if err := rows.Scan(&id, &n, &ended); err != nil {
 				return err
 			}
-			if n > 0 && ended > 0 && now.Before(fromMS(ended).Add(JobBackoff(n))) {
+			if n > 0 && ended > 0 && now.Before(fromMS(ended).Add(jobBackoff(n))) {
 				continue
 			}
 			ids = append(ids, id)

@@ -93,7 +93,7 @@ func TestFailRetrying(t *testing.T) {
 
 func TestJobBackoff(t *testing.T) {
 	for n, want := range map[int]time.Duration{1: 5 * time.Second, 2: 10 * time.Second, 3: 20 * time.Second, 6: 160 * time.Second, 7: 300 * time.Second, 30: 300 * time.Second} {
-		if got := JobBackoff(n); got != want {
+		if got := jobBackoff(n); got != want {
 			t.Errorf("JobBackoff(%d) = %s, want %s", n, got, want)
 		}
 	}
@@ -146,7 +146,7 @@ func TestRequeueInterrupted(t *testing.T) {
 	}
 	// It waits the backoff after its interrupted attempt.
 	mustReady(t, q)
-	c.Add(JobFirstBackoff)
+	c.Add(jobFirstBackoff)
 	mustReady(t, q, "s1")
 }
 

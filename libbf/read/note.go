@@ -23,12 +23,12 @@ import (
 
 // Limits of exact reads.
 const (
-	// MaxOutline is how many headings an outline lists.
-	MaxOutline = 200
-	// MaxFiles is how many files an ACTION.md read lists.
-	MaxFiles = 200
-	// MaxProjects is how many linked projects an ACTION.md read lists.
-	MaxProjects = 20
+	// maxOutline is how many headings an outline lists.
+	maxOutline = 200
+	// maxFiles is how many files an ACTION.md read lists.
+	maxFiles = 200
+	// maxProjects is how many linked projects an ACTION.md read lists.
+	maxProjects = 20
 	// maxFileBytes bounds a file an exact read loads: larger than any valid note or record.
 	maxFileBytes = 16 << 20
 )
@@ -148,7 +148,7 @@ func (r *reader) note(ctx context.Context, t *graph.Target) (any, error) {
 			return &first
 		},
 		later: func(slice string, offset int64, next *int64, total int) any {
-			return &TextPage{
+			return &textPage{
 				Brain: out.Brain, Modified: out.Modified, NextOffset: next, Notice: reply.Notice, Offset: offset,
 				Problems: r.readProbs, Ref: out.Ref, SHA256: out.SHA256, Stale: r.set.Stale, Text: slice,
 				TotalCharacters: total, URI: out.URI,
@@ -171,7 +171,7 @@ func outlineOf(data []byte, path string, sections []note.Section, start, end int
 		if s.Offset < start || s.EndOffset > end {
 			continue
 		}
-		if len(out) == MaxOutline {
+		if len(out) == maxOutline {
 			return out, true
 		}
 		out = append(out, Heading{
@@ -215,15 +215,15 @@ func (r *reader) action(ctx context.Context, p graph.Part, t *graph.Target, out 
 		return err
 	}
 	sort.Strings(files)
-	if len(files) > MaxFiles {
-		files = files[:MaxFiles]
+	if len(files) > maxFiles {
+		files = files[:maxFiles]
 	}
 	out.Files = files
 	rows, err := p.DB.QueryContext(ctx, `SELECT DISTINCT i.ref, i.title, i.time, i.type, i.status, i.lead, i.path
 		FROM links l JOIN items i ON i.kind = 'note' AND substr(i.ref, 1, 9) = 'projects/' AND (
 			i.ref = l.target OR (substr(l.target, 1, length(i.ref) + 1) = i.ref || '#')
 			OR i.id = (SELECT min(item) FROM names n WHERE n.name = l.target HAVING count(*) = 1))
-		WHERE l.item = ? ORDER BY i.ref LIMIT ?`, t.Item, MaxProjects)
+		WHERE l.item = ? ORDER BY i.ref LIMIT ?`, t.Item, maxProjects)
 	if err != nil {
 		return cacheError(err)
 	}

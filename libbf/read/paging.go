@@ -6,8 +6,8 @@ import (
 	"github.com/bfgo/bf/libbf/reply"
 )
 
-// Opening is the most a first page of an outlined text holds, in bytes of its JSON.
-const Opening = 4 << 10
+// opening is the most a first page of an outlined text holds, in bytes of its JSON.
+const opening = 4 << 10
 
 // pager pages the text of an exact read whose reply exceeds reply.Budget. Offsets
 // and lengths count Unicode characters.
@@ -51,7 +51,7 @@ func (pg *pager) page() (any, error) {
 	}
 	room := max(reply.Budget-len(frame), reply.Budget/4)
 	if start == 0 && pg.opening {
-		room = min(room, Opening)
+		room = min(room, opening)
 	}
 	end := cut(runes, start, room)
 	var next *int64

@@ -112,7 +112,7 @@ func check(req Request) (*route, error) {
 }
 
 // Run answers one read. The reply is one of *NoteReply, *RecordReply, *IdentityReply,
-// *RelationReply, *TextPage or a reply of pages.Read; marshal it with reply.Encode.
+// *RelationReply, *textPage or a reply of pages.Read; marshal it with reply.Encode.
 func Run(ctx context.Context, req Request) (any, error) {
 	if req.Location == nil {
 		req.Location = time.Local

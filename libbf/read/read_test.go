@@ -246,11 +246,11 @@ func TestLargeRead(t *testing.T) {
 			if diff := cmp.Diff(wantOutline, p.Outline); diff != "" {
 				t.Errorf("outline (-want +got):\n%s", diff)
 			}
-			if len(p.Text) > Opening || p.Offset == nil || *p.Offset != 0 || p.Backlinks == nil {
+			if len(p.Text) > opening || p.Offset == nil || *p.Offset != 0 || p.Backlinks == nil {
 				t.Errorf("first page: %d bytes of text, offset %v", len(p.Text), p.Offset)
 			}
 			slice, gotSum, next, total = p.Text, p.SHA256, p.NextOffset, *p.TotalCharacters
-		case *TextPage:
+		case *textPage:
 			if p.Offset != offset || p.Brain != "work" || p.Ref != "concepts/big.md" || p.Modified != modified {
 				t.Errorf("page %d: %+v", page, p)
 			}
@@ -287,7 +287,7 @@ func TestLargeRead(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := r.(*NoteReply)
-	if p.Outline != nil || len(p.Text) <= Opening || p.NextOffset == nil || p.SHA256 != sum || p.Title != "Big" {
+	if p.Outline != nil || len(p.Text) <= opening || p.NextOffset == nil || p.SHA256 != sum || p.Title != "Big" {
 		t.Errorf("section page: %d bytes, outline %v, next %v", len(p.Text), p.Outline, p.NextOffset)
 	}
 }
@@ -344,7 +344,7 @@ func TestLargeRecord(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		later := r.(*RecordTextPage)
+		later := r.(*recordTextPage)
 		if later.SHA256 != sum || later.TotalCharacters != utf8.RuneCountInString(long) {
 			t.Errorf("later page: %s", jsonOf(t, later))
 		}

@@ -73,9 +73,9 @@ func (r *reader) record(ctx context.Context, t *graph.Target) (any, error) {
 			return &first
 		},
 		later: func(slice string, offset int64, next *int64, total int) any {
-			return &RecordTextPage{
+			return &recordTextPage{
 				Brain: out.Brain, Modified: out.Modified, NextOffset: next, Notice: reply.Notice, Offset: offset,
-				Problems: r.readProbs, Record: TextOnly{Text: slice}, Ref: out.Ref, SHA256: out.SHA256,
+				Problems: r.readProbs, Record: textOnly{Text: slice}, Ref: out.Ref, SHA256: out.SHA256,
 				Stale: r.set.Stale, TotalCharacters: total, URI: out.URI,
 			}
 		},

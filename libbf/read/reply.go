@@ -112,8 +112,8 @@ type RelationReply struct {
 	Total      int             `json:"total"`
 }
 
-// TextPage is a later page of a large note read: the text slice and what identifies it.
-type TextPage struct {
+// textPage is a later page of a large note read: the text slice and what identifies it.
+type textPage struct {
 	Brain           string          `json:"brain"`
 	Modified        string          `json:"modified,omitempty"`
 	NextOffset      *int64          `json:"next_offset,omitempty"`
@@ -128,15 +128,15 @@ type TextPage struct {
 	URI             string          `json:"uri,omitempty"`
 }
 
-// RecordTextPage is a later page of a large record read.
-type RecordTextPage struct {
+// recordTextPage is a later page of a large record read.
+type recordTextPage struct {
 	Brain           string          `json:"brain"`
 	Modified        string          `json:"modified,omitempty"`
 	NextOffset      *int64          `json:"next_offset,omitempty"`
 	Notice          string          `json:"notice"`
 	Offset          int64           `json:"offset"`
 	Problems        []reply.Problem `json:"problems,omitempty"`
-	Record          TextOnly        `json:"record"`
+	Record          textOnly        `json:"record"`
 	Ref             string          `json:"ref"`
 	SHA256          string          `json:"sha256"`
 	Stale           []string        `json:"stale,omitempty"`
@@ -144,7 +144,7 @@ type RecordTextPage struct {
 	URI             string          `json:"uri,omitempty"`
 }
 
-// TextOnly is a record reduced to a text slice.
-type TextOnly struct {
+// textOnly is a record reduced to a text slice.
+type textOnly struct {
 	Text string `json:"text"`
 }

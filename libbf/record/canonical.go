@@ -23,7 +23,7 @@ func (r Record) Canonical() ([]byte, error) {
 	}
 	b := append(c.appendJSON(nil), '\n')
 	if len(b) > MaxFileSize {
-		return nil, &FieldError{Reason: reasonEncodedTooLong}
+		return nil, &fieldError{Reason: reasonEncodedTooLong}
 	}
 	return b, nil
 }

@@ -37,10 +37,10 @@ func ValidFileName(name string) bool {
 func CheckFileName(r Record, name string) error {
 	name = filepath.Base(name)
 	if !ValidFileName(name) {
-		return &FieldError{Reason: reasonFileName}
+		return &fieldError{Reason: reasonFileName}
 	}
 	if FileName(r.ID) != name {
-		return &FieldError{Reason: reasonMismatch}
+		return &fieldError{Reason: reasonMismatch}
 	}
 	return nil
 }

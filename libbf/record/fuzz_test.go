@@ -50,7 +50,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := Parse(data)
 		if err != nil {
-			var fe *FieldError
+			var fe *fieldError
 			if !errors.As(err, &fe) {
 				t.Fatalf("error %T is not a *FieldError: %v", err, err)
 			}
@@ -84,7 +84,7 @@ func FuzzParse(f *testing.F) {
 		}
 		c1, err := r.Canonical()
 		if err != nil {
-			var fe *FieldError
+			var fe *fieldError
 			if errors.As(err, &fe) && fe.Reason == reasonEncodedTooLong {
 				return
 			}

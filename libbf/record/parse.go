@@ -31,28 +31,28 @@ var known = map[string]bool{
 //
 // Beyond plain JSON it refuses unknown keys, duplicate keys at any depth, strings with
 // invalid UTF-8 or lone surrogate escapes, numbers too large for a float when written
-// with a fraction or an exponent, nesting deeper than MaxDepth, and anything after the
+// with a fraction or an exponent, nesting deeper than maxDepth, and anything after the
 // object. Numbers are kept as json.Number, exactly as written. null stands for an
 // absent optional field.
 func Parse(data []byte) (Record, error) {
 	if len(data) > MaxFileSize {
-		return Record{}, &FieldError{Reason: reasonFileSize}
+		return Record{}, &fieldError{Reason: reasonFileSize}
 	}
 	// Syntax first, so that a broken document reads as broken whatever else is in it.
 	if !json.Valid(data) {
-		return Record{}, &FieldError{Reason: reasonInvalidJSON}
+		return Record{}, &fieldError{Reason: reasonInvalidJSON}
 	}
 	p := parser{data: data}
 	p.space()
 	if p.i >= len(data) || data[p.i] != '{' {
-		return Record{}, &FieldError{Reason: reasonNotObject}
+		return Record{}, &fieldError{Reason: reasonNotObject}
 	}
 	v, err := p.object("", 1)
 	if err != nil {
 		return Record{}, err
 	}
 	if p.space(); p.i != len(data) {
-		return Record{}, &FieldError{Reason: reasonInvalidJSON}
+		return Record{}, &fieldError{Reason: reasonInvalidJSON}
 	}
 	r, err := fromObject(v)
 	if err != nil {
@@ -85,12 +85,12 @@ func fromObject(m map[string]any) (Record, error) {
 			return ""
 		}
 		if !ok {
-			err = &FieldError{key, "is required"}
+			err = &fieldError{key, "is required"}
 			return ""
 		}
 		s, isStr := v.(string)
 		if !isStr {
-			err = &FieldError{key, reasonString}
+			err = &fieldError{key, reasonString}
 		}
 		return s
 	}
@@ -101,14 +101,14 @@ func fromObject(m map[string]any) (Record, error) {
 		}
 		items, ok := v.([]any)
 		if !ok {
-			err = &FieldError{key, "must be a list of strings"}
+			err = &fieldError{key, "must be a list of strings"}
 			return nil
 		}
 		out := make([]string, len(items))
 		for i, item := range items {
 			s, ok := item.(string)
 			if !ok {
-				err = &FieldError{key + "." + strconv.Itoa(i), reasonString}
+				err = &fieldError{key + "." + strconv.Itoa(i), reasonString}
 				return nil
 			}
 			out[i] = s
@@ -122,7 +122,7 @@ func fromObject(m map[string]any) (Record, error) {
 		}
 		o, ok := v.(map[string]any)
 		if !ok {
-			err = &FieldError{key, "must be an object"}
+			err = &fieldError{key, "must be an object"}
 		}
 		return o
 	}
@@ -157,7 +157,7 @@ func (p *parser) space() {
 	}
 }
 
-func (p *parser) invalid() error { return &FieldError{Reason: reasonInvalidJSON} }
+func (p *parser) invalid() error { return &fieldError{Reason: reasonInvalidJSON} }
 
 func (p *parser) value(where string, depth int) (any, error) {
 	p.space()
@@ -192,8 +192,8 @@ func (p *parser) literal(word string) error {
 }
 
 func (p *parser) object(where string, depth int) (map[string]any, error) {
-	if depth > MaxDepth {
-		return nil, &FieldError{where, reasonTooDeep}
+	if depth > maxDepth {
+		return nil, &fieldError{where, reasonTooDeep}
 	}
 	p.i++ // {
 	m := map[string]any{}
@@ -214,12 +214,12 @@ func (p *parser) object(where string, depth int) (map[string]any, error) {
 		child := where
 		if depth == 1 {
 			if !known[key] {
-				return nil, &FieldError{printableKey(key), reasonUnknownKey}
+				return nil, &fieldError{printableKey(key), reasonUnknownKey}
 			}
 			child = key
 		}
 		if _, dup := m[key]; dup {
-			return nil, &FieldError{child, reasonDuplicate}
+			return nil, &fieldError{child, reasonDuplicate}
 		}
 		p.space()
 		if p.i >= len(p.data) || p.data[p.i] != ':' {
@@ -240,8 +240,8 @@ func (p *parser) object(where string, depth int) (map[string]any, error) {
 }
 
 func (p *parser) array(where string, depth int) ([]any, error) {
-	if depth > MaxDepth {
-		return nil, &FieldError{where, reasonTooDeep}
+	if depth > maxDepth {
+		return nil, &fieldError{where, reasonTooDeep}
 	}
 	p.i++ // [
 	items := []any{}
@@ -294,9 +294,9 @@ func (p *parser) str(where string) (string, error) {
 	p.i = next
 	if errors.Is(err, jsontext.ErrUnicode) {
 		if where == "" {
-			return "", &FieldError{where, "JSON strings " + reasonUnicode}
+			return "", &fieldError{where, "JSON strings " + reasonUnicode}
 		}
-		return "", &FieldError{where, reasonUnicode}
+		return "", &fieldError{where, reasonUnicode}
 	}
 	if err != nil {
 		return "", p.invalid()

@@ -236,7 +236,7 @@ func checkErr(t *testing.T, err error, want string) {
 	if err == nil {
 		t.Fatalf("no error; want %q", want)
 	}
-	var fe *FieldError
+	var fe *fieldError
 	if !errors.As(err, &fe) {
 		t.Fatalf("error %T is not a *FieldError: %v", err, err)
 	}

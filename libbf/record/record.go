@@ -4,7 +4,7 @@
 // Parse reads one record strictly (unknown or duplicate keys, invalid Unicode and trailing
 // data are refused), Validate checks every limit and normalises times, links and aliases,
 // Canonical prints the one byte form bf writes, and FileName names the file that holds a
-// record. Errors are *FieldError values that name the field and never quote its value.
+// record. Errors are *fieldError values that name the field and never quote its value.
 package record
 
 import (
@@ -17,25 +17,25 @@ import (
 const (
 	MaxFileSize          = 16 << 20  // a record file, as stored
 	MaxEntriesPerSource  = 100_000   // entries in one memories/SOURCE folder
-	WarnEntriesPerSource = 80_000    // entries in one source folder that deserve a warning
-	MaxEnvelopeSize      = 2 << 20   // UTF-8 bytes of every field but text (see Validate)
-	MaxIDLength          = 4096      // id characters
-	MaxIDEscapedLength   = 7988      // id characters once percent-encoded for a bf:// address
-	MaxTitleLength       = 4096      // title characters
-	MaxTextLength        = 4_194_304 // text characters
-	MaxURLLength         = 8192      // url characters
-	MaxLinks             = 1000      // links per record
-	MaxLinkLength        = 8192      // characters per link
-	MaxAliases           = 1000      // aliases per record
-	MaxFieldNames        = 1000      // names in fields
-	MaxDepth             = 1000      // JSON nesting, the record object being level 1
+	warnEntriesPerSource = 80_000    // entries in one source folder that deserve a warning
+	maxEnvelopeSize      = 2 << 20   // UTF-8 bytes of every field but text (see Validate)
+	maxIDLength          = 4096      // id characters
+	maxIDEscapedLength   = 7988      // id characters once percent-encoded for a bf:// address
+	maxTitleLength       = 4096      // title characters
+	maxTextLength        = 4_194_304 // text characters
+	maxURLLength         = 8192      // url characters
+	maxLinks             = 1000      // links per record
+	maxLinkLength        = 8192      // characters per link
+	maxAliases           = 1000      // aliases per record
+	maxFieldNames        = 1000      // names in fields
+	maxDepth             = 1000      // JSON nesting, the record object being level 1
 )
 
 // Reserved attribute keys.
 const (
 	AttrUpdated  = "updated"  // upstream modification time: a timestamp string, or ""
 	AttrObserved = "observed" // when bf first collected this revision: a timestamp string
-	AttrPartial  = "partial"  // true when text is deliberately incomplete
+	attrPartial  = "partial"  // true when text is deliberately incomplete
 )
 
 // Record is one stored record. Empty strings, empty lists and empty maps mean absent.
@@ -55,17 +55,17 @@ type Record struct {
 	Fields     map[string]any `json:"fields,omitempty"`
 }
 
-// FieldError says which field of a record is wrong and why, never quoting the value.
+// fieldError says which field of a record is wrong and why, never quoting the value.
 // Field is a dotted path such as "title", "links.3" or "attributes.updated"; it is empty
 // when the error concerns the whole document.
-type FieldError struct {
+type fieldError struct {
 	Field  string
 	Reason string
 }
 
 // Error prints "FIELD: REASON", or REASON alone when there is no field or when the reason
 // already starts with the field's path ("attributes.partial requires a boolean").
-func (e *FieldError) Error() string {
+func (e *fieldError) Error() string {
 	if e.Field == "" || len(e.Reason) > len(e.Field) && e.Reason[:len(e.Field)+1] == e.Field+" " {
 		return e.Reason
 	}
@@ -83,7 +83,7 @@ func (r Record) Observed() (time.Time, bool) { return r.attrTime(AttrObserved) }
 
 // Partial reports attributes.partial: the text is deliberately incomplete.
 func (r Record) Partial() bool {
-	p, _ := r.Attributes[AttrPartial].(bool)
+	p, _ := r.Attributes[attrPartial].(bool)
 	return p
 }
 

@@ -43,7 +43,7 @@ const (
 // Validate checks r against every rule of the record format and normalises it in place:
 // Time and attributes.updated/observed become canonical UTC, bf:// aliases take their
 // canonical spelling, and Links and Aliases are sorted and deduplicated into new slices.
-// The first broken rule is returned as a *FieldError.
+// The first broken rule is returned as a *fieldError.
 //
 // Validate replaces values in r.Attributes (the reserved times), so a caller sharing that
 // map sees them normalised. It is idempotent.
@@ -51,30 +51,30 @@ func (r *Record) Validate() error {
 	if err := checkID(r.ID); err != nil {
 		return err
 	}
-	if err := checkLine("title", r.Title, MaxTitleLength, reasonTitleLength); err != nil {
+	if err := checkLine("title", r.Title, maxTitleLength, reasonTitleLength); err != nil {
 		return err
 	}
 	if !utf8.ValidString(r.Text) {
-		return &FieldError{"text", reasonUnicode}
+		return &fieldError{"text", reasonUnicode}
 	}
-	if utf8.RuneCountInString(r.Text) > MaxTextLength {
-		return &FieldError{"text", reasonTextLength}
+	if utf8.RuneCountInString(r.Text) > maxTextLength {
+		return &fieldError{"text", reasonTextLength}
 	}
 	if r.Time != "" {
 		t, err := timestamp.Normalize(r.Time)
 		if err != nil {
-			return &FieldError{"time", err.Error()}
+			return &fieldError{"time", err.Error()}
 		}
 		r.Time = t
 	}
 	if r.URL != "" {
 		switch {
 		case !utf8.ValidString(r.URL):
-			return &FieldError{"url", reasonUnicode}
-		case utf8.RuneCountInString(r.URL) > MaxURLLength:
-			return &FieldError{"url", reasonURLLength}
+			return &fieldError{"url", reasonUnicode}
+		case utf8.RuneCountInString(r.URL) > maxURLLength:
+			return &fieldError{"url", reasonURLLength}
 		case hasControl(r.URL):
-			return &FieldError{"url", reasonControl}
+			return &fieldError{"url", reasonControl}
 		}
 	}
 	if err := r.checkLinks(); err != nil {
@@ -89,18 +89,18 @@ func (r *Record) Validate() error {
 	if err := r.checkFields(); err != nil {
 		return err
 	}
-	if r.envelopeSize() > MaxEnvelopeSize {
-		return &FieldError{Reason: reasonEnvelope}
+	if r.envelopeSize() > maxEnvelopeSize {
+		return &fieldError{Reason: reasonEnvelope}
 	}
 	return nil
 }
 
 func checkID(id string) error {
-	if err := checkLine("id", id, MaxIDLength, reasonIDLength); err != nil {
+	if err := checkLine("id", id, maxIDLength, reasonIDLength); err != nil {
 		return err
 	}
-	if len(ref.EscapePath(id)) > MaxIDEscapedLength { // the escaped form is ASCII
-		return &FieldError{"id", reasonIDEscaped}
+	if len(ref.EscapePath(id)) > maxIDEscapedLength { // the escaped form is ASCII
+		return &fieldError{"id", reasonIDEscaped}
 	}
 	return nil
 }
@@ -109,32 +109,32 @@ func checkID(id string) error {
 func checkLine(field, s string, maxLength int, lengthReason string) error {
 	switch n := utf8.RuneCountInString(s); {
 	case !utf8.ValidString(s):
-		return &FieldError{field, reasonUnicode}
+		return &fieldError{field, reasonUnicode}
 	case n < 1 || n > maxLength:
-		return &FieldError{field, lengthReason}
+		return &fieldError{field, lengthReason}
 	case blank(s):
-		return &FieldError{field, reasonBlank}
+		return &fieldError{field, reasonBlank}
 	case hasControl(s):
-		return &FieldError{field, reasonControl}
+		return &fieldError{field, reasonControl}
 	}
 	return nil
 }
 
 func (r *Record) checkLinks() error {
-	if len(r.Links) > MaxLinks {
-		return &FieldError{"links", reasonLinks}
+	if len(r.Links) > maxLinks {
+		return &fieldError{"links", reasonLinks}
 	}
 	for i, l := range r.Links {
 		field := "links." + strconv.Itoa(i)
 		switch {
 		case !utf8.ValidString(l):
-			return &FieldError{field, reasonUnicode}
-		case utf8.RuneCountInString(l) > MaxLinkLength:
-			return &FieldError{field, reasonLinkLength}
+			return &fieldError{field, reasonUnicode}
+		case utf8.RuneCountInString(l) > maxLinkLength:
+			return &fieldError{field, reasonLinkLength}
 		case blank(l):
-			return &FieldError{field, reasonBlank}
+			return &fieldError{field, reasonBlank}
 		case hasControl(l):
-			return &FieldError{field, reasonControl}
+			return &fieldError{field, reasonControl}
 		}
 	}
 	r.Links = sortedUnique(r.Links)
@@ -142,18 +142,18 @@ func (r *Record) checkLinks() error {
 }
 
 func (r *Record) checkAliases() error {
-	if len(r.Aliases) > MaxAliases {
-		return &FieldError{"aliases", reasonAliases}
+	if len(r.Aliases) > maxAliases {
+		return &fieldError{"aliases", reasonAliases}
 	}
 	out := make([]string, len(r.Aliases))
 	for i, a := range r.Aliases {
 		field := "aliases." + strconv.Itoa(i)
 		if !utf8.ValidString(a) {
-			return &FieldError{field, reasonUnicode}
+			return &fieldError{field, reasonUnicode}
 		}
 		c, err := ref.CanonicalIdentity(a)
 		if err != nil {
-			return &FieldError{field, reasonAlias}
+			return &fieldError{field, reasonAlias}
 		}
 		out[i] = c
 	}
@@ -164,10 +164,10 @@ func (r *Record) checkAliases() error {
 func (r *Record) checkAttributes() error {
 	for _, k := range slices.Sorted(maps.Keys(r.Attributes)) {
 		if !utf8.ValidString(k) {
-			return &FieldError{"attributes", reasonNestedUnicode}
+			return &fieldError{"attributes", reasonNestedUnicode}
 		}
 		if reason := checkValue(r.Attributes[k], 3); reason != "" {
-			return &FieldError{"attributes", reason}
+			return &fieldError{"attributes", reason}
 		}
 	}
 	for _, k := range []string{AttrUpdated, AttrObserved} {
@@ -181,37 +181,37 @@ func (r *Record) checkAttributes() error {
 		}
 		s, isStr := v.(string)
 		if !isStr {
-			return &FieldError{field, reason}
+			return &fieldError{field, reason}
 		}
 		if s == "" && k == AttrUpdated {
 			continue // an explicitly unknown modification time
 		}
 		t, err := timestamp.Normalize(s)
 		if err != nil {
-			return &FieldError{field, err.Error()}
+			return &fieldError{field, err.Error()}
 		}
 		if t != s {
 			r.Attributes[k] = t
 		}
 	}
-	if v, ok := r.Attributes[AttrPartial]; ok {
+	if v, ok := r.Attributes[attrPartial]; ok {
 		if _, isBool := v.(bool); !isBool {
-			return &FieldError{"attributes." + AttrPartial, reasonPartial}
+			return &fieldError{"attributes." + attrPartial, reasonPartial}
 		}
 	}
 	return nil
 }
 
 func (r *Record) checkFields() error {
-	if len(r.Fields) > MaxFieldNames {
-		return &FieldError{"fields", reasonFieldNames}
+	if len(r.Fields) > maxFieldNames {
+		return &fieldError{"fields", reasonFieldNames}
 	}
 	for _, name := range slices.Sorted(maps.Keys(r.Fields)) {
 		if !ref.ValidName(name) {
-			return &FieldError{"fields", reasonFieldName}
+			return &fieldError{"fields", reasonFieldName}
 		}
 		if reason := checkValue(r.Fields[name], 3); reason != "" {
-			return &FieldError{"fields." + name, reason}
+			return &fieldError{"fields." + name, reason}
 		}
 	}
 	return nil
@@ -235,7 +235,7 @@ func checkValue(v any, depth int) string {
 			return reasonNumber
 		}
 	case []string:
-		if depth > MaxDepth {
+		if depth > maxDepth {
 			return reasonTooDeep
 		}
 		for _, s := range v {
@@ -244,7 +244,7 @@ func checkValue(v any, depth int) string {
 			}
 		}
 	case []any:
-		if depth > MaxDepth {
+		if depth > maxDepth {
 			return reasonTooDeep
 		}
 		for _, item := range v {
@@ -253,7 +253,7 @@ func checkValue(v any, depth int) string {
 			}
 		}
 	case map[string]any:
-		if depth > MaxDepth {
+		if depth > maxDepth {
 			return reasonTooDeep
 		}
 		for k, item := range v {

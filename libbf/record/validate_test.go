@@ -60,8 +60,8 @@ func TestValidateErrors(t *testing.T) {
 		{"title format characters allowed", rec(func(r *Record) { r.Title = "a\u200bb\u00ad" }), ""},
 		{"title invalid UTF-8", rec(func(r *Record) { r.Title = "\xc3" }), "title: must be valid Unicode, without invalid UTF-8 or lone surrogates"},
 		// text
-		{"text at the limit", rec(func(r *Record) { r.Text = repeat("\n", MaxTextLength) }), ""},
-		{"text over the limit", rec(func(r *Record) { r.Text = repeat("é", MaxTextLength+1) }), "text: must be at most 4,194,304 characters"},
+		{"text at the limit", rec(func(r *Record) { r.Text = repeat("\n", maxTextLength) }), ""},
+		{"text over the limit", rec(func(r *Record) { r.Text = repeat("é", maxTextLength+1) }), "text: must be at most 4,194,304 characters"},
 		{"text invalid UTF-8", rec(func(r *Record) { r.Text = "\xed\xa0\x80" }), "text: must be valid Unicode, without invalid UTF-8 or lone surrogates"},
 		// time
 		{"time without zone", rec(func(r *Record) { r.Time = "2026-09-15T14:00:00" }), "time: expected an ISO 8601 timestamp with a timezone"},
@@ -163,11 +163,11 @@ func TestValidateEnvelopeSize(t *testing.T) {
 		return Record{ID: "a", Title: "t", Text: repeat("big text is fine ", 200_000),
 			Attributes: map[string]any{"x": repeat("a", n)}}
 	}
-	r := at(MaxEnvelopeSize - 12)
+	r := at(maxEnvelopeSize - 12)
 	if err := r.Validate(); err != nil {
 		t.Fatalf("exactly 2 MiB: %v", err)
 	}
-	r = at(MaxEnvelopeSize - 11)
+	r = at(maxEnvelopeSize - 11)
 	checkErr(t, r.Validate(), "fields other than text exceed 2 MiB; keep bulky content in text")
 
 	// Every part counts: links, aliases, url, title and fields, in UTF-8 bytes.
@@ -175,7 +175,7 @@ func TestValidateEnvelopeSize(t *testing.T) {
 		Links:   many(1000, func(i int) string { return strconv.Itoa(i) + repeat("é", 700) }),
 		Aliases: many(1000, func(i int) string { return "x:" + strconv.Itoa(i) + repeat("é", 400) })}
 	checkErr(t, r.Validate(), "fields other than text exceed 2 MiB; keep bulky content in text")
-	r = Record{ID: "a", Title: "t", Fields: map[string]any{"f": repeat("\x01", MaxEnvelopeSize/6)}}
+	r = Record{ID: "a", Title: "t", Fields: map[string]any{"f": repeat("\x01", maxEnvelopeSize/6)}}
 	checkErr(t, r.Validate(), "fields other than text exceed 2 MiB; keep bulky content in text")
 }
 
@@ -210,14 +210,14 @@ func TestValidateNormalises(t *testing.T) {
 
 func TestFieldErrorFormat(t *testing.T) {
 	tests := []struct {
-		e    FieldError
+		e    fieldError
 		want string
 	}{
-		{FieldError{"links.3", "must not be blank"}, "links.3: must not be blank"},
-		{FieldError{"", "invalid JSON document"}, "invalid JSON document"},
-		{FieldError{"attributes.partial", "attributes.partial requires a boolean"}, "attributes.partial requires a boolean"},
-		{FieldError{"attributes", "attributes.partial requires a boolean"}, "attributes: attributes.partial requires a boolean"},
-		{FieldError{"id", "id"}, "id: id"},
+		{fieldError{"links.3", "must not be blank"}, "links.3: must not be blank"},
+		{fieldError{"", "invalid JSON document"}, "invalid JSON document"},
+		{fieldError{"attributes.partial", "attributes.partial requires a boolean"}, "attributes.partial requires a boolean"},
+		{fieldError{"attributes", "attributes.partial requires a boolean"}, "attributes: attributes.partial requires a boolean"},
+		{fieldError{"id", "id"}, "id: id"},
 	}
 	for _, tt := range tests {
 		if got := tt.e.Error(); got != tt.want {

@@ -11,7 +11,7 @@ import (
 // fix, and quoting the link back would only repeat it.
 var (
 	ErrInvalidAddress = errors.New("invalid BF link; use bf://brain/path?rel=role#section, with rel as the only query, spaces and a literal % percent-encoded as %20 and %25, and without userinfo or traversal")
-	ErrTagAddress     = errors.New("use a tag address without a section or relation: bf://brain/tags/label")
+	errTagAddress     = errors.New("use a tag address without a section or relation: bf://brain/tags/label")
 	ErrPercent        = errors.New("malformed percent encoding; write a literal % as %25")
 )
 
@@ -44,7 +44,7 @@ func IsAddress(s string) bool { return len(s) >= 3 && strings.EqualFold(s[:3], "
 
 // ParseAddress reads a bf:// address strictly. Everything that could make two spellings
 // name different things, escape the brain or hide text is refused with ErrInvalidAddress;
-// a tag page with a section or relation fails with ErrTagAddress.
+// a tag page with a section or relation fails with errTagAddress.
 //
 // Record paths (SOURCE:ID) are opaque keys and skip the traversal checks. Any other path
 // may end in one '/', as shell completion adds, and reads like the path without it.
@@ -96,7 +96,7 @@ func ParseAddress(s string) (Address, error) {
 	}
 	if !record {
 		if strings.HasPrefix(a.Path, "tags/") && (a.Rel != "" || a.Fragment != "") {
-			return Address{}, ErrTagAddress
+			return Address{}, errTagAddress
 		}
 		if a.Fragment != "" && Reserved(a.Path) {
 			return Address{}, ErrInvalidAddress

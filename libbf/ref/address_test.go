@@ -189,9 +189,9 @@ func TestParseAddressRejects(t *testing.T) {
 		{"bf://b/memories/mail#x", ErrInvalidAddress},
 		{"bf://b/7d#x", ErrInvalidAddress},
 		{"bf://b/2026-09-27#x", ErrInvalidAddress},
-		{"bf://b/tags/website#x", ErrTagAddress},
-		{"bf://b/tags/website?rel=owner", ErrTagAddress},
-		{"bf://b/tags/website/?rel=owner#", ErrTagAddress},
+		{"bf://b/tags/website#x", errTagAddress},
+		{"bf://b/tags/website?rel=owner", errTagAddress},
+		{"bf://b/tags/website/?rel=owner#", errTagAddress},
 	} {
 		_, err := ParseAddress(tc.in)
 		if !errors.Is(err, tc.err) {
@@ -201,7 +201,7 @@ func TestParseAddressRejects(t *testing.T) {
 	if got, want := ErrInvalidAddress.Error(), "invalid BF link; use bf://brain/path?rel=role#section, with rel as the only query, spaces and a literal % percent-encoded as %20 and %25, and without userinfo or traversal"; got != want {
 		t.Errorf("ErrInvalidAddress = %q", got)
 	}
-	if got, want := ErrTagAddress.Error(), "use a tag address without a section or relation: bf://brain/tags/label"; got != want {
+	if got, want := errTagAddress.Error(), "use a tag address without a section or relation: bf://brain/tags/label"; got != want {
 		t.Errorf("ErrTagAddress = %q", got)
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 // Page path errors.
 var (
-	ErrTag      = errors.New("tag must be 1-128 characters without surrounding whitespace, slashes or dot segments")
-	ErrMemories = errors.New("expected memories, memories/SOURCE, memories/SOURCE/PERIOD, memories/SOURCE/undated or memories/SOURCE/<sha256>.json")
+	errTag      = errors.New("tag must be 1-128 characters without surrounding whitespace, slashes or dot segments")
+	errMemories = errors.New("expected memories, memories/SOURCE, memories/SOURCE/PERIOD, memories/SOURCE/undated or memories/SOURCE/<sha256>.json")
 )
 
 // PageKind names a computed page.
@@ -117,7 +117,7 @@ func memoriesPage(p Page, rest string, below bool) (Page, bool, error) {
 	}
 	source, leaf, hasLeaf := strings.Cut(rest, "/")
 	if !ValidName(source) || strings.Contains(leaf, "/") {
-		return Page{}, false, ErrMemories
+		return Page{}, false, errMemories
 	}
 	p.Source = source
 	switch {
@@ -125,7 +125,7 @@ func memoriesPage(p Page, rest string, below bool) (Page, bool, error) {
 		p.Kind = PageSource
 	case leaf == "undated":
 		p.Kind = PageSourceUndated
-	case IsRecordFile(leaf):
+	case isRecordFile(leaf):
 		p.Kind, p.File = PageRecordFile, leaf
 	case IsPeriod(leaf):
 		if err := checkPeriod(leaf); err != nil {
@@ -133,14 +133,14 @@ func memoriesPage(p Page, rest string, below bool) (Page, bool, error) {
 		}
 		p.Kind, p.Period = PageSourcePeriod, leaf
 	default:
-		return Page{}, false, ErrMemories
+		return Page{}, false, errMemories
 	}
 	return p, true, nil
 }
 
-// IsRecordFile reports a record file name: 64 lowercase hex digits (the SHA-256 of the
+// isRecordFile reports a record file name: 64 lowercase hex digits (the SHA-256 of the
 // record id) and .json.
-func IsRecordFile(name string) bool {
+func isRecordFile(name string) bool {
 	hash, ok := strings.CutSuffix(name, ".json")
 	if !ok || len(hash) != 64 {
 		return false
@@ -160,12 +160,12 @@ func ValidTag(s string) error {
 	n := utf8.RuneCountInString(s)
 	if n == 0 || n > 128 || !utf8.ValidString(s) || hasControl(s) ||
 		strings.ContainsAny(s, `/\`) || s == "." || s == ".." {
-		return ErrTag
+		return errTag
 	}
 	first, _ := utf8.DecodeRuneInString(s)
 	last, _ := utf8.DecodeLastRuneInString(s)
 	if unicode.IsSpace(first) || unicode.IsSpace(last) {
-		return ErrTag
+		return errTag
 	}
 	return nil
 }

@@ -93,26 +93,26 @@ func TestParsePageRejects(t *testing.T) {
 		err error
 		msg string
 	}{
-		{"tags//", ErrTag, ""},
-		{"tags/a/b", ErrTag, ""},
-		{"tags/.", ErrTag, ""},
-		{"tags/..", ErrTag, ""},
-		{"tags/ x", ErrTag, ""},
-		{"tags/x ", ErrTag, ""},
-		{"tags/a\\b", ErrTag, ""},
-		{"tags/a\x00b", ErrTag, ""},
-		{"tags/" + strings.Repeat("a", 129), ErrTag, ""},
-		{"memories/Brief", ErrMemories, ""},
-		{"memories/_x", ErrMemories, ""},
-		{"memories//", ErrMemories, ""},
-		{"memories//7d", ErrMemories, ""},
-		{"memories/brief/x", ErrMemories, ""},
-		{"memories/brief/undated/x", ErrMemories, ""},
-		{"memories/brief/7d/x", ErrMemories, ""},
-		{"memories/brief/2026-09.jsonl", ErrMemories, ""},
-		{"memories/brief/" + strings.ToUpper(hash) + ".json", ErrMemories, ""},
-		{"memories/brief/" + hash[:63] + ".json", ErrMemories, ""},
-		{"memories/brief/" + hash, ErrMemories, ""},
+		{"tags//", errTag, ""},
+		{"tags/a/b", errTag, ""},
+		{"tags/.", errTag, ""},
+		{"tags/..", errTag, ""},
+		{"tags/ x", errTag, ""},
+		{"tags/x ", errTag, ""},
+		{"tags/a\\b", errTag, ""},
+		{"tags/a\x00b", errTag, ""},
+		{"tags/" + strings.Repeat("a", 129), errTag, ""},
+		{"memories/Brief", errMemories, ""},
+		{"memories/_x", errMemories, ""},
+		{"memories//", errMemories, ""},
+		{"memories//7d", errMemories, ""},
+		{"memories/brief/x", errMemories, ""},
+		{"memories/brief/undated/x", errMemories, ""},
+		{"memories/brief/7d/x", errMemories, ""},
+		{"memories/brief/2026-09.jsonl", errMemories, ""},
+		{"memories/brief/" + strings.ToUpper(hash) + ".json", errMemories, ""},
+		{"memories/brief/" + hash[:63] + ".json", errMemories, ""},
+		{"memories/brief/" + hash, errMemories, ""},
 		{"memories/brief/2026-13", ErrInvalidPeriod, "invalid period: 2026-13"},
 		{"2026-13", ErrInvalidPeriod, "invalid period: 2026-13"},
 		{"2026-02-30", ErrInvalidPeriod, "invalid period: 2026-02-30"},
@@ -161,11 +161,11 @@ func TestValidTag(t *testing.T) {
 		{"a\xffb", false},
 	} {
 		err := ValidTag(tc.in)
-		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, ErrTag)) {
+		if (err == nil) != tc.ok || (err != nil && !errors.Is(err, errTag)) {
 			t.Errorf("ValidTag(%q) = %v, want ok=%v", tc.in, err, tc.ok)
 		}
 	}
-	if got, want := ErrTag.Error(), "tag must be 1-128 characters without surrounding whitespace, slashes or dot segments"; got != want {
+	if got, want := errTag.Error(), "tag must be 1-128 characters without surrounding whitespace, slashes or dot segments"; got != want {
 		t.Errorf("ErrTag = %q", got)
 	}
 }

@@ -20,10 +20,10 @@ type PeriodKind int
 const (
 	// PeriodDay is one local calendar day: today, yesterday or YYYY-MM-DD.
 	PeriodDay PeriodKind = iota + 1
-	// PeriodMonth is one local calendar month: YYYY-MM.
-	PeriodMonth
-	// PeriodRange is an inclusive range of local days: YYYY-MM-DD..YYYY-MM-DD.
-	PeriodRange
+	// periodMonth is one local calendar month: YYYY-MM.
+	periodMonth
+	// periodRange is an inclusive range of local days: YYYY-MM-DD..YYYY-MM-DD.
+	periodRange
 	// PeriodWindow is a trailing window ending now: 12h, 7d, 2w.
 	PeriodWindow
 )
@@ -68,7 +68,7 @@ func ParsePeriod(s string, now time.Time, loc *time.Location) (Period, error) {
 		if err != nil {
 			return Period{}, bad()
 		}
-		return Period{Start: first, End: first.AddDate(0, 1, 0), Name: s, Kind: PeriodMonth}, nil
+		return Period{Start: first, End: first.AddDate(0, 1, 0), Name: s, Kind: periodMonth}, nil
 	case len(s) == 10: // YYYY-MM-DD
 		day, err := timestamp.ParseDay(s, loc)
 		if err != nil {
@@ -81,7 +81,7 @@ func ParsePeriod(s string, now time.Time, loc *time.Location) (Period, error) {
 		if err1 != nil || err2 != nil || last.Before(first) {
 			return Period{}, bad()
 		}
-		return days(first, dayCount(first, last)+1, s, PeriodRange), nil
+		return days(first, dayCount(first, last)+1, s, periodRange), nil
 	}
 	n, _ := strconv.Atoi(s[:len(s)-1])
 	if n == 0 {
@@ -111,9 +111,9 @@ func (p Period) shift(dir int) (Period, bool) {
 	switch p.Kind {
 	case PeriodDay:
 		name = timestamp.Day(time.Date(y, m, d+dir, 0, 0, 0, 0, time.UTC))
-	case PeriodMonth:
+	case periodMonth:
 		name = time.Date(y, m+time.Month(dir), 1, 0, 0, 0, 0, time.UTC).Format("2006-01")
-	case PeriodRange:
+	case periodRange:
 		first := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
 		ey, em, ed := p.End.Date()
 		n := dayCount(first, time.Date(ey, em, ed, 0, 0, 0, 0, time.UTC))

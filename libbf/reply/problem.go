@@ -8,10 +8,10 @@ import (
 
 // Limits on problems.
 const (
-	// MaxFileProblems is how many skipped files one brain lists before a count of the rest.
-	MaxFileProblems = 200
-	// MaxProblemBytes bounds each error text, in UTF-8 bytes, "…" included.
-	MaxProblemBytes = 1 << 10
+	// maxFileProblems is how many skipped files one brain lists before a count of the rest.
+	maxFileProblems = 200
+	// maxProblemBytes bounds each error text, in UTF-8 bytes, "…" included.
+	maxProblemBytes = 1 << 10
 )
 
 // Problem says why a reply may be incomplete: a skipped file, an identity or a brain.
@@ -22,7 +22,7 @@ type Problem struct {
 }
 
 // Problems collects the problems of one reply in order: each once, error texts capped at
-// MaxProblemBytes, and at most MaxFileProblems skipped files per brain, after which one
+// maxProblemBytes, and at most maxFileProblems skipped files per brain, after which one
 // problem counts the rest ("N more files were skipped; run bf validate"). The zero value
 // is ready to use.
 type Problems struct {
@@ -35,7 +35,7 @@ type Problems struct {
 
 // Add records one problem.
 func (p *Problems) Add(pr Problem) {
-	pr.Error = capBytes(pr.Error, MaxProblemBytes)
+	pr.Error = capBytes(pr.Error, maxProblemBytes)
 	if p.seen == nil {
 		p.seen = map[Problem]bool{}
 		p.files = map[string]int{}
@@ -47,7 +47,7 @@ func (p *Problems) Add(pr Problem) {
 	}
 	p.seen[pr] = true
 	if pr.File != "" {
-		if p.files[pr.Brain] >= MaxFileProblems {
+		if p.files[pr.Brain] >= maxFileProblems {
 			if _, ok := p.more[pr.Brain]; !ok {
 				p.more[pr.Brain] = len(p.list)
 				p.list = append(p.list, Problem{Brain: pr.Brain})

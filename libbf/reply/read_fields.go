@@ -9,14 +9,14 @@ import (
 
 // Listed field limits: a value's characters, and the JSON of an item's fields.
 const (
-	MaxFact  = 200
-	MaxFacts = 2 << 10
+	maxFact  = 200
+	maxFacts = 2 << 10
 )
 
 // ListedFields returns the fields a listing shows from an item's stored fields JSON (the
 // cache's items.fields): the fields single reports as declared single-value fields, by name,
-// keeping strings of at most MaxFact characters, numbers and booleans, and stopping before
-// their JSON would pass MaxFacts bytes. It returns nil when none is kept.
+// keeping strings of at most maxFact characters, numbers and booleans, and stopping before
+// their JSON would pass maxFacts bytes. It returns nil when none is kept.
 func ListedFields(raw string, single func(name string) bool) map[string]json.RawMessage {
 	if raw == "" || single == nil {
 		return nil
@@ -40,7 +40,7 @@ func ListedFields(raw string, single func(name string) bool) map[string]json.Raw
 		var s string
 		switch {
 		case json.Unmarshal(v, &s) == nil:
-			if utf8.RuneCountInString(s) > MaxFact {
+			if utf8.RuneCountInString(s) > maxFact {
 				continue
 			}
 		case strings.HasPrefix(string(v), "[") || strings.HasPrefix(string(v), "{") || string(v) == "null":
@@ -54,7 +54,7 @@ func ListedFields(raw string, single func(name string) bool) map[string]json.Raw
 		if len(out) > 0 {
 			add++ // the comma
 		}
-		if size+add > MaxFacts {
+		if size+add > maxFacts {
 			break
 		}
 		size += add

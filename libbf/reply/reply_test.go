@@ -30,7 +30,7 @@ func TestTitle(t *testing.T) {
 		if got != tt.want {
 			t.Errorf("Title(%d chars) = %q, want %q", len([]rune(tt.in)), got, tt.want)
 		}
-		if n := len([]rune(got)); n > TitleLimit {
+		if n := len([]rune(got)); n > titleLimit {
 			t.Errorf("Title gave %d characters", n)
 		}
 	}
@@ -181,7 +181,7 @@ func TestProblems(t *testing.T) {
 		t.Errorf("count = %+v", got[201])
 	}
 	capped := got[202].Error
-	if len(capped) > MaxProblemBytes || !strings.HasSuffix(capped, "…") || !strings.HasPrefix(capped, "éé") {
+	if len(capped) > maxProblemBytes || !strings.HasSuffix(capped, "…") || !strings.HasPrefix(capped, "éé") {
 		t.Errorf("capped error has %d bytes: %q…", len(capped), capped[:10])
 	}
 	if got[203] != (Problem{Brain: "work", Error: "inaccessible brain"}) {
@@ -197,12 +197,12 @@ func TestMarshal(t *testing.T) {
 	if want := `{"a":"<&>\u0085\u200b\udb40\udc01é\n"}`; string(b) != want {
 		t.Errorf("Marshal = %s, want %s", b, want)
 	}
-	big := strings.Repeat("x", MaxReply)
-	if _, err := Encode(map[string]string{"a": big}); !errors.Is(err, ErrTooLarge) {
+	big := strings.Repeat("x", maxReply)
+	if _, err := Encode(map[string]string{"a": big}); !errors.Is(err, errTooLarge) {
 		t.Errorf("Encode of a large reply: %v", err)
 	}
-	if ErrTooLarge.Error() != "response exceeds its byte limit; narrow the request" {
-		t.Errorf("ErrTooLarge = %q", ErrTooLarge)
+	if errTooLarge.Error() != "response exceeds its byte limit; narrow the request" {
+		t.Errorf("ErrTooLarge = %q", errTooLarge)
 	}
 }
 

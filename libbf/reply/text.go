@@ -12,26 +12,26 @@ import (
 	"github.com/bfgo/bf/libbf/timestamp"
 )
 
-// TitleLimit is the longest title preview, in characters; exact reads keep the whole title.
-const TitleLimit = 200
+// titleLimit is the longest title preview, in characters; exact reads keep the whole title.
+const titleLimit = 200
 
-// Title returns a title preview of at most TitleLimit characters. A longer title is cut to
-// TitleLimit-1 characters, back to its last space when that space is at least halfway in,
+// Title returns a title preview of at most titleLimit characters. A longer title is cut to
+// titleLimit-1 characters, back to its last space when that space is at least halfway in,
 // trimmed of trailing white space and ended with "…".
 func Title(s string) string {
-	if utf8.RuneCountInString(s) <= TitleLimit {
+	if utf8.RuneCountInString(s) <= titleLimit {
 		return s
 	}
 	cut := s
 	n := 0
 	for i := range s {
-		if n == TitleLimit-1 {
+		if n == titleLimit-1 {
 			cut = s[:i]
 			break
 		}
 		n++
 	}
-	if space := strings.LastIndexByte(cut, ' '); space >= 0 && utf8.RuneCountInString(cut[:space]) >= TitleLimit/2 {
+	if space := strings.LastIndexByte(cut, ' '); space >= 0 && utf8.RuneCountInString(cut[:space]) >= titleLimit/2 {
 		cut = cut[:space]
 	}
 	return strings.TrimRightFunc(cut, IsSpace) + "…"

@@ -55,7 +55,7 @@ var Authored = []string{"projects", "actions", "concepts"}
 // Bounds on a brain's tree, so a runaway folder fails clearly instead of slowly.
 const (
 	MaxEntries  = 100000 // per authored folder or per record source
-	WarnEntries = 80000
+	warnEntries = 80000
 	MaxDepth    = 64
 )
 
@@ -94,8 +94,8 @@ var (
 	sourceName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9-]{0,63}$`) })
 )
 
-// IsRecordName reports whether name has the shape of a record file.
-func IsRecordName(name string) bool { return recordName().MatchString(name) }
+// isRecordName reports whether name has the shape of a record file.
+func isRecordName(name string) bool { return recordName().MatchString(name) }
 
 // Brain scans the brain at root.
 func Brain(root string) (*Tree, error) {
@@ -240,7 +240,7 @@ func (t *Tree) source(root, name string) (Source, error) {
 		if hidden(fname) {
 			continue
 		}
-		if !e.Type().IsRegular() || !IsRecordName(fname) {
+		if !e.Type().IsRegular() || !isRecordName(fname) {
 			t.Stray = append(t.Stray, File{Path: p})
 			continue
 		}

@@ -34,18 +34,18 @@ import (
 // Schema kinds.
 const (
 	KindBrain         = "brain"
-	KindRegistry      = "registry"
-	KindEval          = "eval"
+	kindRegistry      = "registry"
+	kindEval          = "eval"
 	KindSearchReply   = "search-reply"
-	KindReadReply     = "read-reply"
-	KindCollectReply  = "collect-reply"
-	KindUpdateReply   = "update-reply"
-	KindStatusReply   = "status-reply"
-	KindRememberReply = "remember-reply"
-	KindRecallReply   = "recall-reply"
-	KindBriefReply    = "brief-reply"
-	KindImportReply   = "import-reply"
-	KindAskReply      = "ask-reply"
+	kindReadReply     = "read-reply"
+	kindCollectReply  = "collect-reply"
+	kindUpdateReply   = "update-reply"
+	kindStatusReply   = "status-reply"
+	kindRememberReply = "remember-reply"
+	kindRecallReply   = "recall-reply"
+	kindBriefReply    = "brief-reply"
+	kindImportReply   = "import-reply"
+	kindAskReply      = "ask-reply"
 )
 
 // DefaultKind is the schema bf schema prints without --kind.
@@ -54,18 +54,18 @@ const DefaultKind = KindBrain
 // kinds lists every kind in the order bf schema -h names them, with its file.
 var kinds = []struct{ kind, file string }{
 	{KindBrain, "brain.schema.json"},
-	{KindRegistry, "registry.schema.json"},
-	{KindEval, "eval.schema.json"},
+	{kindRegistry, "registry.schema.json"},
+	{kindEval, "eval.schema.json"},
 	{KindSearchReply, "search-reply.schema.json"},
-	{KindReadReply, "read-reply.schema.json"},
-	{KindCollectReply, "collect-reply.schema.json"},
-	{KindUpdateReply, "update-reply.schema.json"},
-	{KindStatusReply, "status-reply.schema.json"},
-	{KindRememberReply, "remember-reply.schema.json"},
-	{KindRecallReply, "recall-reply.schema.json"},
-	{KindBriefReply, "brief-reply.schema.json"},
-	{KindImportReply, "import-reply.schema.json"},
-	{KindAskReply, "ask-reply.schema.json"},
+	{kindReadReply, "read-reply.schema.json"},
+	{kindCollectReply, "collect-reply.schema.json"},
+	{kindUpdateReply, "update-reply.schema.json"},
+	{kindStatusReply, "status-reply.schema.json"},
+	{kindRememberReply, "remember-reply.schema.json"},
+	{kindRecallReply, "recall-reply.schema.json"},
+	{kindBriefReply, "brief-reply.schema.json"},
+	{kindImportReply, "import-reply.schema.json"},
+	{kindAskReply, "ask-reply.schema.json"},
 }
 
 // sharedDefs is the file of definitions copied into every reply schema.

@@ -68,11 +68,11 @@ type Reply struct {
 	Unmatched []string `json:"unmatched,omitempty"`
 }
 
-// InputError is invalid input naming its argument; NotFoundError a scope naming a source
+// InputError is invalid input naming its argument; notFoundError a scope naming a source
 // no selected brain holds. Both are the replies' shared errors.
 type (
 	InputError    = reply.InputError
-	NotFoundError = reply.NotFoundError
+	notFoundError = reply.NotFoundError
 )
 
 // Messages of failures.

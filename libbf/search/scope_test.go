@@ -120,7 +120,7 @@ func TestScopeErrors(t *testing.T) {
 	}
 	// A source that no selected brain configures or indexes fails like its page.
 	_, err := search(t, Request{Query: "launch", Scope: "memories/nope"}, b)
-	var nf *NotFoundError
+	var nf *notFoundError
 	if !errors.As(err, &nf) || err.Error() != "unknown source; read memories to list sources" {
 		t.Errorf("unknown source: %v", err)
 	}

@@ -27,9 +27,9 @@ type ranked struct {
 // Run searches the selected brains (req.Brains) and returns one page of results.
 //
 // Invalid input fails with *InputError before any brain is read. A scope naming a source
-// no selected brain indexes or configures fails with *NotFoundError. A brain that cannot
+// no selected brain indexes or configures fails with *notFoundError. A brain that cannot
 // be read is a problem while another answers. A reply above 4 MiB fails with
-// reply.ErrTooLarge.
+// reply.errTooLarge.
 func Run(ctx context.Context, req Request) (*Reply, error) { return RunWith(ctx, req, nil) }
 
 // RunWith is Run with decorate, when set, adding to each printed item what the caller

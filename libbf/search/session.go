@@ -65,9 +65,9 @@ func (s *Session) checkSource() error {
 		}
 	}
 	if s.probs.Len() > 0 || s.brainProbs.Len() > 0 || len(s.stale) > 0 {
-		return &NotFoundError{Msg: msgIncomplete}
+		return &notFoundError{Msg: msgIncomplete}
 	}
-	return &NotFoundError{Msg: msgUnknownSource}
+	return &notFoundError{Msg: msgUnknownSource}
 }
 
 // identity reports whether a brain knows the query as an identity or tag.

@@ -19,8 +19,8 @@ import (
 //go:embed files
 var files embed.FS
 
-// ErrNotEmpty is returned for a target that already holds files: init never touches them.
-var ErrNotEmpty = errors.New("initialization requires a new, empty or freshly cloned directory")
+// errNotEmpty is returned for a target that already holds files: init never touches them.
+var errNotEmpty = errors.New("initialization requires a new, empty or freshly cloned directory")
 
 // Result is the reply of bf init.
 type Result struct {
@@ -116,7 +116,7 @@ func checkEmpty(dir string) error {
 	}
 	for _, e := range entries {
 		if e.Name() != ".git" {
-			return ErrNotEmpty
+			return errNotEmpty
 		}
 	}
 	return nil

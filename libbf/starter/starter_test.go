@@ -58,7 +58,7 @@ func TestWriteRefusesNonEmpty(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, "notes.txt"), []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Write(other, Options{Name: "b"}); !errors.Is(err, ErrNotEmpty) {
+	if _, err := Write(other, Options{Name: "b"}); !errors.Is(err, errNotEmpty) {
 		t.Fatalf("err = %v, want ErrNotEmpty", err)
 	}
 	entries, _ := os.ReadDir(other)

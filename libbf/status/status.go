@@ -28,9 +28,9 @@ import (
 
 // Cache states.
 const (
-	IndexReady       = "ready"       // up to date with the brain's files
-	IndexStale       = "stale"       // another bf process held the brain: the previous generation was read
-	IndexUnavailable = "unavailable" // the cache could not be opened; Error says why
+	indexReady       = "ready"       // up to date with the brain's files
+	indexStale       = "stale"       // another bf process held the brain: the previous generation was read
+	indexUnavailable = "unavailable" // the cache could not be opened; Error says why
 )
 
 // Options tune Status.
@@ -135,18 +135,18 @@ type Attention struct {
 	Unresolved int    `json:"unresolved,omitempty"`
 }
 
-// ChannelNeeds is implemented by a messaging block that can name the channels holding
+// channelNeeds is implemented by a messaging block that can name the channels holding
 // unresolved deliveries, with how many each holds, and those failing to read or stream,
 // so attention lists them beside the programs: {"channel","failed"?,"unresolved"?}.
-type ChannelNeeds interface {
+type channelNeeds interface {
 	UnresolvedByChannel() map[string]int
 	// FailingChannels names the channels with a current read or stream error.
 	FailingChannels() map[string]bool
 }
 
-// AssistantNeeds is implemented by a messaging block that can name the assistants holding
+// assistantNeeds is implemented by a messaging block that can name the assistants holding
 // failed or uncertain jobs, with how many each holds.
-type AssistantNeeds interface {
+type assistantNeeds interface {
 	UnresolvedByAssistant() map[string]int
 }
 
@@ -199,7 +199,7 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 		return Brain{}, ctx.Err()
 	}
 	if err != nil {
-		out.Index.State, out.Index.Error = IndexUnavailable, strings.ReplaceAll(err.Error(), b.Root, "<brain>")
+		out.Index.State, out.Index.Error = indexUnavailable, strings.ReplaceAll(err.Error(), b.Root, "<brain>")
 	}
 	when := func(t time.Time) string { return reply.Local(history.Instant(t), loc) }
 	cfg := b.Config
@@ -273,7 +273,7 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 			problem(err)
 		}
 		out.Messaging, messaging = block, healthy && err == nil
-		if needs, ok := block.(AssistantNeeds); ok {
+		if needs, ok := block.(assistantNeeds); ok {
 			byAssistant := needs.UnresolvedByAssistant()
 			names := make([]string, 0, len(byAssistant))
 			for name := range byAssistant {
@@ -284,7 +284,7 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 				out.Attention = append(out.Attention, Attention{Assistant: name, Failed: true, Unresolved: byAssistant[name]})
 			}
 		}
-		if needs, ok := block.(ChannelNeeds); ok {
+		if needs, ok := block.(channelNeeds); ok {
 			byChannel, failing := needs.UnresolvedByChannel(), needs.FailingChannels()
 			names := make([]string, 0, len(byChannel))
 			for name, n := range byChannel {
@@ -301,7 +301,7 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 			}
 		}
 	}
-	out.Healthy = out.Index.State == IndexReady && len(out.Index.Problems) == 0 &&
+	out.Healthy = out.Index.State == indexReady && len(out.Index.Problems) == 0 &&
 		len(out.Attention) == 0 && len(out.Problems) == 0 && messaging
 	return out, nil
 }
@@ -309,7 +309,7 @@ func brainStatus(ctx context.Context, b *brain.Brain, env brain.Env, now time.Ti
 // index opens the brain's cache, as a search would, and fills ix; it returns the record
 // count of each indexed source.
 func index(ctx context.Context, b *brain.Brain, ix *Index) (map[string]int, error) {
-	ix.State, ix.Problems = IndexReady, []reply.Problem{}
+	ix.State, ix.Problems = indexReady, []reply.Problem{}
 	c, err := cache.Open(ctx, b)
 	if err != nil {
 		return nil, err
@@ -327,7 +327,7 @@ func index(ctx context.Context, b *brain.Brain, ix *Index) (map[string]int, erro
 		}
 	}
 	if c.Status.Stale {
-		ix.State = IndexStale
+		ix.State = indexStale
 	}
 	for _, p := range c.Status.Problems {
 		ix.Problems = append(ix.Problems, reply.Problem{Error: p.Error, File: p.File})

@@ -29,12 +29,12 @@ func FuzzParseManifest(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := parseManifest(data)
 		if err != nil {
-			if m != nil || !errors.Is(err, ErrManifest) {
+			if m != nil || !errors.Is(err, errManifest) {
 				t.Fatalf("failure %v with manifest %v", err, m)
 			}
 			return
 		}
-		if m.Version != 1 || !ref.ValidName(m.Source) || m.Changes == nil || len(m.Changes) > MaxChanges {
+		if m.Version != 1 || !ref.ValidName(m.Source) || m.Changes == nil || len(m.Changes) > maxChanges {
 			t.Fatalf("accepted %+v", m)
 		}
 		seen := map[string]bool{}

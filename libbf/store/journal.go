@@ -67,10 +67,10 @@ func (m *manifest) encode() []byte {
 // the records it guards.
 func parseManifest(data []byte) (*manifest, error) {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w (%s); %s", ErrManifest, fmt.Sprintf(format, args...), RepairAdvice)
+		return fmt.Errorf("%w (%s); %s", errManifest, fmt.Sprintf(format, args...), repairAdvice)
 	}
-	if len(data) > MaxManifestSize {
-		return nil, bad("larger than %d bytes", MaxManifestSize)
+	if len(data) > maxManifestSize {
+		return nil, bad("larger than %d bytes", maxManifestSize)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var m manifest
@@ -123,8 +123,8 @@ func changes(dec *json.Decoder, m *manifest) error {
 	names := map[string]bool{}
 	for dec.More() {
 		i := len(m.Changes)
-		if i == MaxChanges {
-			return fmt.Errorf("more than %d changes", MaxChanges)
+		if i == maxChanges {
+			return fmt.Errorf("more than %d changes", maxChanges)
 		}
 		var e entry
 		seen, err := object(dec, func(key string) error {

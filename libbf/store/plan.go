@@ -139,8 +139,8 @@ func decide(root, source string, recs []record.Record, opt Options) (*plan, erro
 	if after := len(present) + p.counts.Added - p.counts.Removed; p.counts.Added > 0 && after > maxEntries {
 		return nil, fmt.Errorf("%s would hold %d entries, more than %d; split the source or remove stray files from it", srcRel, after, maxEntries)
 	}
-	if len(p.changes) > MaxChanges {
-		return nil, fmt.Errorf("the batch would change %d files of %s, more than %d in one transaction; collect a shorter window", len(p.changes), srcRel, MaxChanges)
+	if len(p.changes) > maxChanges {
+		return nil, fmt.Errorf("the batch would change %d files of %s, more than %d in one transaction; collect a shorter window", len(p.changes), srcRel, maxChanges)
 	}
 	slices.SortFunc(p.changes, func(a, b change) int {
 		switch {
@@ -171,10 +171,10 @@ func guard(source string, returned, removing, existing int) error {
 	switch {
 	case returned == 0 && existing > 0:
 		return fmt.Errorf("%w: the snapshot of %s returned no records and would remove all %d; nothing was changed; rerun `bf collect %s --allow-removal` if that is intended",
-			ErrRemovalGuard, source, existing, source)
+			errRemovalGuard, source, existing, source)
 	case removing > 10 && removing*2 > existing:
 		return fmt.Errorf("%w: the snapshot of %s would remove %d of its %d records; nothing was changed; rerun `bf collect %s --allow-removal` if that is intended",
-			ErrRemovalGuard, source, removing, existing, source)
+			errRemovalGuard, source, removing, existing, source)
 	}
 	return nil
 }

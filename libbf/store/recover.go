@@ -35,7 +35,7 @@ func Recover(ctx context.Context, root string) error {
 // that cannot be read as complete. Readers refuse with ErrInterrupted then. A journal
 // without a manifest, or with a complete one, changed nothing that can be seen.
 func Interrupted(root string) (bool, error) {
-	data, err := durable.ReadRegular(filepath.Join(root, memoriesDir, pendingDir, manifestName), MaxManifestSize)
+	data, err := durable.ReadRegular(filepath.Join(root, memoriesDir, pendingDir, manifestName), maxManifestSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -103,7 +103,7 @@ func rollBack(mem, src, pdir string, m *manifest) error {
 			err = errors.New("not a regular file")
 		}
 		if err != nil {
-			return fmt.Errorf("cannot read backup %s in memories/.pending: %w; %s", backupName(i), durable.Cause(err), RepairAdvice)
+			return fmt.Errorf("cannot read backup %s in memories/.pending: %w; %s", backupName(i), durable.Cause(err), repairAdvice)
 		}
 	}
 	srcRel := memoriesDir + "/" + m.Source
@@ -184,12 +184,12 @@ func clearAll(mem, pdir string) error {
 	return nil
 }
 
-// RepairAdvice is the one fix bf gives, wherever it looks, for a memories/.pending that no
+// repairAdvice is the one fix bf gives, wherever it looks, for a memories/.pending that no
 // recovery can trust: bf never deletes it itself, since it may hold the only copy of records.
-const RepairAdvice = "bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build"
+const repairAdvice = "bf cannot recover it: move memories/.pending out of memories/ (keep it if you need its files), then run bf build"
 
 // Check reports a memories/.pending that recovery cannot trust (not a folder, a file no
-// transaction writes, a manifest that cannot be read or trusted), with RepairAdvice; nil
+// transaction writes, a manifest that cannot be read or trusted), with repairAdvice; nil
 // when there is none or recovery can finish it. It reads only, taking no lock.
 func Check(root string) error {
 	_, _, err := inspect(filepath.Join(root, memoriesDir, pendingDir))
@@ -207,7 +207,7 @@ func inspect(pdir string) (bool, *manifest, error) {
 		return true, nil, fmt.Errorf("cannot read memories/.pending: %w", durable.Cause(err))
 	}
 	if !st.IsDir() || st.Mode()&fs.ModeSymlink != 0 {
-		return true, nil, fmt.Errorf("%w (memories/.pending is not a folder); %s", ErrUnexpected, RepairAdvice)
+		return true, nil, fmt.Errorf("%w (memories/.pending is not a folder); %s", errUnexpected, repairAdvice)
 	}
 	names, err := readNames(pdir)
 	if err != nil {
@@ -215,15 +215,15 @@ func inspect(pdir string) (bool, *manifest, error) {
 	}
 	for _, n := range names {
 		if !pendingName().MatchString(n) {
-			return true, nil, fmt.Errorf("%w (%q); %s", ErrUnexpected, n, RepairAdvice)
+			return true, nil, fmt.Errorf("%w (%q); %s", errUnexpected, n, repairAdvice)
 		}
 	}
-	data, err := durable.ReadRegular(filepath.Join(pdir, manifestName), MaxManifestSize)
+	data, err := durable.ReadRegular(filepath.Join(pdir, manifestName), maxManifestSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return true, nil, nil
 	}
 	if err != nil {
-		return true, nil, fmt.Errorf("cannot read memories/.pending/manifest.json: %w; %s", durable.Cause(err), RepairAdvice)
+		return true, nil, fmt.Errorf("cannot read memories/.pending/manifest.json: %w; %s", durable.Cause(err), repairAdvice)
 	}
 	m, err := parseManifest(data)
 	if err != nil {

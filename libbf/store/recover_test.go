@@ -272,7 +272,7 @@ func TestParseManifest(t *testing.T) {
 			t.Errorf("%s: error %q, want %q", tt.in, errText(err), wantErr)
 			continue
 		}
-		if err != nil && !errors.Is(err, ErrManifest) {
+		if err != nil && !errors.Is(err, errManifest) {
 			t.Errorf("%s: error is not ErrManifest", tt.in)
 		}
 		if diff := cmp.Diff(tt.want, got); diff != "" {

@@ -37,8 +37,8 @@ const DefaultWait = 120 * time.Second
 
 // Limits of one transaction.
 const (
-	MaxManifestSize = 16 << 20 // bytes of memories/.pending/manifest.json
-	MaxChanges      = 100_000  // files one transaction writes or deletes
+	maxManifestSize = 16 << 20 // bytes of memories/.pending/manifest.json
+	maxChanges      = 100_000  // files one transaction writes or deletes
 )
 
 // Where things live, relative to the brain root.
@@ -56,14 +56,14 @@ var maxEntries = record.MaxEntriesPerSource
 var (
 	// ErrInterrupted is what readers say while an incomplete transaction exists.
 	ErrInterrupted = errors.New("records contain an interrupted transaction; run bf build or bf update to recover it before reading")
-	// ErrBusy reports that another process kept the record lock for the whole wait.
-	ErrBusy = errors.New("another bf process is writing records in this brain; retry when it finishes")
-	// ErrManifest reports a journal manifest recovery cannot trust; nothing was changed.
-	ErrManifest = errors.New("invalid memories/.pending manifest")
-	// ErrUnexpected reports a file in memories/.pending that no transaction writes.
-	ErrUnexpected = errors.New("unexpected file in memories/.pending")
-	// ErrRemovalGuard reports a snapshot that would remove suspiciously many records.
-	ErrRemovalGuard = errors.New("snapshot removal guard")
+	// errBusy reports that another process kept the record lock for the whole wait.
+	errBusy = errors.New("another bf process is writing records in this brain; retry when it finishes")
+	// errManifest reports a journal manifest recovery cannot trust; nothing was changed.
+	errManifest = errors.New("invalid memories/.pending manifest")
+	// errUnexpected reports a file in memories/.pending that no transaction writes.
+	errUnexpected = errors.New("unexpected file in memories/.pending")
+	// errRemovalGuard reports a snapshot that would remove suspiciously many records.
+	errRemovalGuard = errors.New("snapshot removal guard")
 )
 
 // Options tune a commit.
@@ -102,7 +102,7 @@ type Counts struct {
 // revisions get attributes.observed = opt.Observed.
 //
 // Commit first recovers an interrupted transaction and sweeps temporary files, and holds
-// the record lock throughout, waiting up to opt.Wait for it (ErrBusy). Once the journal is
+// the record lock throughout, waiting up to opt.Wait for it (errBusy). Once the journal is
 // started ctx is no longer consulted: stopping half way would only mean rolling back.
 func Commit(ctx context.Context, root, source string, recs []record.Record, opt Options) (Counts, error) {
 	if err := checkArgs(source, opt); err != nil {
@@ -192,7 +192,7 @@ func lockRecords(ctx context.Context, root string, exclusive bool, wait time.Dur
 	case err == nil:
 		return l, nil
 	case errors.Is(err, lock.ErrBusy):
-		return nil, ErrBusy
+		return nil, errBusy
 	case ctx.Err() != nil && errors.Is(err, ctx.Err()):
 		return nil, err
 	}

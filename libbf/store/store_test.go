@@ -392,8 +392,8 @@ func TestLocking(t *testing.T) {
 		commit    string
 		plan      string
 	}{
-		{"a reader refreshing the cache", false, ErrBusy.Error(), ""},
-		{"another writer", true, ErrBusy.Error(), ErrBusy.Error()},
+		{"a reader refreshing the cache", false, errBusy.Error(), ""},
+		{"another writer", true, errBusy.Error(), errBusy.Error()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

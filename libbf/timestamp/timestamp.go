@@ -20,8 +20,8 @@ const (
 // Errors name the expected form, never the rejected value.
 var (
 	ErrNoZone  = errors.New("expected an ISO 8601 timestamp with a timezone")
-	ErrInvalid = errors.New("expected an ISO 8601 timestamp")
-	ErrDay     = errors.New("expected YYYY-MM-DD")
+	errInvalid = errors.New("expected an ISO 8601 timestamp")
+	errDay     = errors.New("expected YYYY-MM-DD")
 )
 
 // Parse reads an ISO 8601 instant that carries a timezone: a date, `T` or a space, a time
@@ -31,20 +31,20 @@ func Parse(s string) (time.Time, error) {
 	p := parser{s: s}
 	y, mo, d, ok := p.date()
 	if !ok || !p.oneOf("Tt ") {
-		return time.Time{}, ErrInvalid
+		return time.Time{}, errInvalid
 	}
 	h, ok1 := p.digits(2)
 	okColon := p.oneOf(":")
 	mi, ok2 := p.digits(2)
 	if !ok1 || !okColon || !ok2 {
-		return time.Time{}, ErrInvalid
+		return time.Time{}, errInvalid
 	}
 	sec, nsec := 0, 0
 	if p.peek(':') {
 		p.i++
 		var ok bool
 		if sec, ok = p.digits(2); !ok {
-			return time.Time{}, ErrInvalid
+			return time.Time{}, errInvalid
 		}
 		if p.peek('.') || p.peek(',') {
 			p.i++
@@ -56,7 +56,7 @@ func Parse(s string) (time.Time, error) {
 				p.i++
 			}
 			if p.i == start {
-				return time.Time{}, ErrInvalid
+				return time.Time{}, errInvalid
 			}
 			nsec -= nsec % 1000
 		}
@@ -73,21 +73,21 @@ func Parse(s string) (time.Time, error) {
 		p.i++
 		oh, ok := p.digits(2)
 		if !ok {
-			return time.Time{}, ErrInvalid
+			return time.Time{}, errInvalid
 		}
 		om := 0
 		if p.peek(':') {
 			p.i++
 			if om, ok = p.digits(2); !ok {
-				return time.Time{}, ErrInvalid
+				return time.Time{}, errInvalid
 			}
 		} else if p.i < len(p.s) {
 			if om, ok = p.digits(2); !ok {
-				return time.Time{}, ErrInvalid
+				return time.Time{}, errInvalid
 			}
 		}
 		if oh > 23 || om > 59 {
-			return time.Time{}, ErrInvalid
+			return time.Time{}, errInvalid
 		}
 		off := oh*3600 + om*60
 		if c == '-' {
@@ -95,14 +95,14 @@ func Parse(s string) (time.Time, error) {
 		}
 		loc = time.FixedZone("", off)
 	default:
-		return time.Time{}, ErrInvalid
+		return time.Time{}, errInvalid
 	}
 	if p.i != len(p.s) || h > 23 || mi > 59 || sec > 59 {
-		return time.Time{}, ErrInvalid
+		return time.Time{}, errInvalid
 	}
 	t := time.Date(y, time.Month(mo), d, h, mi, sec, nsec, loc)
 	if t.Day() != d || t.Month() != time.Month(mo) {
-		return time.Time{}, ErrInvalid
+		return time.Time{}, errInvalid
 	}
 	return t.UTC(), nil
 }
@@ -129,11 +129,11 @@ func ParseDay(s string, loc *time.Location) (time.Time, error) {
 	p := parser{s: s}
 	y, m, d, ok := p.date()
 	if !ok || p.i != len(s) {
-		return time.Time{}, ErrDay
+		return time.Time{}, errDay
 	}
 	t := time.Date(y, time.Month(m), d, 0, 0, 0, 0, loc)
 	if t.Format(dayLayout) != s || s == "0001-01-01" || s == "9999-12-31" {
-		return time.Time{}, ErrDay
+		return time.Time{}, errDay
 	}
 	return t, nil
 }

@@ -20,12 +20,12 @@ func TestNormalize(t *testing.T) {
 		{"2026-10-02T08:15:03.412Z", "2026-10-02T08:15:03.412000Z", nil},
 		{"2026-10-02T08:15:03.4129999Z", "2026-10-02T08:15:03.412999Z", nil},
 		{"2026-09-15T14:00:00", "", ErrNoZone},
-		{"2026-09-15", "", ErrInvalid},
-		{"2026-02-30T00:00:00Z", "", ErrInvalid},
-		{"2026-09-15T24:00:00Z", "", ErrInvalid},
-		{"2026-09-15T14:00:00+25:00", "", ErrInvalid},
-		{"2026-09-15T14:00:00Zjunk", "", ErrInvalid},
-		{"", "", ErrInvalid},
+		{"2026-09-15", "", errInvalid},
+		{"2026-02-30T00:00:00Z", "", errInvalid},
+		{"2026-09-15T24:00:00Z", "", errInvalid},
+		{"2026-09-15T14:00:00+25:00", "", errInvalid},
+		{"2026-09-15T14:00:00Zjunk", "", errInvalid},
+		{"", "", errInvalid},
 	}
 	for _, tt := range tests {
 		got, err := Normalize(tt.in)
@@ -45,7 +45,7 @@ func TestParseDay(t *testing.T) {
 		}
 	}
 	for _, s := range bad {
-		if _, err := ParseDay(s, time.UTC); !errors.Is(err, ErrDay) {
+		if _, err := ParseDay(s, time.UTC); !errors.Is(err, errDay) {
 			t.Errorf("ParseDay(%q) err = %v, want ErrDay", s, err)
 		}
 	}

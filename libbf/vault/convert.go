@@ -131,7 +131,7 @@ func (imp *importer) convert() (*Report, []*doc, []*file, error) {
 		}
 		out, why := nm.place(f)
 		if tooLong(out) {
-			r.drop(f.src, "", fmt.Sprintf("its brain path would exceed %d characters once percent-encoded", MaxPath))
+			r.drop(f.src, "", fmt.Sprintf("its brain path would exceed %d characters once percent-encoded", maxPath))
 			continue
 		}
 		f.out = out

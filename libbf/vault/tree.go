@@ -16,8 +16,8 @@ import (
 	"github.com/bfgo/bf/libbf/scan"
 )
 
-// MaxPath bounds a brain-relative note path once percent-encoded, as the format does.
-const MaxPath = 7988
+// maxPath bounds a brain-relative note path once percent-encoded, as the format does.
+const maxPath = 7988
 
 // file is one file of the source folder.
 type file struct {
@@ -216,7 +216,7 @@ func cleanName(s string) string {
 
 // tooLong reports a brain-relative path longer than the format allows once
 // percent-encoded.
-func tooLong(p string) bool { return len(ref.EscapePath(p)) > MaxPath }
+func tooLong(p string) bool { return len(ref.EscapePath(p)) > maxPath }
 
 func exists(p string) bool {
 	_, err := os.Lstat(p)

@@ -26,8 +26,8 @@ import (
 
 // Sources a folder can be read as.
 const (
-	FromObsidian = "obsidian"
-	FromMarkdown = "markdown"
+	fromObsidian = "obsidian"
+	fromMarkdown = "markdown"
 )
 
 // Options say what to import and where.
@@ -37,7 +37,7 @@ type Options struct {
 	// Dest is an absent or empty folder: a new brain, or a folder under projects/ or
 	// concepts/ of an existing brain.
 	Dest string
-	// From is FromObsidian or FromMarkdown; empty picks obsidian when Source holds
+	// From is fromObsidian or fromMarkdown; empty picks obsidian when Source holds
 	// .obsidian/.
 	From string
 	// Into is the authored root of a new brain's notes: concepts (the default) or projects.
@@ -170,11 +170,11 @@ func Import(ctx context.Context, opt Options) (*Report, error) {
 	from := opt.From
 	switch from {
 	case "":
-		from = FromMarkdown
+		from = fromMarkdown
 		if exists(filepath.Join(src, ".obsidian")) {
-			from = FromObsidian
+			from = fromObsidian
 		}
-	case FromObsidian, FromMarkdown:
+	case fromObsidian, fromMarkdown:
 	default:
 		return nil, inputf("--from", "expected obsidian or markdown")
 	}

@@ -11,27 +11,27 @@ import (
 
 // The smallest terminal the dashboard draws on.
 const (
-	MinWidth  = 80
-	MinHeight = 24
+	minWidth  = 80
+	minHeight = 24
 )
 
-// ErrSmallTerminal is a terminal too small for the dashboard.
-var ErrSmallTerminal = fmt.Errorf("the dashboard needs a terminal of at least %d×%d; use bf watch --json or bf status", MinWidth, MinHeight)
+// errSmallTerminal is a terminal too small for the dashboard.
+var errSmallTerminal = fmt.Errorf("the dashboard needs a terminal of at least %d×%d; use bf watch --json or bf status", minWidth, minHeight)
 
-// Action is what a key asks of the watcher behind a dashboard.
-type Action int
+// action is what a key asks of the watcher behind a dashboard.
+type action int
 
 // Actions of keys.
 const (
-	ActNone  Action = iota
-	ActQuit         // stop and exit
-	ActCheck        // run a cycle now (observing: reread now)
-	ActPause        // Paused changed
+	actNone  action = iota
+	actQuit         // stop and exit
+	actCheck        // run a cycle now (observing: reread now)
+	actPause        // Paused changed
 )
 
-// Dash is the state of the interactive dashboard: the last status line, the clock it is
+// dash is the state of the interactive dashboard: the last status line, the clock it is
 // shown at, the selected row and the modes. Render and Key are pure functions of it.
-type Dash struct {
+type dash struct {
 	Line   Line
 	Now    time.Time
 	Cursor int
@@ -46,26 +46,26 @@ type Dash struct {
 
 // Key returns the dashboard after key k, and what the watcher must do. Keys are single
 // characters, or up, down, home, end for those keys.
-func (d Dash) Key(k string) (Dash, Action) {
+func (d dash) Key(k string) (dash, action) {
 	if d.Help && k != "q" {
 		d.Help = false
-		return d, ActNone
+		return d, actNone
 	}
 	last := len(d.Line.Programs) - 1
 	switch k {
 	case "q":
-		return d, ActQuit
+		return d, actQuit
 	case " ":
 		if d.Observe {
-			return d, ActNone
+			return d, actNone
 		}
 		d.Paused = !d.Paused
-		return d, ActPause
+		return d, actPause
 	case "u", "f":
 		if d.Paused {
-			return d, ActNone
+			return d, actNone
 		}
-		return d, ActCheck
+		return d, actCheck
 	case "j", "down":
 		d.Cursor = min(d.Cursor+1, max(last, 0))
 	case "k", "up":
@@ -77,7 +77,7 @@ func (d Dash) Key(k string) (Dash, Action) {
 	case "?":
 		d.Help = true
 	}
-	return d, ActNone
+	return d, actNone
 }
 
 // dashHelp is the help screen.
@@ -94,7 +94,7 @@ var dashHelp = []string{
 }
 
 // Render draws the dashboard as Height lines at most, none wider than Width.
-func (d Dash) Render() []string {
+func (d dash) Render() []string {
 	var out []string
 	title := "bf watch " + d.Line.Brain
 	if d.Observe {
@@ -156,7 +156,7 @@ func (d Dash) Render() []string {
 
 // fit cuts the lines to the terminal: at most Height lines of at most Width characters,
 // the last line (the keys) kept.
-func (d Dash) fit(lines []string) []string {
+func (d dash) fit(lines []string) []string {
 	if d.Height > 0 && len(lines) > d.Height {
 		lines = append(lines[:d.Height-1:d.Height-1], lines[len(lines)-1])
 	}

@@ -13,20 +13,20 @@ func ip(n int) *int { return &n }
 var dashNow = time.Date(2026, 10, 16, 12, 0, 0, 0, time.UTC)
 
 var dashLine = Line{Brain: "acme", Cycles: 3, Programs: []Program{
-	{Kind: "sensor", Name: "mail", Status: StatusFresh, Success: "2026-10-16T11:55:00.000000Z", NextDue: "2026-10-16T12:55:00.000000Z",
+	{Kind: "sensor", Name: "mail", Status: statusFresh, Success: "2026-10-16T11:55:00.000000Z", NextDue: "2026-10-16T12:55:00.000000Z",
 		Records: ip(12), Added: ip(2), Updated: ip(1), Removed: ip(0)},
-	{Kind: "routine", Name: "digest", Status: StatusFailed, Error: "routine digest failed: exited with status 1; see logs/digest.log",
+	{Kind: "routine", Name: "digest", Status: statusFailed, Error: "routine digest failed: exited with status 1; see logs/digest.log",
 		NextDue: "2026-10-16T11:59:00.000000Z"},
-	{Kind: "assistant", Name: "helper", Status: StatusFailed, Unresolved: 2, NextDue: "2026-10-18T12:00:00.000000Z"},
+	{Kind: "assistant", Name: "helper", Status: statusFailed, Unresolved: 2, NextDue: "2026-10-18T12:00:00.000000Z"},
 }}
 
 func TestDashRender(t *testing.T) {
 	cases := []struct {
 		name string
-		d    Dash
+		d    dash
 		want string
 	}{
-		{"table", Dash{Line: dashLine, Now: dashNow, Width: 80, Height: 24}, `
+		{"table", dash{Line: dashLine, Now: dashNow, Width: 80, Height: 24}, `
 bf watch acme — idle, 3 cycles
 
   NAME               KIND      STATE     LAST OK  NEXT DUE    ITEMS  CHANGES
@@ -35,7 +35,7 @@ bf watch acme — idle, 3 cycles
   helper             assistant failed(2) -        in 2d           -  -
 
 q quit · space pause · u check now · j/k move · ? help`},
-		{"selected row shows its error", Dash{Line: dashLine, Now: dashNow, Cursor: 1, Paused: true, Width: 80, Height: 24}, `
+		{"selected row shows its error", dash{Line: dashLine, Now: dashNow, Cursor: 1, Paused: true, Width: 80, Height: 24}, `
 bf watch acme — paused, 3 cycles
 
   NAME               KIND      STATE     LAST OK  NEXT DUE    ITEMS  CHANGES
@@ -45,7 +45,7 @@ bf watch acme — paused, 3 cycles
 
 digest: routine digest failed: exited with status 1; see logs/digest.log
 q quit · space pause · u check now · j/k move · ? help`},
-		{"observer, narrow and short", Dash{Line: Line{Brain: "acme", Cycles: 1, Message: "bf.yaml does not load\x1b[2J"}, Now: dashNow,
+		{"observer, narrow and short", dash{Line: Line{Brain: "acme", Cycles: 1, Message: "bf.yaml does not load\x1b[2J"}, Now: dashNow,
 			Observe: true, Width: 40, Height: 7}, `
 bf status --watch acme — observing, 1 c…
 
@@ -54,7 +54,7 @@ bf status --watch acme — observing, 1 c…
 
 bf.yaml does not load?[2J
 q quit · u reread now · j/k move · ? he…`},
-		{"help", Dash{Line: dashLine, Now: dashNow, Help: true, Width: 80, Height: 24}, `
+		{"help", dash{Line: dashLine, Now: dashNow, Help: true, Width: 80, Height: 24}, `
 bf watch acme — idle, 3 cycles
 
 Keys
@@ -78,32 +78,32 @@ Keys
 }
 
 func TestDashKeys(t *testing.T) {
-	base := Dash{Line: dashLine, Width: 80, Height: 24}
+	base := dash{Line: dashLine, Width: 80, Height: 24}
 	cases := []struct {
 		name string
-		d    Dash
+		d    dash
 		keys []string
-		want Dash
-		act  Action
+		want dash
+		act  action
 	}{
-		{"quit", base, []string{"q"}, base, ActQuit},
-		{"down twice, then past the end", base, []string{"j", "down", "j"}, Dash{Line: dashLine, Width: 80, Height: 24, Cursor: 2}, ActNone},
-		{"up stops at the top", Dash{Line: dashLine, Cursor: 1}, []string{"k", "up"}, Dash{Line: dashLine}, ActNone},
-		{"last and first", base, []string{"G"}, Dash{Line: dashLine, Width: 80, Height: 24, Cursor: 2}, ActNone},
-		{"pause", base, []string{" "}, Dash{Line: dashLine, Width: 80, Height: 24, Paused: true}, ActPause},
-		{"resume", Dash{Paused: true}, []string{" "}, Dash{}, ActPause},
-		{"check now", base, []string{"u"}, base, ActCheck},
-		{"no check while paused", Dash{Paused: true}, []string{"u"}, Dash{Paused: true}, ActNone},
-		{"an observer has no pause", Dash{Observe: true}, []string{" "}, Dash{Observe: true}, ActNone},
-		{"an observer rereads", Dash{Observe: true}, []string{"u"}, Dash{Observe: true}, ActCheck},
-		{"help opens", base, []string{"?"}, Dash{Line: dashLine, Width: 80, Height: 24, Help: true}, ActNone},
-		{"any key closes help", Dash{Help: true}, []string{"j"}, Dash{}, ActNone},
-		{"q quits from help", Dash{Help: true}, []string{"q"}, Dash{Help: true}, ActQuit},
-		{"other keys do nothing", base, []string{"x"}, base, ActNone},
+		{"quit", base, []string{"q"}, base, actQuit},
+		{"down twice, then past the end", base, []string{"j", "down", "j"}, dash{Line: dashLine, Width: 80, Height: 24, Cursor: 2}, actNone},
+		{"up stops at the top", dash{Line: dashLine, Cursor: 1}, []string{"k", "up"}, dash{Line: dashLine}, actNone},
+		{"last and first", base, []string{"G"}, dash{Line: dashLine, Width: 80, Height: 24, Cursor: 2}, actNone},
+		{"pause", base, []string{" "}, dash{Line: dashLine, Width: 80, Height: 24, Paused: true}, actPause},
+		{"resume", dash{Paused: true}, []string{" "}, dash{}, actPause},
+		{"check now", base, []string{"u"}, base, actCheck},
+		{"no check while paused", dash{Paused: true}, []string{"u"}, dash{Paused: true}, actNone},
+		{"an observer has no pause", dash{Observe: true}, []string{" "}, dash{Observe: true}, actNone},
+		{"an observer rereads", dash{Observe: true}, []string{"u"}, dash{Observe: true}, actCheck},
+		{"help opens", base, []string{"?"}, dash{Line: dashLine, Width: 80, Height: 24, Help: true}, actNone},
+		{"any key closes help", dash{Help: true}, []string{"j"}, dash{}, actNone},
+		{"q quits from help", dash{Help: true}, []string{"q"}, dash{Help: true}, actQuit},
+		{"other keys do nothing", base, []string{"x"}, base, actNone},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			d, act := c.d, ActNone
+			d, act := c.d, actNone
 			for _, k := range c.keys {
 				d, act = d.Key(k)
 			}

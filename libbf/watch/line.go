@@ -16,15 +16,15 @@ import (
 
 // Program statuses of a line.
 const (
-	StatusFailed   = "failed"
-	StatusNever    = "never"
-	StatusDue      = "due"
-	StatusFresh    = "fresh"
-	StatusManual   = "manual"
-	StatusDisabled = "disabled"
-	StatusExcluded = "excluded"
-	StatusWaiting  = "waiting" // an assistant with nothing to do until its next slot
-	StatusOK       = "ok"      // a channel without a current error or unresolved delivery
+	statusFailed   = "failed"
+	statusNever    = "never"
+	statusDue      = "due"
+	statusFresh    = "fresh"
+	statusManual   = "manual"
+	statusDisabled = "disabled"
+	statusExcluded = "excluded"
+	statusWaiting  = "waiting" // an assistant with nothing to do until its next slot
+	statusOK       = "ok"      // a channel without a current error or unresolved delivery
 )
 
 // Line is what bf watch --json prints every poll interval.
@@ -170,17 +170,17 @@ func (w *watcher) line() Line {
 		p.NextDue = instant(next)
 		switch {
 		case !a.Enabled:
-			p.Status = StatusDisabled
+			p.Status = statusDisabled
 		case !p.Included:
-			p.Status = StatusExcluded
+			p.Status = statusExcluded
 		case p.Unresolved > 0:
-			p.Status = StatusFailed
+			p.Status = statusFailed
 		case !next.IsZero() && !now.Before(next):
-			p.Status = StatusDue
+			p.Status = statusDue
 		case len(a.Schedules) == 0 && len(a.Inputs) == 0:
-			p.Status = StatusManual
+			p.Status = statusManual
 		default:
-			p.Status = StatusWaiting
+			p.Status = statusWaiting
 		}
 		out.Programs = append(out.Programs, p)
 	}
@@ -204,12 +204,12 @@ func (w *watcher) channels(b *brain.Brain, out *Line) []Program {
 	var rows []Program
 	for _, name := range slices.Sorted(maps.Keys(sb.Channels)) {
 		ch := sb.Channels[name]
-		p := Program{Kind: "channel", Name: name, Included: true, Status: StatusOK, Unresolved: len(ch.Unresolved)}
+		p := Program{Kind: "channel", Name: name, Included: true, Status: statusOK, Unresolved: len(ch.Unresolved)}
 		if n := len(ch.Unresolved); n > 0 {
-			p.Status, p.Error = StatusFailed, ch.Unresolved[n-1].Error
+			p.Status, p.Error = statusFailed, ch.Unresolved[n-1].Error
 		}
 		if ch.Error != nil {
-			p.Status, p.Error = StatusFailed, ch.Error.Error
+			p.Status, p.Error = statusFailed, ch.Error.Error
 		}
 		rows = append(rows, p)
 	}
@@ -223,19 +223,19 @@ func program(kind, name string, p history.Program, e history.Entry, refresh int,
 	}
 	switch {
 	case !p.Enabled:
-		out.Status = StatusDisabled
+		out.Status = statusDisabled
 	case !included:
-		out.Status = StatusExcluded
+		out.Status = statusExcluded
 	case e.Failed():
-		out.Status = StatusFailed
+		out.Status = statusFailed
 	case refresh <= 0:
-		out.Status = StatusManual
+		out.Status = statusManual
 	case e.Success.IsZero():
-		out.Status = StatusNever
+		out.Status = statusNever
 	case !now.Before(history.NextDue(refresh, e)):
-		out.Status = StatusDue
+		out.Status = statusDue
 	default:
-		out.Status = StatusFresh
+		out.Status = statusFresh
 	}
 	return out
 }

@@ -13,14 +13,14 @@ import (
 
 // Notification modes (watch.notifications in bf.yaml, --notify).
 const (
-	NotifyOff     = "off"
-	NotifyFailure = "failure"
-	NotifySuccess = "success"
-	NotifyAll     = "all"
+	notifyOff     = "off"
+	notifyFailure = "failure"
+	notifySuccess = "success"
+	notifyAll     = "all"
 )
 
-// NotifyTimeout bounds one desktop notification command.
-const NotifyTimeout = 5 * time.Second
+// notifyTimeout bounds one desktop notification command.
+const notifyTimeout = 5 * time.Second
 
 // notifyProgram is the name the notification command runs under (its log is
 // logs/watch-notify.log).
@@ -51,7 +51,7 @@ func NewNotifier(mode string, cooldown time.Duration) *Notifier {
 // runNotify runs argv from brain root through package proc.
 func runNotify(root string, argv []string) error {
 	_, err := proc.Run(context.Background(), proc.Spec{Name: notifyProgram, Root: root, Command: argv,
-		Timeout: NotifyTimeout, MaxBytes: 64 << 10})
+		Timeout: notifyTimeout, MaxBytes: 64 << 10})
 	return err
 }
 
@@ -62,17 +62,17 @@ func runNotify(root string, argv []string) error {
 func (n *Notifier) cycle(root string, errs []string, did bool, warn func(string)) string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	if n.Mode == NotifyOff || n.Mode == "" {
+	if n.Mode == notifyOff || n.Mode == "" {
 		return ""
 	}
 	set := strings.Join(errs, "\n")
 	var text string
 	switch {
-	case set != "" && set != n.failing && (n.Mode == NotifyFailure || n.Mode == NotifyAll):
+	case set != "" && set != n.failing && (n.Mode == notifyFailure || n.Mode == notifyAll):
 		text = "Brain collection failed"
 	case set == "" && n.failing != "":
 		text = "Brain collection recovered"
-	case set == "" && did && (n.Mode == NotifySuccess || n.Mode == NotifyAll):
+	case set == "" && did && (n.Mode == notifySuccess || n.Mode == notifyAll):
 		text = "Brain collection completed"
 	}
 	n.failing = set

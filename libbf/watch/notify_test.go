@@ -26,19 +26,19 @@ func TestNotifierRules(t *testing.T) {
 		steps    []step
 		want     []string // the text sent after each step, "" when none
 	}{
-		{"off says nothing", NotifyOff, 0,
+		{"off says nothing", notifyOff, 0,
 			[]step{{errs: fail1}, {}, {did: true}},
 			[]string{"", "", ""}},
-		{"failure: new, repeated, changed, recovered, idle", NotifyFailure, 0,
+		{"failure: new, repeated, changed, recovered, idle", notifyFailure, 0,
 			[]step{{errs: fail1}, {errs: fail1}, {errs: fail2}, {did: true}, {did: true}, {}},
 			[]string{"Brain collection failed", "", "Brain collection failed", "Brain collection recovered", "", ""}},
-		{"success: work and recovery, never failures", NotifySuccess, 0,
+		{"success: work and recovery, never failures", notifySuccess, 0,
 			[]step{{did: true}, {}, {errs: fail1}, {did: true}},
 			[]string{"Brain collection completed", "", "", "Brain collection recovered"}},
-		{"all: both", NotifyAll, 0,
+		{"all: both", notifyAll, 0,
 			[]step{{did: true}, {errs: fail1}, {}},
 			[]string{"Brain collection completed", "Brain collection failed", "Brain collection recovered"}},
-		{"cooldown spaces attempts", NotifyAll, 300 * time.Second,
+		{"cooldown spaces attempts", notifyAll, 300 * time.Second,
 			[]step{{did: true}, {did: true, after: 60 * time.Second}, {errs: fail1, after: 60 * time.Second}, {did: true, after: 300 * time.Second}},
 			[]string{"Brain collection completed", "", "", "Brain collection recovered"}},
 	}
@@ -83,7 +83,7 @@ func TestNotifierWarnsOnce(t *testing.T) {
 		{"the command fails", func(n string) (string, error) { return "/usr/bin/" + n, nil }, errors.New("no session bus")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			n := NewNotifier(NotifyAll, 0)
+			n := NewNotifier(notifyAll, 0)
 			n.lookPath = c.lookPath
 			n.run = func(string, []string) error { return c.run }
 			var warnings []string
@@ -106,7 +106,7 @@ func TestNotifyCommands(t *testing.T) {
 		t.Skip("notify-send and gdbus are the commands outside macOS")
 	}
 	found := map[string]bool{}
-	n := NewNotifier(NotifyAll, 0)
+	n := NewNotifier(notifyAll, 0)
 	n.lookPath = func(name string) (string, error) {
 		if found[name] {
 			return "/bin/" + name, nil

@@ -12,8 +12,8 @@ import (
 	"golang.org/x/term"
 )
 
-// ErrNoTerminal is an interactive dashboard asked for without a terminal.
-var ErrNoTerminal = errors.New("the dashboard needs a terminal; use bf watch --json or bf status")
+// errNoTerminal is an interactive dashboard asked for without a terminal.
+var errNoTerminal = errors.New("the dashboard needs a terminal; use bf watch --json or bf status")
 
 // Interactive runs the watcher behind the dashboard on terminal in/out until q, Ctrl-C or
 // ctx ends: opt's Lines, Paused and Check are set here; opt.Observe is kept (bf status
@@ -23,14 +23,14 @@ var ErrNoTerminal = errors.New("the dashboard needs a terminal; use bf watch --j
 func Interactive(ctx context.Context, in, out *os.File, opt Options, run func(context.Context, Options) error) error {
 	w, h, err := term.GetSize(int(out.Fd()))
 	if err != nil {
-		return ErrNoTerminal
+		return errNoTerminal
 	}
-	if w < MinWidth || h < MinHeight {
-		return ErrSmallTerminal
+	if w < minWidth || h < minHeight {
+		return errSmallTerminal
 	}
 	restore, err := rawMode(in)
 	if err != nil {
-		return ErrNoTerminal
+		return errNoTerminal
 	}
 	defer restore()
 	io.WriteString(out, "\033[?25l")
@@ -54,7 +54,7 @@ func Interactive(ctx context.Context, in, out *os.File, opt Options, run func(co
 	keys := make(chan string, 16)
 	go readKeys(in, keys)
 
-	d := Dash{Now: time.Now(), Width: w, Height: h, Observe: opt.Observe}
+	d := dash{Now: time.Now(), Width: w, Height: h, Observe: opt.Observe}
 	draw := func() {
 		d.Width, d.Height, _ = term.GetSize(int(out.Fd()))
 		io.WriteString(out, "\033[H\033[2J"+strings.Join(d.Render(), "\r\n"))
@@ -76,19 +76,19 @@ func Interactive(ctx context.Context, in, out *os.File, opt Options, run func(co
 				keys = nil
 				continue
 			}
-			var act Action
+			var act action
 			d, act = d.Key(k)
 			switch act {
-			case ActQuit:
+			case actQuit:
 				cancel()
 				<-done
 				return nil
-			case ActCheck:
+			case actCheck:
 				select {
 				case check <- struct{}{}:
 				default: // one check is queued already: presses coalesce
 				}
-			case ActPause:
+			case actPause:
 				pause.Store(d.Paused)
 			}
 			draw()

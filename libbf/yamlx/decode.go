@@ -10,9 +10,9 @@ import (
 	"strings"
 )
 
-// Unmarshaler is implemented by types that read themselves from a parsed value, such as a
+// unmarshaler is implemented by types that read themselves from a parsed value, such as a
 // setting that may be written either as a string or as a mapping.
-type Unmarshaler interface {
+type unmarshaler interface {
 	FromYAML(v any, path string) error
 }
 
@@ -22,8 +22,8 @@ type Mode int
 const (
 	// Strict refuses unknown keys, as bf.yaml and the registry require.
 	Strict Mode = iota
-	// Lenient ignores unknown keys, as note front matter requires (OKF keeps them as data).
-	Lenient
+	// lenient ignores unknown keys, as note front matter requires (OKF keeps them as data).
+	lenient
 )
 
 // Decode parses data and stores it into dst, a pointer to a struct, map or slice whose
@@ -51,7 +51,7 @@ type assigner struct {
 	mode Mode
 }
 
-var unmarshalerType = reflect.TypeFor[Unmarshaler]()
+var unmarshalerType = reflect.TypeFor[unmarshaler]()
 
 func (a assigner) errorf(path, format string, args ...any) error {
 	return Errorf(a.file, path, format, args...)
@@ -59,7 +59,7 @@ func (a assigner) errorf(path, format string, args ...any) error {
 
 func (a assigner) assign(dst reflect.Value, v any, path string) error {
 	if dst.CanAddr() && dst.Addr().Type().Implements(unmarshalerType) {
-		if err := dst.Addr().Interface().(Unmarshaler).FromYAML(v, path); err != nil {
+		if err := dst.Addr().Interface().(unmarshaler).FromYAML(v, path); err != nil {
 			if _, ok := err.(*Error); ok {
 				return err
 			}

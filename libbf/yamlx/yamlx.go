@@ -27,7 +27,7 @@ import (
 const (
 	MaxBytes  = 1 << 20
 	MaxDepth  = 32
-	MaxEvents = 20000
+	maxEvents = 20000
 )
 
 // Error is a YAML problem located by file, dotted key path and line.
@@ -136,7 +136,7 @@ var coreTags = map[string]bool{
 
 func (c *converter) value(n *yaml.Node, path string, depth int) (any, error) {
 	c.events++
-	if c.events > MaxEvents {
+	if c.events > maxEvents {
 		return nil, c.fail(n, path, "document exceeds 20,000 YAML events")
 	}
 	if n.Anchor != "" || n.Kind == yaml.AliasNode {

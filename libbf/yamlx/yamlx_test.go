@@ -177,7 +177,7 @@ func TestDecodeErrors(t *testing.T) {
 		}
 	}
 	var c config
-	if err := Decode("bf.yaml", []byte("name: a\nowner: x\n"), &c, Lenient); err != nil || c.Name != "a" {
+	if err := Decode("bf.yaml", []byte("name: a\nowner: x\n"), &c, lenient); err != nil || c.Name != "a" {
 		t.Errorf("Lenient decode = %v, %+v", err, c)
 	}
 }

@@ -56,7 +56,7 @@ type Folder struct {
 // Parallel runs fns on at most a few goroutines and returns when all are done.
 func Parallel(fns []func()) {
 	if len(fns) == 1 || workers == 1 {
-		Inline(fns)
+		inline(fns)
 		return
 	}
 	var next atomic.Int64
@@ -208,7 +208,7 @@ func ReadAhead(root string, tops []string, want func(Entry) bool) *Prefetch {
 		for i, rel := range level {
 			jobs[i] = func() {
 				// A large folder's chunks run inline: the other folders keep the workers busy.
-				read[i] = ReadFolder(filepath.Join(root, filepath.FromSlash(rel)), want, Inline)
+				read[i] = ReadFolder(filepath.Join(root, filepath.FromSlash(rel)), want, inline)
 			}
 		}
 		Parallel(jobs)
@@ -234,8 +234,8 @@ func ReadAhead(root string, tops []string, want func(Entry) bool) *Prefetch {
 	return pf
 }
 
-// Inline runs fns one after the other.
-func Inline(fns []func()) {
+// inline runs fns one after the other.
+func inline(fns []func()) {
 	for _, f := range fns {
 		f()
 	}

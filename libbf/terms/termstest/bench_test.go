@@ -72,7 +72,7 @@ func BenchmarkFTS5(b *testing.B) {
 			b.Fatal(err)
 		}
 		db.SetMaxOpenConns(1)
-		if _, err := db.ExecContext(ctx, `CREATE VIRTUAL TABLE s USING fts5(title, text, names, context, `+Tokenizer+`)`); err != nil {
+		if _, err := db.ExecContext(ctx, `CREATE VIRTUAL TABLE s USING fts5(title, text, names, context, `+tokenizer+`)`); err != nil {
 			b.Fatal(err)
 		}
 		tx, err := db.BeginTx(ctx, nil)

@@ -18,22 +18,22 @@ import (
 )
 
 // Tokenizer is the search table's tokenizer, the one package terms reproduces, and
-// FoldedTokenizer the same without the stemmer.
+// foldedTokenizer the same without the stemmer.
 const (
-	Tokenizer       = `tokenize='porter unicode61 remove_diacritics 2'`
-	FoldedTokenizer = `tokenize='unicode61 remove_diacritics 2'`
+	tokenizer       = `tokenize='porter unicode61 remove_diacritics 2'`
+	foldedTokenizer = `tokenize='unicode61 remove_diacritics 2'`
 )
 
 // CompareTexts indexes texts in a new FTS5 table of the search table's tokenizer and
 // compares its instances with the terms of each text (Cutter.Each); it returns how many it
 // compared.
 func CompareTexts(ctx context.Context, texts []string) (int, error) {
-	return compareTexts(ctx, texts, Tokenizer, (*terms.Cutter).Each)
+	return compareTexts(ctx, texts, tokenizer, (*terms.Cutter).Each)
 }
 
-// CompareFolded is CompareTexts without the stemmer (FoldedTokenizer, Cutter.EachFolded).
+// CompareFolded is CompareTexts without the stemmer (foldedTokenizer, Cutter.EachFolded).
 func CompareFolded(ctx context.Context, texts []string) (int, error) {
-	return compareTexts(ctx, texts, FoldedTokenizer, (*terms.Cutter).EachFolded)
+	return compareTexts(ctx, texts, foldedTokenizer, (*terms.Cutter).EachFolded)
 }
 
 // cutter is Cutter.Each or Cutter.EachFolded.
@@ -75,11 +75,11 @@ func compareTexts(ctx context.Context, texts []string, tokenizer string, each cu
 	return compare(ctx, conn, `SELECT rowid, x FROM t`, "t_instances", []string{"x"}, each)
 }
 
-// SearchColumns are the columns of a cache's search table.
-var SearchColumns = []string{"title", "text", "names", "context"}
+// searchColumns are the columns of a cache's search table.
+var searchColumns = []string{"title", "text", "names", "context"}
 
 // CompareBrain builds the cache of the brain at root and compares its search table
-// (CompareSearch).
+// (compareSearch).
 func CompareBrain(ctx context.Context, root string) (int, error) {
 	b, err := brain.Open(root)
 	if err != nil {
@@ -88,13 +88,13 @@ func CompareBrain(ctx context.Context, root string) (int, error) {
 	if _, err := cache.Build(ctx, b, nil); err != nil {
 		return 0, err
 	}
-	return CompareSearch(ctx, filepath.Join(root, cache.Dir, cache.IndexFile))
+	return compareSearch(ctx, filepath.Join(root, cache.Dir, cache.IndexFile))
 }
 
-// CompareSearch compares the search table of the database file, a cache's index.sqlite
+// compareSearch compares the search table of the database file, a cache's index.sqlite
 // (opened read-only), with the terms of its rows' values; it returns how many instances it
 // compared.
-func CompareSearch(ctx context.Context, file string) (int, error) {
+func compareSearch(ctx context.Context, file string) (int, error) {
 	db, err := sql.Open("sqlite", "file:"+file+"?mode=ro")
 	if err != nil {
 		return 0, err
@@ -108,7 +108,7 @@ func CompareSearch(ctx context.Context, file string) (int, error) {
 	if _, err := conn.ExecContext(ctx, `CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_instances USING fts5vocab(main, search, instance)`); err != nil {
 		return 0, err
 	}
-	return compare(ctx, conn, `SELECT rowid, title, text, names, context FROM search`, "search_instances", SearchColumns,
+	return compare(ctx, conn, `SELECT rowid, title, text, names, context FROM search`, "search_instances", searchColumns,
 		(*terms.Cutter).Each)
 }
 
