@@ -67,18 +67,7 @@ func newFixture(t *testing.T) *fixture {
 			t.Fatal(err)
 		}
 	}
-	var big strings.Builder
-	big.WriteString("---\ntype: concept\nstatus: stable\ntitle: Retention handbook\n---\n\n# Retention handbook\n\n")
-	for i := range 60 {
-		fmt.Fprintf(&big, "## Rule %d\n\n", i)
-		for range 8 {
-			big.WriteString("Invoices are archived for seven years, then purged by the retention sweeper. ")
-		}
-		big.WriteString("\n\n")
-	}
-	if err := os.WriteFile(filepath.Join(f.brain, "concepts", "retention.md"), []byte(big.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mcptest.WriteLargeNote(t, f.brain)
 	return f
 }
 

@@ -8,6 +8,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -143,4 +146,22 @@ func CompileSchema(name string, raw []byte) (*jsonschema.Schema, error) {
 		return nil, err
 	}
 	return c.Compile(url)
+}
+
+// WriteLargeNote writes concepts/retention.md into brain: a note of 60 sections, larger
+// than one reply holds, so tests can page through it.
+func WriteLargeNote(t testing.TB, brain string) {
+	t.Helper()
+	var big strings.Builder
+	big.WriteString("---\ntype: concept\nstatus: stable\ntitle: Retention handbook\n---\n\n# Retention handbook\n\n")
+	for i := range 60 {
+		fmt.Fprintf(&big, "## Rule %d\n\n", i)
+		for range 8 {
+			big.WriteString("Invoices are archived for seven years, then purged by the retention sweeper. ")
+		}
+		big.WriteString("\n\n")
+	}
+	if err := os.WriteFile(filepath.Join(brain, "concepts", "retention.md"), []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
