@@ -202,15 +202,15 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		}
 	}()
 	var rw *sql.DB
-	// closeWriting closes the writable connection before the writer lock is released, so
+	// closeWriter closes the writable connection before the writer lock is released, so
 	// the seal taken then covers whatever its close wrote.
-	closeWriting := func() {
+	closeWriter := func() {
 		if rw != nil {
-			rw.Close()
+			closeWriting(rw, live)
 			rw = nil
 		}
 	}
-	defer closeWriting()
+	defer closeWriter()
 	refreshWith := func(d *diff) error {
 		if rw == nil {
 			if rw, err = openFile(live, false); err != nil {
@@ -295,7 +295,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 			// A refresh that committed meanwhile is harmless to repeat: every changed path is
 			// dropped before it is indexed again, and the next open compares anew.
 			err = refreshWith(d)
-			closeWriting()
+			closeWriter()
 			releaseWriter(dir, writer)
 			if err != nil {
 				if ctx.Err() != nil {
@@ -312,7 +312,7 @@ func openOnce(ctx context.Context, b *brain.Brain, dir string, ix *indexer, sig 
 		if writer, err := acquire(ctx, dir, WriterLockFile, true, 0); err == nil {
 			keepsync.MarkRefresh(filepath.Join(dir, WriterLockFile))
 			err = refreshWith(d)
-			closeWriting()
+			closeWriter()
 			releaseWriter(dir, writer)
 			if err != nil && ctx.Err() != nil {
 				return nil, ctx.Err()

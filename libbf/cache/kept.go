@@ -81,7 +81,7 @@ func (c *Comparer) Compare(ctx context.Context, dir string) (uint64, []brain.Pro
 			return 0, nil, err
 		}
 		err = refresh(ctx, rw, c.ix, c.b.Root, d)
-		rw.Close()
+		closeWriting(rw, live)
 		if err != nil {
 			return 0, nil, err
 		}
