@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
 	"github.com/peterbourgon/ff/v3"
@@ -99,6 +100,9 @@ func ExitOnSignal() {
 
 // Main runs the command argv asks for among cmds (see Run) and exits the process with its code.
 func Main(cmds ...*Command) {
+	if restore := deferCollection(os.Getenv); restore != nil {
+		time.AfterFunc(quickStart, restore)
+	}
 	os.Exit(run(context.Background(), osEnv(), os.Args, cmds...))
 }
 
