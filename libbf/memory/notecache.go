@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/bfgo/bf/libbf/brain"
 	"github.com/bfgo/bf/libbf/internal/fastlist"
@@ -73,7 +74,9 @@ func (s *Store) readNotesCache() map[string]*parsedNote {
 	if err != nil {
 		return nil
 	}
-	c, err := decodeNotes(data, notesCacheFormat, program())
+	// The file's bytes are decoded in place, without the copy a string conversion makes
+	// (a few milliseconds for 5,000 memories): nothing writes them after this read.
+	c, err := decodeNotes(unsafe.String(unsafe.SliceData(data), len(data)), notesCacheFormat, program())
 	if err != nil || c.Format != notesCacheFormat || c.Program != program() {
 		return nil
 	}

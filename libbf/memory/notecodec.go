@@ -138,12 +138,12 @@ func (d *noteDecoder) strings() []string {
 }
 
 // decodeNotes reads a file encodeNotes wrote; the notes are read only when its format
-// and program are those given.
-func decodeNotes(data []byte, format int, program string) (notesCache, error) {
+// and program are those given. The strings it returns share data's bytes.
+func decodeNotes(data string, format int, program string) (notesCache, error) {
 	if len(data) < len(notesMagic) || string(data[:len(notesMagic)]) != notesMagic {
 		return notesCache{}, errNotesCache
 	}
-	d := &noteDecoder{data: string(data), at: len(notesMagic)}
+	d := &noteDecoder{data: data, at: len(notesMagic)}
 	c := notesCache{Format: int(d.int()), Program: d.string()}
 	if d.err != nil || c.Format != format || c.Program != program {
 		return c, d.err

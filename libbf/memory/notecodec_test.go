@@ -51,7 +51,7 @@ func TestNotesCodecRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := decodeNotes(data, in.Format, in.Program)
+	out, err := decodeNotes(string(data), in.Format, in.Program)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,22 +59,22 @@ func TestNotesCodecRoundTrip(t *testing.T) {
 		t.Errorf("round trip (-in +out):\n%s", diff)
 	}
 	// Another format or program: nothing read past the header, and no error.
-	if c, err := decodeNotes(data, in.Format+1, in.Program); err != nil || c.Notes != nil {
+	if c, err := decodeNotes(string(data), in.Format+1, in.Program); err != nil || c.Notes != nil {
 		t.Errorf("other format: %d notes, err %v; want none, nil", len(c.Notes), err)
 	}
-	if c, err := decodeNotes(data, in.Format, "other"); err != nil || c.Notes != nil {
+	if c, err := decodeNotes(string(data), in.Format, "other"); err != nil || c.Notes != nil {
 		t.Errorf("other program: %d notes, err %v; want none, nil", len(c.Notes), err)
 	}
 	// Every cut of the file, a longer one and a gob file are refused, never read in part.
 	for n := range len(data) {
-		if _, err := decodeNotes(data[:n], in.Format, in.Program); err == nil {
+		if _, err := decodeNotes(string(data[:n]), in.Format, in.Program); err == nil {
 			t.Fatalf("the first %d of %d bytes decoded", n, len(data))
 		}
 	}
-	if _, err := decodeNotes(append(data, 0), in.Format, in.Program); err == nil {
+	if _, err := decodeNotes(string(append(data, 0)), in.Format, in.Program); err == nil {
 		t.Error("a trailing byte decoded")
 	}
-	if _, err := decodeNotes([]byte("\x0f\xff\x81\x03\x01\x01\x0anotesCache"), in.Format, in.Program); err == nil {
+	if _, err := decodeNotes("\x0f\xff\x81\x03\x01\x01\x0anotesCache", in.Format, in.Program); err == nil {
 		t.Error("a gob file decoded")
 	}
 }
