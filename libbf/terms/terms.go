@@ -20,13 +20,23 @@ type Cutter struct {
 
 // Each calls fn with every term of s in order, as the index holds it. The slice is valid
 // only during the call.
-func (c *Cutter) Each(s string, fn func(term []byte)) { c.cut(s, true, fn) }
+func (c *Cutter) Each(s string, fn func(term []byte)) { c.cut(s, true, nil, fn) }
 
 // EachFolded is Each without the stemmer: the terms of 'unicode61 remove_diacritics 2'.
-func (c *Cutter) EachFolded(s string, fn func(term []byte)) { c.cut(s, false, fn) }
+func (c *Cutter) EachFolded(s string, fn func(term []byte)) { c.cut(s, false, nil, fn) }
 
-func (c *Cutter) cut(s string, stem bool, fn func(term []byte)) {
-	i := 0
+// EachStarting is Each for the terms whose first byte first marks, and returns how many
+// terms s holds in all. The stemmer never changes a term's first byte, so the terms left
+// out are not stemmed at all: finding a few terms in a text costs little more than
+// finding its tokens.
+func (c *Cutter) EachStarting(s string, first *[256]bool, fn func(term []byte)) int {
+	return c.cut(s, true, first, fn)
+}
+
+// cut calls fn with the terms of s (of those whose first byte first marks, when set) and
+// returns the number of terms.
+func (c *Cutter) cut(s string, stem bool, first *[256]bool, fn func(term []byte)) int {
+	i, count := 0, 0
 	for {
 		// Skip separators; a token starts with a token character (FTS5 never starts one with
 		// an accent that only continues a token).
@@ -49,7 +59,7 @@ func (c *Cutter) cut(s string, stem bool, fn func(term []byte)) {
 			i += n
 		}
 		if start < 0 {
-			return
+			return count
 		}
 		out := c.folded[:0]
 		for i < len(s) {
@@ -75,6 +85,10 @@ func (c *Cutter) cut(s string, stem bool, fn func(term []byte)) {
 			i += n
 		}
 		c.folded = out
+		count++
+		if first != nil && (len(out) == 0 || !first[out[0]]) {
+			continue
+		}
 		term := out
 		if stem {
 			term = c.stemmed(out)

@@ -108,3 +108,34 @@ func ExampleTerms() {
 	fmt.Println(terms.Terms("The runners' Café, running fast"))
 	// Output: [the runner cafe run fast]
 }
+
+// TestEachStarting: over generated texts and random sets of first bytes, EachStarting
+// gives exactly the terms of Each whose first byte is marked, in order, and counts them all.
+func TestEachStarting(t *testing.T) {
+	rng := rand.New(rand.NewPCG(38, 2))
+	var c terms.Cutter
+	for range 3000 {
+		s := fuzzText(rng)
+		var first [256]bool
+		for range rng.IntN(40) {
+			first[rng.IntN(256)] = true
+		}
+		if rng.IntN(4) == 0 {
+			for b := range first {
+				first[b] = true
+			}
+		}
+		var want []string
+		all := terms.Terms(s)
+		for _, term := range all {
+			if term != "" && first[term[0]] {
+				want = append(want, term)
+			}
+		}
+		var got []string
+		n := c.EachStarting(s, &first, func(term []byte) { got = append(got, string(term)) })
+		if n != len(all) || !cmp.Equal(want, got) {
+			t.Fatalf("EachStarting(%q): %d terms of %d\n%s", s, n, len(all), cmp.Diff(want, got))
+		}
+	}
+}
