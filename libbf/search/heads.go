@@ -13,11 +13,9 @@ package search
 
 import (
 	"cmp"
-	"database/sql"
 	"slices"
 
 	"github.com/bfgo/bf/libbf/cache"
-	"github.com/bfgo/bf/libbf/jsontext"
 )
 
 // touchedMost is the most touched passages scored beside a head: beyond, FTS5 sorting
@@ -62,7 +60,7 @@ func (w *wordSearch) headTop(k int64) (top []scoredRow, last float64, ok bool, e
 		}
 	}
 	if len(touched) > 0 {
-		scored, err := w.scoreMatch(w.match, listedRows, sql.Named("ids", jsontext.Int64s(touched)))
+		scored, err := w.scoreListed(touched)
 		if err != nil {
 			return nil, 0, false, err
 		}

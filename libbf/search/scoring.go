@@ -149,7 +149,11 @@ func (w *wordSearch) held(list []*entry) error {
 
 // scoreOnly runs BM25 over listed passages whose items are known.
 func (w *wordSearch) scoreOnly(list []*entry) error {
-	results, err := w.scoreRows(listedRows, sql.Named("ids", idList(list)))
+	ids := make([]int64, len(list))
+	for i, e := range list {
+		ids[i] = e.id
+	}
+	results, err := w.scoreListed(ids)
 	if err != nil {
 		return err
 	}

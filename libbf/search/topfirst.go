@@ -205,7 +205,7 @@ func (w *wordSearch) attempt(match, among string, mask uint64, bound func(last f
 	// expression (the same phrases in the same order, a lacking one adding exactly 0). Their
 	// notes' sections are then known when the page is settled.
 	if len(again) > 0 {
-		scored, err := w.scoreMatch(w.match, listedRows, sql.Named("ids", jsontext.Int64s(again)))
+		scored, err := w.scoreListed(again)
 		if err != nil {
 			return false, err
 		}

@@ -189,6 +189,8 @@ type wordSearch struct {
 	joins *sql.Stmt
 	// heavy scores the passages whose term counts the cache keeps, or is nil.
 	heavy *heavy
+	// counting scores listed passages in Go (counted.go), or is nil.
+	counting *counting
 	// indexed is the indexed term of a query of one, which may have a head (heads.go).
 	indexed string
 	stats   rankStats
@@ -301,6 +303,15 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 	w.match = strings.Join(w.terms, " OR ")
 	if len(terms) == 1 {
 		w.indexed, _ = indexedTerm(terms[0])
+	}
+	var indexed []string
+	for _, t := range terms {
+		if term, ok := indexedTerm(t); ok {
+			indexed = append(indexed, term)
+		}
+	}
+	if len(indexed) == len(terms) {
+		w.counting = newCounting(indexed)
 	}
 	w.low = map[string]bool{}
 	var low []string
