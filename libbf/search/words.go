@@ -193,6 +193,11 @@ type wordSearch struct {
 	counting *counting
 	// indexed is the indexed term of a query of one, which may have a head (heads.go).
 	indexed string
+	// heads is its head, once read.
+	heads *headRead
+	// headScope holds which of the head's passages and of the touched ones are within the
+	// scope, during rankHeadFirst.
+	headScope map[int64]bool
 	stats   rankStats
 }
 
@@ -201,8 +206,9 @@ type rankStats struct {
 	passes, scored, read, lists int
 	// heavy counts the passages scored from the counts the cache keeps.
 	heavy int
-	// heads counts the best few matches read from a term's head (heads.go).
-	heads int
+	// heads counts the best few matches read from a term's head (heads.go), headsWithin
+	// those read within a scope's passage ranges, headsSplit those within several.
+	heads, headsWithin, headsSplit int
 	// topBound counts the first attempts over the best few matches that settled the page,
 	// topMissed those that did not; everyBound and everyMissed the same for the attempts
 	// over the passages holding every term (topfirst.go), reachBound and reachMissed for
@@ -346,6 +352,11 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 // rank scores and reads passages until the page is settled.
 func (w *wordSearch) rank() error {
 	if w.scoped {
+		if settled, err := w.rankHeadFirst(); settled || err != nil {
+			return err
+		}
+	}
+	if w.scoped {
 		var err error
 		if w.ranges, w.ranged, err = w.scopeRanges(); err != nil {
 			return err
@@ -353,7 +364,14 @@ func (w *wordSearch) rank() error {
 	}
 	// A large scope that is one range of passages is searched as the whole index is, within
 	// it (ranges.go).
-	if !w.scoped || w.attemptWithin() {
+	within := w.scoped && w.attemptWithin()
+	if w.scoped && !within {
+		var err error
+		if within, err = w.headWithin(); err != nil {
+			return err
+		}
+	}
+	if !w.scoped || within {
 		for _, first := range []func() (bool, error){w.rankEveryTermFirst, w.rankReachable, w.rankTopFirst} {
 			if settled, err := first(); settled || err != nil {
 				if settled && w.scoped {
