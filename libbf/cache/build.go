@@ -249,6 +249,8 @@ func startSearchSink(ctx context.Context, db *sql.DB, dir string) (*searchSink, 
 		sp.release()
 		return nil, err
 	}
+	// The generation keeps no counts yet: buildHeads makes them from the complete table.
+	w.docs = &termDocs{}
 	s := &searchSink{spool: sp, done: make(chan error, 1)}
 	go func() {
 		defer w.close()

@@ -300,6 +300,18 @@ func TestRebuilds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}},
+		{"schema version 10", func(t *testing.T, f *fixture) {
+			// Version 10 had no term_docs, which searches and refreshes read: such a cache is
+			// rebuilt, never read.
+			db, err := openFile(f.path(".bf/index.sqlite"), false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if _, err := db.Exec("DROP TABLE term_docs; PRAGMA user_version = 10"); err != nil {
+				t.Fatal(err)
+			}
+		}},
 		{"schema version 3", func(t *testing.T, f *fixture) {
 			// Version 3 had no heavy table.
 			db, err := openFile(f.path(".bf/index.sqlite"), false)

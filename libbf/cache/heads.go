@@ -12,6 +12,10 @@ package cache
 //
 // The counts come from package terms, which cuts text as the search table's tokenizer
 // does; the build reads the search rows once more, after FTS5 has indexed them.
+//
+// The same pass counts the rows holding each of these terms (term_docs), which BM25's idf
+// needs and FTS5 finds only by reading the term's whole list; every refresh then keeps
+// them exact (termdocs.go).
 
 import (
 	"context"
@@ -49,6 +53,7 @@ const (
 	headsSQL     = `SELECT entries, rest FROM heads WHERE term = ?`
 	touchedSQL   = `SELECT passage FROM touched`
 	addHeadSQL   = `INSERT INTO heads(term, entries, rest) VALUES(?, ?, ?)`
+	addDocsSQL   = `INSERT INTO term_docs(term, docs) VALUES(?, ?)`
 	frequentSQL  = `SELECT term FROM vocabulary WHERE doc > ?`
 	searchRowSQL = `SELECT rowid, title, text, names, context FROM search`
 	totalsSQL    = `SELECT block FROM search_data WHERE id = 1`
@@ -111,6 +116,8 @@ type headAcc struct {
 	rest   map[uint64]int64
 	freq   float64
 	lastID int64
+	// docs counts the rows holding the term.
+	docs int64
 }
 
 type headCandidate struct {
@@ -173,6 +180,7 @@ func buildHeads(ctx context.Context, tx *sql.Tx) error {
 			})
 		}
 		for _, a := range held {
+			a.docs++
 			a.add(HeadEntry{Passage: id, Freq: a.freq, Size: size}, avgdl)
 		}
 		if err := ctx.Err(); err != nil {
@@ -188,9 +196,17 @@ func buildHeads(ctx context.Context, tx *sql.Tx) error {
 		return err
 	}
 	defer st.Close()
+	docs, err := tx.PrepareContext(ctx, addDocsSQL)
+	if err != nil {
+		return err
+	}
+	defer docs.Close()
 	for _, t := range frequent {
 		entries, rest := accs[t].encode()
 		if _, err := st.ExecContext(ctx, t, entries, rest); err != nil {
+			return err
+		}
+		if _, err := docs.ExecContext(ctx, t, accs[t].docs); err != nil {
 			return err
 		}
 	}

@@ -14,8 +14,9 @@ import "github.com/bfgo/bf/libbf/config"
 // keeps in reviews the records collection did not write (package provenance); version 9
 // moves the vectors to their own store (.bf/vectors.sqlite, vectorTables), which rebuilds
 // keep, and adds chunk_state; version 10 adds the heads of the frequent terms and the
-// passages refreshes touched (heads.go).
-const schemaVersion = 10
+// passages refreshes touched (heads.go); version 11 adds term_docs, the rows holding each
+// term that has a head, kept exact by every refresh, so a search need not count them.
+const schemaVersion = 11
 
 // searchTokenizer is the search table's tokenizer: FTS5's porter stemmer over unicode61,
 // accents removed.
@@ -138,6 +139,10 @@ var tables = []table{
 		{"entries", "uvarints: passage id, twice the term's weighted count in it, its size in tokens; best first"},
 		{"rest", "uvarints: twice a weighted count and a size of the other passages holding the term, none beaten on both by another pair"},
 	}},
+	{Name: "term_docs", Doc: "for every term of the heads table, the search rows holding it, kept exact by every refresh: the count BM25's idf needs, which FTS5 would find by reading the term's whole list (heads.go)", Columns: []column{
+		{"term", "an indexed (stemmed, folded) term, primary key"},
+		{"docs", "number of search rows holding it in any column"},
+	}},
 	{Name: "touched", Doc: "the passages refreshes wrote or removed since the build: search scores them apart from the heads", Columns: []column{
 		{"passage", "passages.id"},
 	}},
@@ -224,6 +229,7 @@ var ddl = []string{
 	`CREATE TABLE heavy(passage INTEGER NOT NULL, term TEXT NOT NULL, col INTEGER NOT NULL, count INTEGER NOT NULL,
 		PRIMARY KEY(passage, term, col)) WITHOUT ROWID`,
 	`CREATE TABLE heads(term TEXT PRIMARY KEY, entries BLOB NOT NULL, rest BLOB NOT NULL) WITHOUT ROWID`,
+	`CREATE TABLE term_docs(term TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID`,
 	`CREATE TABLE touched(passage INTEGER PRIMARY KEY)`,
 	`CREATE VIRTUAL TABLE bigrams USING fts5(text, tokenize='unicode61')`,
 	`CREATE TABLE names(name TEXT NOT NULL, item INTEGER NOT NULL, PRIMARY KEY(name, item)) WITHOUT ROWID`,

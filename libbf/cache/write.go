@@ -46,6 +46,9 @@ type writer struct {
 	refs                  refSet
 	// onFile, when set, is called with each files row written.
 	onFile func(path string, fp fingerprint, msg string)
+	// docs keeps term_docs exact as search rows go and come (termdocs.go); nil until the
+	// first flush that writes or removes search rows.
+	docs *termDocs
 }
 
 // ftsRow is one search row, its values folded.
@@ -96,6 +99,10 @@ var writeSQL = map[string]string{
 	"savepoint":  `SAVEPOINT file`,
 	"release":    `RELEASE file`,
 	"rollbackTo": `ROLLBACK TO file`,
+
+	// searchValues reads back a search row before it is removed, for term_docs.
+	"searchValues": `SELECT title, text, names, context FROM search WHERE rowid = ?`,
+	"moveDocs":     `UPDATE term_docs SET docs = docs + ? WHERE term = ?`,
 }
 
 // dropOrder removes an item's rows before the item itself (its search rows wait for
@@ -316,7 +323,22 @@ func (w *writer) flushFTS(ctx context.Context) error {
 		}
 		return nil
 	}
+	if len(w.ftsDel)+len(w.ftsAdd) == 0 {
+		return nil
+	}
+	if w.docs == nil {
+		var err error
+		if w.docs, err = loadTermDocs(ctx, w.tx); err != nil {
+			return err
+		}
+	}
+	counting := w.docs.active()
 	for _, id := range w.ftsDel {
+		if counting {
+			if err := w.uncount(ctx, id); err != nil {
+				return err
+			}
+		}
 		if _, err := w.exec(ctx, "dropFTS", id); err != nil {
 			return err
 		}
@@ -349,9 +371,15 @@ func (w *writer) flushFTS(ctx context.Context) error {
 				return err
 			}
 		}
+		if counting {
+			w.docs.count([4]string{r.title, r.text, r.names, r.context}, 1)
+		}
 	}
 	clear(w.ftsAdd) // drop the texts
 	w.ftsAdd = w.ftsAdd[:0]
+	if counting {
+		return w.docs.write(ctx, w.stmts["moveDocs"])
+	}
 	return nil
 }
 

@@ -57,6 +57,7 @@ func TestCountedScores(t *testing.T) {
 				if w.heavy, err = newHeavy(ctx, p, pq.query.Terms); err != nil {
 					t.Fatal(err)
 				}
+				w.indexedTerms = indexed
 				w.counting = newCounting(indexed)
 				ids := make([]int64, 1+r.IntN(300))
 				for i := range ids {
@@ -81,4 +82,3 @@ func TestCountedScores(t *testing.T) {
 		})
 	}
 }
-

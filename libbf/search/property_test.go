@@ -15,10 +15,11 @@ import (
 // most passages, rare words, phrases, prefixes, misses) in random scopes of every kind
 // (folder, note, source, source and period, period, tag, identity) and page sizes: every
 // row and score of rankWords, with its bounds, pruning, first attempt over the best few
-// matches and counts-based scores, must be those of the plain statement that scores every
-// match with FTS5's bm25(). Between queries the brain changes at random (notes edited or
-// deleted, records added), so the row count, average size and the rows holding each term
-// move under the ranking. BF_RANK_THOROUGH=1 runs more brains and queries.
+// matches, counts-based scores and the rows holding each frequent term as the cache keeps
+// them, must be those of the plain statement that scores every match with FTS5's bm25().
+// Between queries the brain changes at random (notes edited or deleted, records added), so
+// the row count, average size and the rows holding each term move under the ranking.
+// BF_RANK_THOROUGH=1 runs more brains and queries.
 func TestRankingProperty(t *testing.T) {
 	// Seed 10 meets a heavy passage whose idf Go's math.Log rounded a bit off FTS5's; seed 8
 	// reads a head within a source whose added records split it into two ranges.
@@ -44,6 +45,7 @@ func TestRankingProperty(t *testing.T) {
 		total.heads += s.heads
 		total.headsWithin += s.headsWithin
 		total.headsSplit += s.headsSplit
+		total.storedCounts += s.storedCounts
 		total.topBound += s.topBound
 		total.topMissed += s.topMissed
 		total.everyBound += s.everyBound
@@ -88,6 +90,9 @@ func TestRankingProperty(t *testing.T) {
 	}
 	if total.heavy == 0 {
 		t.Error("no passage was scored from its term counts")
+	}
+	if total.storedCounts == 0 {
+		t.Error("no ranking took a term's rows from the counts the cache keeps")
 	}
 	if total.topBound == 0 || total.topMissed == 0 {
 		t.Errorf("the first attempt over the best few matches settled %d pages by its bound and missed %d: both must happen",

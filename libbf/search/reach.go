@@ -25,6 +25,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+
+	"github.com/bfgo/bf/libbf/cache"
 )
 
 const (
@@ -38,7 +40,9 @@ const (
 )
 
 // termCounts returns the passages holding each term, counted once per search for the
-// bounds here and for heavy.go's BM25.
+// bounds here and for heavy.go's BM25. The cache keeps the count of every term that has a
+// head, the frequent ones, whose whole list FTS5 would read to count it; FTS5 counts the
+// others.
 func (w *wordSearch) termCounts() ([]uint64, error) {
 	if w.counts == nil {
 		total, err := w.rowCount()
@@ -47,6 +51,17 @@ func (w *wordSearch) termCounts() ([]uint64, error) {
 		}
 		counts := make([]uint64, len(w.terms))
 		for k, term := range w.terms {
+			if t := w.indexedTerms[k]; t != "" {
+				n, ok, err := cache.TermDocs(w.ctx, w.p.tx, t)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					counts[k] = n
+					w.stats.storedCounts++
+					continue
+				}
+			}
 			if err := w.p.tx.QueryRowContext(w.ctx, countSQL, term).Scan(&counts[k]); err != nil {
 				return nil, err
 			}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -191,14 +192,17 @@ type wordSearch struct {
 	heavy *heavy
 	// counting scores listed passages in Go (counted.go), or is nil.
 	counting *counting
-	// indexed is the indexed term of a query of one, which may have a head (heads.go).
-	indexed string
+	// indexedTerms are the one indexed term each term stands for, "" for a prefix, a
+	// phrase or several words; indexed is that of a query of one, which may have a head
+	// (heads.go).
+	indexedTerms []string
+	indexed      string
 	// heads is its head, once read.
 	heads *headRead
 	// headScope holds which of the head's passages and of the touched ones are within the
 	// scope, during rankHeadFirst.
 	headScope map[int64]bool
-	stats   rankStats
+	stats     rankStats
 }
 
 // rankStats counts a ranking's work, for tests and benchmarks.
@@ -209,6 +213,8 @@ type rankStats struct {
 	// heads counts the best few matches read from a term's head (heads.go), headsWithin
 	// those read within a scope's passage ranges, headsSplit those within several.
 	heads, headsWithin, headsSplit int
+	// storedCounts counts the terms whose rows the cache keeps counted (reach.go).
+	storedCounts int
 	// topBound counts the first attempts over the best few matches that settled the page,
 	// topMissed those that did not; everyBound and everyMissed the same for the attempts
 	// over the passages holding every term (topfirst.go), reachBound and reachMissed for
@@ -303,21 +309,17 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 	if sc.memories() {
 		w.weight = recordWeight
 	}
-	for _, t := range terms {
+	w.indexedTerms = make([]string, len(terms))
+	for k, t := range terms {
 		w.terms = append(w.terms, t.Match())
+		w.indexedTerms[k], _ = indexedTerm(t)
 	}
 	w.match = strings.Join(w.terms, " OR ")
 	if len(terms) == 1 {
-		w.indexed, _ = indexedTerm(terms[0])
+		w.indexed = w.indexedTerms[0]
 	}
-	var indexed []string
-	for _, t := range terms {
-		if term, ok := indexedTerm(t); ok {
-			indexed = append(indexed, term)
-		}
-	}
-	if len(indexed) == len(terms) {
-		w.counting = newCounting(indexed)
+	if !slices.Contains(w.indexedTerms, "") {
+		w.counting = newCounting(w.indexedTerms)
 	}
 	w.low = map[string]bool{}
 	var low []string
