@@ -253,8 +253,8 @@ func TestWords(t *testing.T) {
 func TestQueries(t *testing.T) {
 	p := NewPlan(Sizes["small"])
 	qs := Queries(p)
-	if len(qs) != 59 {
-		t.Fatalf("%d queries, want 59", len(qs))
+	if len(qs) != 64 {
+		t.Fatalf("%d queries, want 64", len(qs))
 	}
 	vocab := Vocabulary()
 	inVocab := func(w string) bool {
@@ -272,7 +272,7 @@ func TestQueries(t *testing.T) {
 			if !slices.ContainsFunc(vocab, func(v string) bool { return strings.HasPrefix(v, q.Words[0]) }) {
 				t.Errorf("prefix %q matches no vocabulary word", q.Text)
 			}
-		case "phrase":
+		case "phrase", "common phrase":
 			if !slices.Contains(vocab, q.Words[0]) {
 				t.Errorf("phrase %q is not a vocabulary phrase", q.Text)
 			}
@@ -288,7 +288,8 @@ func TestQueries(t *testing.T) {
 			}
 		}
 	}
-	for _, k := range []string{"word", "words", "phrase", "prefix", "scoped", "identity"} {
+	for _, k := range []string{"word", "words", "phrase", "prefix", "scoped", "common", "common pair", "common triple", "common phrase",
+		"common in a source", "identity"} {
 		if kinds[k] == 0 {
 			t.Errorf("no %s query", k)
 		}

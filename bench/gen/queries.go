@@ -20,7 +20,7 @@ type Query struct {
 // IsFunctionWord reports whether w is one of the function words of the vocabulary.
 func IsFunctionWord(w string) bool { return slices.Contains(functionWords, w) }
 
-// Queries returns the fixed set of 59 benchmark queries for the brain of p: one-word,
+// Queries returns the fixed set of 64 benchmark queries for the brain of p: one-word,
 // multi-word, phrase, prefix, scoped, common-word and identity searches over words and names the
 // generator always writes.
 func Queries(p *Plan) []Query {
@@ -71,13 +71,21 @@ func Queries(p *Plan) []Query {
 	} {
 		words("scoped", s.text, s.scope, fieldsOf(s.text)...)
 	}
-	// Common: only the most frequent content words, one, two and three at a time.
+	// Common: only the most frequent content words, one, two and three at a time, a
+	// phrase of them, and one of them in one source.
 	for _, ranks := range commonQueries {
 		var ws []string
 		for _, r := range ranks {
 			ws = append(ws, contentWords[r])
 		}
-		words("common", strings.Join(ws, " "), "", ws...)
+		words([]string{"", "common", "common pair", "common triple"}[len(ranks)], strings.Join(ws, " "), "", ws...)
+	}
+	for _, ph := range commonPhrases {
+		words("common phrase", `"`+ph+`"`, "", ph)
+	}
+	for k, source := range []string{"tickets", "mail", "chat"} {
+		w := contentWords[k]
+		words("common in a source", w, "memories/"+source, w)
 	}
 	hub := ""
 	if p.Hub >= 0 {
@@ -118,3 +126,7 @@ func fieldsOf(s string) []string {
 // frequent after the function words): the three most frequent words alone, then pairs and
 // triples of the most frequent ones.
 var commonQueries = [][]int{{0}, {1}, {2}, {0, 1}, {2, 3}, {4, 5}, {0, 1, 2}, {3, 4, 5}, {6, 7, 8}}
+
+// commonPhrases are vocabulary phrases whose first word is among the most frequent: in
+// about one passage in ten of the large brain ("release train" 18,086, "team lead" 9,259).
+var commonPhrases = []string{"release train", "team lead"}

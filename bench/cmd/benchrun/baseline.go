@@ -123,7 +123,7 @@ func sqlFor(q gen.Query) string {
 			return fmt.Sprintf("SELECT i.ref FROM tags t JOIN items i ON i.id = t.item WHERE t.target = %s ORDER BY i.time DESC LIMIT 10;", sqlString(q.Identity))
 		}
 		return identitySQL(q.Identity, ranked)
-	case "phrase":
+	case "phrase", "common phrase":
 		return fmt.Sprintf(ranked, sqlString(`"`+q.Words[0]+`"`), "")
 	case "prefix":
 		return fmt.Sprintf(ranked, sqlString(`"`+q.Words[0]+`"*`), "")
