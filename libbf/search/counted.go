@@ -4,10 +4,12 @@ package search
 // (listedRows), FTS5 walks every match of the query's terms to find the listed ones, and
 // its bm25() walks each term's list once more to count the rows holding it: for a common
 // word, most of a search that the heads (heads.go) otherwise settle from a few hundred
-// passages. When every query term is one indexed term, the listed passages' text is read
-// from the search table's content instead and cut as its tokenizer cuts it (package
-// terms), and BM25 is computed from the counts with FTS5's own arithmetic (cache.BM25) and
-// statistics: the score FTS5 returns, bit for bit (TestCountedScores compares them).
+// passages. When every query term is one indexed term or a phrase of them, the listed
+// passages' text is read from the search table's content instead and cut as its tokenizer
+// cuts it (package terms), a phrase found as FTS5 finds it (its words at consecutive places
+// of one column), and BM25 is computed from the counts with FTS5's own arithmetic
+// (cache.BM25) and statistics: the score FTS5 returns, bit for bit (TestCountedScores
+// compares them).
 
 import (
 	"cmp"
@@ -15,6 +17,7 @@ import (
 	"slices"
 
 	"github.com/bfgo/bf/libbf/cache"
+	"github.com/bfgo/bf/libbf/fold"
 	"github.com/bfgo/bf/libbf/jsontext"
 	"github.com/bfgo/bf/libbf/terms"
 )
@@ -33,11 +36,15 @@ const (
 	heavyAmongSQL = `SELECT DISTINCT passage FROM heavy WHERE passage IN (SELECT value FROM json_each(:ids))`
 )
 
-// counting is what counting BM25 in Go needs of a query: its indexed terms, the rows
-// holding each, and the statistics of the search index.
+// counting is what counting BM25 in Go needs of a query: the indexed terms of each query
+// term (one for a word, those of a phrase in order), the rows holding each query term,
+// and the statistics of the search index.
 type counting struct {
-	terms []string
-	// first marks the first bytes of the terms: others are never stemmed (EachStarting).
+	phrases [][]string
+	// words numbers the distinct indexed terms; phraseWords are each phrase's as numbers.
+	words       map[string]int
+	phraseWords [][]int
+	// first marks the first bytes of the words: others are never stemmed (EachStarting).
 	first [256]bool
 	ready bool
 	idf   []float64
@@ -45,17 +52,62 @@ type counting struct {
 	hits  []uint64
 }
 
-// newCounting returns the counting of a query's terms, or nil when one is not a single
-// indexed term (a prefix, a phrase, several words): FTS5 then scores them.
-func newCounting(ts []string) *counting {
+// newCounting returns the counting of a query's terms, given the one indexed term each
+// stands for ("" for none), or nil when a term is a prefix: FTS5 then scores them.
+func newCounting(ts []fold.Term, indexed []string) *counting {
 	if !countedScoring {
 		return nil
 	}
-	c := &counting{terms: ts}
-	for _, t := range ts {
-		c.first[t[0]] = true
+	c := &counting{words: map[string]int{}}
+	for k, t := range ts {
+		phrase := []string{indexed[k]}
+		if indexed[k] == "" {
+			if t.Prefix || !t.Phrase {
+				return nil
+			}
+			if phrase = terms.Terms(t.Text); len(phrase) == 0 {
+				return nil
+			}
+		}
+		var ws []int
+		for _, word := range phrase {
+			n, ok := c.words[word]
+			if !ok {
+				n = len(c.words)
+				c.words[word] = n
+				c.first[word[0]] = true
+			}
+			ws = append(ws, n)
+		}
+		c.phrases, c.phraseWords = append(c.phrases, phrase), append(c.phraseWords, ws)
 	}
 	return c
+}
+
+// wordAt is a word of the query at its place among a column's terms.
+type wordAt struct{ at, word int }
+
+// count adds to freq and tfreq each query term's instances in a column, as FTS5 finds a
+// phrase: its words at consecutive places. found are the column's query words in order.
+func (c *counting) count(found []wordAt, rank, title float64, freq, tfreq []float64) {
+	for k, ws := range c.phraseWords {
+		for i, f := range found {
+			if f.word != ws[0] || i+len(ws) > len(found) {
+				continue
+			}
+			whole := true
+			for j := 1; j < len(ws); j++ {
+				if g := found[i+j]; g.at != f.at+j || g.word != ws[j] {
+					whole = false
+					break
+				}
+			}
+			if whole {
+				freq[k] += rank
+				tfreq[k] += title
+			}
+		}
+	}
 }
 
 // scoreListed returns what scoreMatch(w.match, listedRows, ids) returns: the listed
@@ -118,8 +170,9 @@ func (w *wordSearch) scoreListed(ids []int64) ([]scoredRow, error) {
 	}
 	defer rows.Close()
 	var cut terms.Cutter
-	freq := make([]float64, len(c.terms))
-	tfreq := make([]float64, len(c.terms))
+	freq := make([]float64, len(c.phrases))
+	tfreq := make([]float64, len(c.phrases))
+	var found []wordAt
 	for rows.Next() {
 		var id int64
 		var cols [4]sql.RawBytes
@@ -129,20 +182,18 @@ func (w *wordSearch) scoreListed(ids []int64) ([]scoredRow, error) {
 		clear(freq)
 		clear(tfreq)
 		size := 0
-		held := false
 		for col, s := range cols {
-			rank, title := cache.RankWeights[col], cache.TitleTextWeights[col]
-			size += cut.EachStarting(string(s), &c.first, func(term []byte) {
-				for k, t := range c.terms {
-					if string(term) == t {
-						freq[k] += rank
-						tfreq[k] += title
-						held = true
-					}
+			found = found[:0]
+			size += cut.EachStartingAt(string(s), &c.first, func(term []byte, at int) {
+				if n, ok := c.words[string(term)]; ok {
+					found = append(found, wordAt{at, n})
 				}
 			})
+			if len(found) > 0 {
+				c.count(found, cache.RankWeights[col], cache.TitleTextWeights[col], freq, tfreq)
+			}
 		}
-		if !held {
+		if !slices.ContainsFunc(freq, func(f float64) bool { return f > 0 }) {
 			continue
 		}
 		out = append(out, scoredRow{id: id,

@@ -14,7 +14,8 @@ import (
 
 // TestCountedScores scores random lists of passages of random brains, some of them
 // heavy, in Go (counted.go) and by FTS5's bm25(): the same passages, scores bit for bit and
-// title-or-text flags, for queries of one to four words, within a scope's range or not.
+// title-or-text flags, for queries of one to four words and phrases, within a scope's
+// range or not.
 func TestCountedScores(t *testing.T) {
 	ctx := context.Background()
 	for _, seed := range []uint64{3, 4, 10} {
@@ -26,11 +27,16 @@ func TestCountedScores(t *testing.T) {
 			if err := p.tx.QueryRow(`SELECT max(rowid) FROM search`).Scan(&last); err != nil {
 				t.Fatal(err)
 			}
-			counted := 0
-			for q := range 60 {
+			counted, phrases := 0, 0
+			for q := range 90 {
 				words := make([]string, 1+r.IntN(4))
 				for i := range words {
 					words[i] = vocab[int(float64(len(vocab))*r.Float64()*r.Float64())]
+					if r.IntN(3) == 0 {
+						// A phrase of two or three common words, a word repeated in some.
+						ws := []string{words[i], vocab[r.IntN(3)], vocab[r.IntN(3)]}
+						words[i] = `"` + strings.Join(ws[:2+r.IntN(2)], " ") + `"`
+					}
 				}
 				scope := []string{"", "", "memories/mail", "projects"}[q%4]
 				pq, err := parse(Request{Query: strings.Join(words, " "), Scope: scope, Now: now, Location: zone})
@@ -43,10 +49,13 @@ func TestCountedScores(t *testing.T) {
 				for _, term := range pq.query.Terms {
 					w.terms = append(w.terms, term.Match())
 					it, ok := indexedTerm(term)
-					if !ok {
-						t.Fatalf("%q: not one indexed term", term.Text)
+					if !ok && !term.Phrase {
+						t.Fatalf("%q: neither one indexed term nor a phrase", term.Text)
 					}
 					indexed = append(indexed, it)
+					if term.Phrase {
+						phrases++
+					}
 				}
 				w.match = strings.Join(w.terms, " OR ")
 				if w.scoped {
@@ -58,7 +67,7 @@ func TestCountedScores(t *testing.T) {
 					t.Fatal(err)
 				}
 				w.indexedTerms = indexed
-				w.counting = newCounting(indexed)
+				w.counting = newCounting(pq.query.Terms, indexed)
 				ids := make([]int64, 1+r.IntN(300))
 				for i := range ids {
 					ids[i] = 1 + r.Int64N(last)
@@ -76,8 +85,8 @@ func TestCountedScores(t *testing.T) {
 					t.Fatalf("%q in %q (-FTS5 +counted):\n%s", words, scope, diff)
 				}
 			}
-			if counted == 0 {
-				t.Error("no passage was counted")
+			if counted == 0 || phrases == 0 {
+				t.Errorf("%d passages counted for %d phrases: both must happen", counted, phrases)
 			}
 		})
 	}

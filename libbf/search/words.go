@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"math"
-	"slices"
 	"strings"
 	"time"
 
@@ -318,9 +317,7 @@ func rankWords(ctx context.Context, p *part, terms []fold.Term, sc scope, target
 	if len(terms) == 1 {
 		w.indexed = w.indexedTerms[0]
 	}
-	if !slices.Contains(w.indexedTerms, "") {
-		w.counting = newCounting(w.indexedTerms)
-	}
+	w.counting = newCounting(terms, w.indexedTerms)
 	w.low = map[string]bool{}
 	var low []string
 	if err := json.Unmarshal([]byte(p.low), &low); err != nil {

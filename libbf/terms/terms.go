@@ -20,22 +20,30 @@ type Cutter struct {
 
 // Each calls fn with every term of s in order, as the index holds it. The slice is valid
 // only during the call.
-func (c *Cutter) Each(s string, fn func(term []byte)) { c.cut(s, true, nil, fn) }
+func (c *Cutter) Each(s string, fn func(term []byte)) { c.cut(s, true, nil, func(t []byte, _ int) { fn(t) }) }
 
 // EachFolded is Each without the stemmer: the terms of 'unicode61 remove_diacritics 2'.
-func (c *Cutter) EachFolded(s string, fn func(term []byte)) { c.cut(s, false, nil, fn) }
+func (c *Cutter) EachFolded(s string, fn func(term []byte)) {
+	c.cut(s, false, nil, func(t []byte, _ int) { fn(t) })
+}
 
 // EachStarting is Each for the terms whose first byte first marks, and returns how many
 // terms s holds in all. The stemmer never changes a term's first byte, so the terms left
 // out are not stemmed at all: finding a few terms in a text costs little more than
 // finding its tokens.
 func (c *Cutter) EachStarting(s string, first *[256]bool, fn func(term []byte)) int {
+	return c.cut(s, true, first, func(term []byte, _ int) { fn(term) })
+}
+
+// EachStartingAt is EachStarting that also gives each term's position among all the terms
+// of s (from 0), as FTS5 numbers them for phrases.
+func (c *Cutter) EachStartingAt(s string, first *[256]bool, fn func(term []byte, at int)) int {
 	return c.cut(s, true, first, fn)
 }
 
 // cut calls fn with the terms of s (of those whose first byte first marks, when set) and
 // returns the number of terms.
-func (c *Cutter) cut(s string, stem bool, first *[256]bool, fn func(term []byte)) int {
+func (c *Cutter) cut(s string, stem bool, first *[256]bool, fn func(term []byte, at int)) int {
 	i, count := 0, 0
 	for {
 		// Skip separators; a token starts with a token character (FTS5 never starts one with
@@ -96,7 +104,7 @@ func (c *Cutter) cut(s string, stem bool, first *[256]bool, fn func(term []byte)
 		if len(term) > MaxTerm {
 			term = term[:MaxTerm]
 		}
-		fn(term)
+		fn(term, count-1)
 	}
 }
 

@@ -110,7 +110,8 @@ func ExampleTerms() {
 }
 
 // TestEachStarting: over generated texts and random sets of first bytes, EachStarting
-// gives exactly the terms of Each whose first byte is marked, in order, and counts them all.
+// gives exactly the terms of Each whose first byte is marked, in order, and counts them all;
+// EachStartingAt gives each at its place among all the terms.
 func TestEachStarting(t *testing.T) {
 	rng := rand.New(rand.NewPCG(38, 2))
 	var c terms.Cutter
@@ -137,5 +138,10 @@ func TestEachStarting(t *testing.T) {
 		if n != len(all) || !cmp.Equal(want, got) {
 			t.Fatalf("EachStarting(%q): %d terms of %d\n%s", s, n, len(all), cmp.Diff(want, got))
 		}
+		c.EachStartingAt(s, &first, func(term []byte, at int) {
+			if at < 0 || at >= len(all) || all[at] != string(term) {
+				t.Fatalf("EachStartingAt(%q): %q at %d, but the terms are %q", s, term, at, all)
+			}
+		})
 	}
 }
