@@ -20,7 +20,9 @@ type Cutter struct {
 
 // Each calls fn with every term of s in order, as the index holds it. The slice is valid
 // only during the call.
-func (c *Cutter) Each(s string, fn func(term []byte)) { c.cut(s, true, nil, func(t []byte, _ int) { fn(t) }) }
+func (c *Cutter) Each(s string, fn func(term []byte)) {
+	c.cut(s, true, nil, func(t []byte, _ int) { fn(t) })
+}
 
 // EachFolded is Each without the stemmer: the terms of 'unicode61 remove_diacritics 2'.
 func (c *Cutter) EachFolded(s string, fn func(term []byte)) {
