@@ -26,6 +26,9 @@ type SpeedAt struct {
 	Recall   Timings `json:"recall"`
 	Hook     Timings `json:"prompt_hook"`
 	Brief    Timings `json:"brief"`
+	// BriefRepo is bf brief with the brain in a git repository of its own, its notes
+	// committed: the brief's code lines then cost git's own time.
+	BriefRepo Timings `json:"brief_in_repository"`
 	Remember Timings `json:"remember"`
 }
 
@@ -65,6 +68,16 @@ var speedQueries = []string{
 func runSpeed(o options, dir string) (*SpeedResult, error) {
 	bf, err := measure.BF(o.bin)
 	if err != nil {
+		return nil, err
+	}
+	// The brains are kept inside bf's own checkout (bench/cache): without a ceiling, the
+	// brief's git commands would report on that repository, whatever its size. They are
+	// measured outside any repository, then in one of their own (BriefRepo).
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.Setenv("GIT_CEILING_DIRECTORIES", abs); err != nil {
 		return nil, err
 	}
 	res := &SpeedResult{}
@@ -119,11 +132,43 @@ func runSpeed(o options, dir string) (*SpeedResult, error) {
 			}
 		}
 		at.Recall, at.Hook, at.Brief, at.Remember = recall.summary(), hook.summary(), brief.summary(), save.summary()
-		logf("speed: %d memories: recall %s, hook %s, brief %s, remember %s", n,
-			measure.Millis(at.Recall.Wall.Median), measure.Millis(at.Hook.Wall.Median), measure.Millis(at.Brief.Wall.Median), measure.Millis(at.Remember.Wall.Median))
+		if at.BriefRepo, err = briefInRepository(root, bf, o.reps); err != nil {
+			return nil, err
+		}
+		logf("speed: %d memories: recall %s, hook %s, brief %s (in a repository %s), remember %s", n,
+			measure.Millis(at.Recall.Wall.Median), measure.Millis(at.Hook.Wall.Median), measure.Millis(at.Brief.Wall.Median),
+			measure.Millis(at.BriefRepo.Wall.Median), measure.Millis(at.Remember.Wall.Median))
 		res.Sizes = append(res.Sizes, at)
 	}
 	return res, nil
+}
+
+// briefInRepository makes the brain a git repository with its notes committed (its
+// cache and logs ignored) and times bf brief there, once unmeasured first.
+func briefInRepository(root, bf string, reps int) (Timings, error) {
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte(".bf/\nlogs/\n"), 0o644); err != nil {
+		return Timings{}, err
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"},
+		{"-c", "user.name=bench", "-c", "user.email=bench@example.invalid", "commit", "-q", "-m", "memories"}} {
+		if s, err := measure.Run(root, "git", args...); err != nil || s.Exit != 0 {
+			return Timings{}, fmt.Errorf("git %s: %v %s", strings.Join(args, " "), err, s.Stderr)
+		}
+	}
+	var brief runs
+	for i := -1; i < reps; i++ {
+		b, err := timed(root, nil, bf, "brief")
+		if err != nil {
+			return Timings{}, err
+		}
+		if !strings.Contains(string(b.Stdout), `"name":"code"`) {
+			return Timings{}, fmt.Errorf("bf brief in a repository: no line on the code's state:\n%s", b.Stdout)
+		}
+		if i >= 0 {
+			brief.add(b)
+		}
+	}
+	return brief.summary(), nil
 }
 
 func timed(dir string, stdin []byte, name string, args ...string) (measure.Sample, error) {
@@ -214,6 +259,7 @@ func (r *SpeedResult) Markdown() string {
 		{"`bf recall QUERY`", func(s SpeedAt) Timings { return s.Recall }, goalRead},
 		{"`bf recall --hook user-prompt` (UserPromptSubmit)", func(s SpeedAt) Timings { return s.Hook }, goalRead},
 		{"`bf brief`", func(s SpeedAt) Timings { return s.Brief }, goalRead},
+		{"`bf brief`, the brain in a git repository", func(s SpeedAt) Timings { return s.BriefRepo }, goalRead},
 		{"`bf remember`", func(s SpeedAt) Timings { return s.Remember }, goalRemember},
 	}
 	for _, row := range rows {
