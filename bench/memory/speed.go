@@ -29,7 +29,7 @@ type SpeedAt struct {
 	// BriefRepo is bf brief with the brain in a git repository of its own, its notes
 	// committed: the brief's code lines then cost git's own time.
 	BriefRepo Timings `json:"brief_in_repository"`
-	Remember Timings `json:"remember"`
+	Remember  Timings `json:"remember"`
 }
 
 // Timings are one command's runs.
