@@ -108,10 +108,10 @@ func (w *wordSearch) rankHeadFirst() (bool, error) {
 	return w.rankTopFirst()
 }
 
-// inRanges reports whether a passage is within the scope: among the head's passages found
+// inScope reports whether a passage is within the scope: among the head's passages found
 // within it (rankHeadFirst), or within the scope's ranges, whose passages are exactly the
 // scope's (ranges.go); every passage is, without a scope.
-func (w *wordSearch) inRanges(id int64) bool {
+func (w *wordSearch) inScope(id int64) bool {
 	if !w.scoped {
 		return true
 	}
@@ -139,7 +139,7 @@ func (w *wordSearch) headWithin() (bool, error) {
 	}
 	n := int64(0)
 	for _, e := range h.entries {
-		if w.inRanges(e.Passage) {
+		if w.inScope(e.Passage) {
 			n++
 		}
 	}
@@ -177,14 +177,14 @@ func (w *wordSearch) headTop(k int64) (top []scoredRow, last float64, ok bool, e
 	}
 	var all []scoredRow
 	for _, e := range entries {
-		if !w.inRanges(e.Passage) {
+		if !w.inScope(e.Passage) {
 			continue
 		}
 		if _, gone := slices.BinarySearch(touched, e.Passage); !gone {
 			all = append(all, scoredRow{id: e.Passage, b: cache.BM25(idf, []float64{e.Freq}, float64(e.Size), avgdl)})
 		}
 	}
-	if in := slices.DeleteFunc(slices.Clone(touched), func(id int64) bool { return !w.inRanges(id) }); len(in) > 0 {
+	if in := slices.DeleteFunc(slices.Clone(touched), func(id int64) bool { return !w.inScope(id) }); len(in) > 0 {
 		scored, err := w.scoreListed(in)
 		if err != nil {
 			return nil, 0, false, err
