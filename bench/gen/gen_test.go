@@ -308,3 +308,36 @@ func TestRel(t *testing.T) {
 		}
 	}
 }
+
+// TestFoldersKeepTheSourceLimit: with a million records, each source fills folders of at
+// most record.MaxEntriesPerSource records, named SOURCE, SOURCE-2, …, every one declared.
+func TestFoldersKeepTheSourceLimit(t *testing.T) {
+	for _, c := range []struct {
+		source string
+		j      int
+		want   string
+	}{{"tickets", 0, "tickets"}, {"tickets", record.MaxEntriesPerSource - 1, "tickets"},
+		{"tickets", record.MaxEntriesPerSource, "tickets-2"}, {"mail", 2*record.MaxEntriesPerSource + 5, "mail-3"}} {
+		if got := Folder(c.source, c.j); got != c.want {
+			t.Errorf("Folder(%q, %d) = %q, want %q", c.source, c.j, got, c.want)
+		}
+	}
+	p := NewPlan(Config{Notes: 1_000, Records: 1_000_000, Seed: 1})
+	held := map[string]int{}
+	for i := range p.Config.Records {
+		src, j := p.RecordSource(i)
+		held[Folder(src, j)]++
+	}
+	declared := map[string]bool{}
+	for _, f := range p.Folders() {
+		declared[f[0]] = true
+	}
+	for f, n := range held {
+		if n > record.MaxEntriesPerSource || !declared[f] {
+			t.Errorf("folder %s holds %d records (declared %v)", f, n, declared[f])
+		}
+	}
+	if len(held) != len(declared) || len(held) != 10 {
+		t.Errorf("%d folders hold records, %d declared, want 10 of each", len(held), len(declared))
+	}
+}

@@ -41,9 +41,9 @@ func (p *Plan) ConfigText() string {
 	}
 	b.WriteString("  kind:\n    description: Common kind of item, such as a runbook, a review or an experiment.\n    type: string\n")
 	b.WriteString("sensors:\n")
-	for _, s := range Sources {
-		fmt.Fprintf(&b, "  %s:\n    command: [sensors/%s.sh, \"{{start}}\", \"{{end}}\"]\n    enabled: false\n", s, s)
-		if s == "chat" {
+	for _, f := range p.Folders() {
+		fmt.Fprintf(&b, "  %s:\n    command: [sensors/%s.sh, \"{{start}}\", \"{{end}}\"]\n    enabled: false\n", f[0], f[0])
+		if f[1] == "chat" {
 			b.WriteString("    priority: low\n")
 		}
 	}
@@ -64,8 +64,8 @@ func Generate(dir string, p *Plan, workers int) (Stats, error) {
 	for _, n := range p.Notes {
 		dirs[path.Dir(n.Path)] = true
 	}
-	for _, s := range Sources {
-		dirs["memories/"+s] = true
+	for _, f := range p.Folders() {
+		dirs["memories/"+f[0]] = true
 	}
 	sorted := make([]string, 0, len(dirs))
 	for d := range dirs {
@@ -89,8 +89,8 @@ func Generate(dir string, p *Plan, workers int) (Stats, error) {
 	if err := write("bf.yaml", []byte(p.ConfigText()), 0o644); err != nil {
 		return st, err
 	}
-	for _, s := range Sources {
-		if err := write("sensors/"+s+".sh", []byte("#!/bin/sh\n# Records of this source are generated, not collected.\nexit 0\n"), 0o755); err != nil {
+	for _, f := range p.Folders() {
+		if err := write("sensors/"+f[0]+".sh", []byte("#!/bin/sh\n# Records of this source are generated, not collected.\nexit 0\n"), 0o755); err != nil {
 			return st, err
 		}
 	}
@@ -138,14 +138,14 @@ func Generate(dir string, p *Plan, workers int) (Stats, error) {
 	if firstErr != nil {
 		return st, firstErr
 	}
-	for _, src := range Sources {
-		if l := ledgers[src]; l != nil {
-			if err := write("memories/"+src+"/"+provenance.LedgerName, l.Encode(), 0o644); err != nil {
+	for _, f := range p.Folders() {
+		if l := ledgers[f[0]]; l != nil {
+			if err := write("memories/"+f[0]+"/"+provenance.LedgerName, l.Encode(), 0o644); err != nil {
 				return st, err
 			}
 		}
 	}
-	st.Files = total + 1 + len(Sources)
+	st.Files = total + 1 + len(p.Folders())
 	st.Bytes = bytes.Load()
 	return st, firstErr
 }
