@@ -565,11 +565,20 @@ func (p *Plan) RecordSource(i int) (string, int) {
 	return Sources[p.recSrc[i]], int(p.recIdx[i])
 }
 
-// Folder is the source folder holding the j-th record of a source: the source itself for
-// its first record.MaxEntriesPerSource records, then SOURCE-2, SOURCE-3 and so on, since a
-// source may hold no more (only the brain of 1M records has more than one).
-func Folder(source string, j int) string {
-	if k := j / record.MaxEntriesPerSource; k > 0 {
+// folderMost is the most records a source folder holds: a source may hold
+// record.MaxEntriesPerSource entries, its ledger one of them.
+const folderMost = record.MaxEntriesPerSource - 1
+
+// Folder is the source folder holding the j-th record of a source: the source itself when
+// it has at most folderMost records, else SOURCE, SOURCE-2, SOURCE-3 and so on, as many as
+// needed and equally full (only the brain of 1M records has more than one).
+func (p *Plan) Folder(source string, j int) string {
+	n := p.PerSrc[slices.Index(Sources, source)]
+	folders := (n + folderMost - 1) / folderMost
+	if folders <= 1 {
+		return source
+	}
+	if k := j / ((n + folders - 1) / folders); k > 0 {
 		return fmt.Sprintf("%s-%d", source, k+1)
 	}
 	return source
@@ -579,8 +588,14 @@ func Folder(source string, j int) string {
 func (p *Plan) Folders() [][2]string {
 	var out [][2]string
 	for k, s := range Sources {
-		for j := 0; j < max(p.PerSrc[k], 1); j += record.MaxEntriesPerSource {
-			out = append(out, [2]string{Folder(s, j), s})
+		n := p.PerSrc[k]
+		folders := max((n+folderMost-1)/folderMost, 1)
+		for f := range folders {
+			name := s
+			if f > 0 {
+				name = fmt.Sprintf("%s-%d", s, f+1)
+			}
+			out = append(out, [2]string{name, s})
 		}
 	}
 	return out

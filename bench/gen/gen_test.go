@@ -309,35 +309,33 @@ func TestRel(t *testing.T) {
 	}
 }
 
-// TestFoldersKeepTheSourceLimit: with a million records, each source fills folders of at
-// most record.MaxEntriesPerSource records, named SOURCE, SOURCE-2, …, every one declared.
+// TestFoldersKeepTheSourceLimit: with a million records, each source fills equally full
+// folders that leave room for its ledger within a source's limit, named SOURCE, SOURCE-2,
+// …, every one declared; with 100,000 records each source keeps one folder.
 func TestFoldersKeepTheSourceLimit(t *testing.T) {
 	for _, c := range []struct {
-		source string
-		j      int
-		want   string
-	}{{"tickets", 0, "tickets"}, {"tickets", record.MaxEntriesPerSource - 1, "tickets"},
-		{"tickets", record.MaxEntriesPerSource, "tickets-2"}, {"mail", 2*record.MaxEntriesPerSource + 5, "mail-3"}} {
-		if got := Folder(c.source, c.j); got != c.want {
-			t.Errorf("Folder(%q, %d) = %q, want %q", c.source, c.j, got, c.want)
+		records int
+		want    []string
+	}{
+		{100_000, []string{"tickets", "mail", "chat", "docs"}},
+		{1_000_000, []string{"tickets", "tickets-2", "tickets-3", "tickets-4", "mail", "mail-2", "mail-3", "mail-4",
+			"chat", "chat-2", "chat-3", "chat-4", "docs", "docs-2"}},
+	} {
+		p := NewPlan(Config{Notes: 1_000, Records: c.records, Seed: 1})
+		held := map[string]int{}
+		for i := range p.Config.Records {
+			src, j := p.RecordSource(i)
+			held[p.Folder(src, j)]++
 		}
-	}
-	p := NewPlan(Config{Notes: 1_000, Records: 1_000_000, Seed: 1})
-	held := map[string]int{}
-	for i := range p.Config.Records {
-		src, j := p.RecordSource(i)
-		held[Folder(src, j)]++
-	}
-	declared := map[string]bool{}
-	for _, f := range p.Folders() {
-		declared[f[0]] = true
-	}
-	for f, n := range held {
-		if n > record.MaxEntriesPerSource || !declared[f] {
-			t.Errorf("folder %s holds %d records (declared %v)", f, n, declared[f])
+		var declared []string
+		for _, f := range p.Folders() {
+			declared = append(declared, f[0])
+			if n := held[f[0]]; n == 0 || n+1 > record.MaxEntriesPerSource {
+				t.Errorf("%d records: folder %s holds %d records and its ledger", c.records, f[0], n)
+			}
 		}
-	}
-	if len(held) != len(declared) || len(held) != 10 {
-		t.Errorf("%d folders hold records, %d declared, want 10 of each", len(held), len(declared))
+		if !slices.Equal(declared, c.want) || len(held) != len(declared) {
+			t.Errorf("%d records: folders %q (%d hold records), want %q", c.records, declared, len(held), c.want)
+		}
 	}
 }

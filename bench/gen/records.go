@@ -41,7 +41,7 @@ func (p *Plan) RecordFile(i int) (string, []byte, error) {
 	src, j := p.RecordSource(i)
 	rec := p.record(rng(p.Config.Seed, streamRecord, i), src, j)
 	b, err := rec.Canonical()
-	return "memories/" + Folder(src, j) + "/" + record.FileName(rec.ID), b, err
+	return "memories/" + p.Folder(src, j) + "/" + record.FileName(rec.ID), b, err
 }
 
 // ExtraTicket returns a ticket beyond the generated ones (j >= PerSrc of tickets), whose
