@@ -36,9 +36,8 @@ const (
 	heavyAmongSQL = `SELECT DISTINCT passage FROM heavy WHERE passage IN (SELECT value FROM json_each(:ids))`
 )
 
-// counting is what counting BM25 in Go needs of a query: the indexed terms of each query
-// term (one for a word, those of a phrase in order), the rows holding each query term,
-// and the statistics of the search index.
+// counting is what counting BM25 in Go needs of a query beyond its statistics: the
+// indexed terms of each query term (one for a word, those of a phrase in order).
 type counting struct {
 	phrases [][]string
 	// words numbers the distinct indexed terms; phraseWords are each phrase's as numbers.
@@ -46,10 +45,6 @@ type counting struct {
 	phraseWords [][]int
 	// first marks the first bytes of the words: others are never stemmed (EachStarting).
 	first [256]bool
-	ready bool
-	idf   []float64
-	avgdl float64
-	hits  []uint64
 }
 
 // newCounting returns the counting of a query's terms, given the one indexed term each
@@ -118,23 +113,9 @@ func (w *wordSearch) scoreListed(ids []int64) ([]scoredRow, error) {
 		return w.scoreMatch(w.match, listedRows, sql.Named("ids", jsontext.Int64s(ids)))
 	}
 	c := w.counting
-	if !c.ready {
-		hits, err := w.termCounts()
-		if err != nil {
-			return nil, err
-		}
-		var block []byte
-		if err := w.p.tx.QueryRowContext(w.ctx, averagesSQL).Scan(&block); err != nil {
-			return nil, err
-		}
-		rows, avgdl, err := cache.AverageSize(block)
-		if err != nil {
-			return nil, err
-		}
-		if c.idf, err = exactIDF(w.ctx, w.p, rows, hits); err != nil {
-			return nil, err
-		}
-		c.hits, c.avgdl, c.ready = hits, avgdl, true
+	st, err := w.statistics()
+	if err != nil {
+		return nil, err
 	}
 	ids = slices.Clone(ids)
 	slices.Sort(ids)
@@ -153,7 +134,7 @@ func (w *wordSearch) scoreListed(ids []int64) ([]scoredRow, error) {
 			return nil, err
 		}
 		for _, id := range heavy {
-			b, tt, err := w.heavy.score(w.ctx, w.p, c.hits, id)
+			b, tt, err := w.heavy.score(w.ctx, w.p, st, id)
 			if err != nil {
 				return nil, err
 			}
@@ -197,8 +178,8 @@ func (w *wordSearch) scoreListed(ids []int64) ([]scoredRow, error) {
 			continue
 		}
 		out = append(out, scoredRow{id: id,
-			b:  cache.BM25(c.idf, freq, float64(size), c.avgdl),
-			tt: cache.BM25(c.idf, tfreq, float64(size), c.avgdl) > 0})
+			b:  cache.BM25(st.idf, freq, float64(size), st.avgdl),
+			tt: cache.BM25(st.idf, tfreq, float64(size), st.avgdl) > 0})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, err

@@ -37,13 +37,14 @@ type headRead struct {
 
 // head returns the head of the query's one term.
 func (w *wordSearch) head() (*headRead, error) {
-	if w.heads != nil || w.indexed == "" {
-		if w.heads == nil {
-			w.heads = &headRead{}
-		}
+	if w.heads != nil {
 		return w.heads, nil
 	}
 	h := &headRead{}
+	if w.indexed == "" {
+		w.heads = h
+		return h, nil
+	}
 	entries, rest, found, err := cache.Head(w.ctx, w.p.tx, w.indexed)
 	if err != nil {
 		return nil, err
@@ -159,22 +160,11 @@ func (w *wordSearch) headTop(k int64) (top []scoredRow, last float64, ok bool, e
 		return nil, 0, false, err
 	}
 	entries, rest, touched := h.entries, h.rest, h.touched
-	hits, err := w.termCounts()
+	st, err := w.statistics()
 	if err != nil {
 		return nil, 0, false, err
 	}
-	var block []byte
-	if err := w.p.tx.QueryRowContext(w.ctx, averagesSQL).Scan(&block); err != nil {
-		return nil, 0, false, err
-	}
-	rows, avgdl, err := cache.AverageSize(block)
-	if err != nil {
-		return nil, 0, false, err
-	}
-	idf, err := exactIDF(w.ctx, w.p, rows, hits)
-	if err != nil {
-		return nil, 0, false, err
-	}
+	idf, avgdl := st.idf, st.avgdl
 	var all []scoredRow
 	for _, e := range entries {
 		if !w.inScope(e.Passage) {

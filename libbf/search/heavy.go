@@ -27,10 +27,8 @@ const heavySQL = `SELECT passage FROM heavy`
 type heavy struct {
 	// terms are the indexed term of each query term.
 	terms []string
-	// statistics, read when a heavy passage is first scored.
+	// ready once the statements are prepared, when a heavy passage is first scored.
 	ready bool
-	avgdl float64
-	idf   []float64
 	size  *sql.Stmt
 	count *sql.Stmt
 }
@@ -97,21 +95,41 @@ func (h *heavy) close() {
 	}
 }
 
-// prepare reads the statistics FTS5's bm25 starts from: the number of rows and of tokens
-// (the averages record); hits are the rows holding each term.
-func (h *heavy) prepare(ctx context.Context, p *part, hits []uint64) error {
+// statistics are what FTS5's bm25 starts from for one query: the average row size in
+// tokens (from the averages record) and each term's idf from the rows holding it.
+type statistics struct {
+	avgdl float64
+	idf   []float64
+}
+
+// statistics reads the query's statistics once.
+func (w *wordSearch) statistics() (*statistics, error) {
+	if w.stats25 != nil {
+		return w.stats25, nil
+	}
+	hits, err := w.termCounts()
+	if err != nil {
+		return nil, err
+	}
 	var block []byte
-	if err := p.tx.QueryRowContext(ctx, averagesSQL).Scan(&block); err != nil {
-		return err
+	if err := w.p.tx.QueryRowContext(w.ctx, averagesSQL).Scan(&block); err != nil {
+		return nil, err
 	}
 	rows, avgdl, err := cache.AverageSize(block)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	h.avgdl = avgdl
-	if h.idf, err = exactIDF(ctx, p, rows, hits); err != nil {
-		return err
+	st := &statistics{avgdl: avgdl}
+	if st.idf, err = exactIDF(w.ctx, w.p, rows, hits); err != nil {
+		return nil, err
 	}
+	w.stats25 = st
+	return st, nil
+}
+
+// prepare prepares the statements reading a heavy passage's size and counts.
+func (h *heavy) prepare(ctx context.Context, p *part) error {
+	var err error
 	if h.size, err = p.tx.PrepareContext(ctx, `SELECT sz FROM search_docsize WHERE id = ?`); err != nil {
 		return err
 	}
@@ -124,9 +142,9 @@ func (h *heavy) prepare(ctx context.Context, p *part, hits []uint64) error {
 
 // score returns what scoreSQL returns for a heavy passage: BM25 negated, and whether it
 // matches by its title or text.
-func (h *heavy) score(ctx context.Context, p *part, hits []uint64, id int64) (float64, bool, error) {
+func (h *heavy) score(ctx context.Context, p *part, st *statistics, id int64) (float64, bool, error) {
 	if !h.ready {
-		if err := h.prepare(ctx, p, hits); err != nil {
+		if err := h.prepare(ctx, p); err != nil {
 			return 0, false, err
 		}
 	}
@@ -170,7 +188,7 @@ func (h *heavy) score(ctx context.Context, p *part, hits []uint64, id int64) (fl
 	if err := rows.Err(); err != nil {
 		return 0, false, err
 	}
-	return cache.BM25(h.idf, freq, float64(size), h.avgdl), cache.BM25(h.idf, tfreq, float64(size), h.avgdl) > 0, nil
+	return cache.BM25(st.idf, freq, float64(size), st.avgdl), cache.BM25(st.idf, tfreq, float64(size), st.avgdl) > 0, nil
 }
 
 // scoreHeavySQL is scoreSQL leaving the BM25 of heavy passages NULL, for heavy.score.
@@ -228,15 +246,15 @@ func (w *wordSearch) scoreMatch(match, restrict string, args ...any) ([]scoredRo
 	}
 	rows.Close()
 	w.stats.heavy += len(later)
-	var hits []uint64
+	var st *statistics
 	if len(later) > 0 {
-		if hits, err = w.termCounts(); err != nil {
+		if st, err = w.statistics(); err != nil {
 			return nil, err
 		}
 	}
 	for _, i := range later {
 		r := &out[i]
-		if r.b, r.tt, err = w.heavy.score(w.ctx, w.p, hits, r.id); err != nil {
+		if r.b, r.tt, err = w.heavy.score(w.ctx, w.p, st, r.id); err != nil {
 			return nil, err
 		}
 	}

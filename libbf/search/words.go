@@ -191,6 +191,8 @@ type wordSearch struct {
 	heavy *heavy
 	// counting scores listed passages in Go (counted.go), or is nil.
 	counting *counting
+	// stats25 are the query's BM25 statistics, once read (heavy.go).
+	stats25 *statistics
 	// indexedTerms are the one indexed term each term stands for, "" for a prefix, a
 	// phrase or several words; indexed is that of a query of one, which may have a head
 	// (heads.go).
